@@ -1,0 +1,55 @@
+// swift-tools-version: 6.0
+//
+// factoryhost — a typed factory registry for Swift, scripted in Lua 5.4.
+//
+// Targets, bottom to top:
+//   CLua         the system's liblua5.4, found through pkg-config `lua5.4`
+//   CLuaShim     the little C that must be C: Lua's macros as functions, error
+//                trampolines, protected table access, the capped allocator, hooks
+//   LuaBridge    the safe Swift API over one lua_State (values, calls, userdata, limits)
+//   factoryhost  the command-line tool
+import PackageDescription
+
+let package = Package(
+    name: "factoryhost",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "LuaBridge", targets: ["LuaBridge"]),
+        .executable(name: "factoryhost", targets: ["factoryhost"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
+        ),
+        .target(
+            name: "CLuaShim",
+            dependencies: ["CLua"]
+        ),
+        .target(
+            name: "LuaBridge",
+            dependencies: ["CLua", "CLuaShim"]
+        ),
+        .executableTarget(
+            name: "factoryhost",
+            dependencies: [
+                "LuaBridge",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "LuaBridgeTests",
+            dependencies: ["LuaBridge", "CLua", "CLuaShim"]
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["factoryhost"],
+            exclude: ["Fixtures"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

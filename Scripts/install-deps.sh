@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Installs the system packages factoryhost needs, when they are missing:
+#   Lua 5.4 (library and headers, found through pkg-config `lua5.4`), the stock
+#   lua5.4 interpreter (the end-to-end tests compare against it), libedit and
+#   pkg-config. apt-get as root or through sudo; Homebrew on macOS.
+# The Swift toolchain itself (6.0 or newer) must already be installed.
+set -euo pipefail
+
+missing=()
+have_pc() { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "$1"; }
+
+if [ "$(uname -s)" = Darwin ]; then
+    command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+    { have_pc lua5.4 || have_pc lua; } || missing+=(lua)
+    have_pc libedit || missing+=(libedit)
+    [ ${#missing[@]} -eq 0 ] && exit 0
+    if command -v brew >/dev/null 2>&1; then
+        echo "install-deps: brew install ${missing[*]}" >&2
+        brew install "${missing[@]}"
+        exit 0
+    fi
+    echo "install-deps: please install ${missing[*]} (Homebrew was not found)" >&2
+    exit 1
+fi
+
+command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+have_pc lua5.4 || missing+=(liblua5.4-dev)
+command -v lua5.4 >/dev/null 2>&1 || missing+=(lua5.4)
+have_pc libedit || missing+=(libedit-dev)
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-deps: please install ${missing[*]} with your package manager (apt-get was not found)" >&2
+    exit 1
+fi
+if [ "$(id -u)" -eq 0 ]; then
+    sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+    sudo=(sudo)
+else
+    echo "install-deps: need root or sudo to install ${missing[*]}" >&2
+    exit 1
+fi
+echo "install-deps: apt-get install ${missing[*]}" >&2
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

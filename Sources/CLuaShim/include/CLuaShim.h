@@ -1,0 +1,138 @@
+// CLuaShim — the part of the Lua bridge that has to be C.
+//
+// Swift must never call a Lua API function that can raise a Lua error (that
+// would longjmp through Swift frames). Everything that raises lives here:
+//  - the trampoline that Lua calls for a Swift closure, which turns the
+//    closure's "raise" marker into lua_error;
+//  - the message handler used by every protected call from Swift;
+//  - protected versions of table access and tostring (they may run metamethods);
+//  - the memory-capped allocator and the instruction / time / interrupt hook.
+// It also re-exports Lua's macros (lua_pcall, lua_pop, …) as functions, which
+// Swift cannot import.
+#ifndef CLUASHIM_H
+#define CLUASHIM_H
+
+#include <stddef.h>
+#include <lua.h>
+#include <lualib.h>
+#include <lauxlib.h>
+
+// MARK: Callbacks into Swift
+
+/// What a Swift closure returns to the trampoline: the number of results it
+/// pushed (>= 0), or one of these markers with the error value on top.
+#define FH_RAISE (-1)        /* raise the value on top of the stack as it is */
+#define FH_RAISE_WHERE (-2)  /* prefix the message on top with the caller's "file:line: ", then raise */
+
+/// Calls the Swift closure `box` with the Lua arguments on `L`'s stack.
+typedef int (*fh_call_fn)(lua_State *L, void *box);
+/// Releases one retained Swift reference (called from __gc, exactly once).
+typedef void (*fh_release_fn)(void *object);
+
+// MARK: State
+
+/// Creates a state with the standard allocator wrapped in a counting, capped
+/// one, a message-handler stash, and the given callbacks. NULL if out of memory.
+lua_State *fh_newstate(fh_call_fn call, fh_release_fn release);
+/// Closes the state (runs every pending __gc) and frees the control block.
+void fh_close(lua_State *L);
+
+/// The Swift object that owns the state (stored unretained).
+void fh_set_owner(lua_State *L, void *owner);
+void *fh_owner(lua_State *L);
+
+// MARK: Limits
+
+/// Caps the bytes Lua may hold while Lua code runs (0 = no cap).
+void fh_set_memory_limit(lua_State *L, size_t bytes);
+size_t fh_memory_limit(lua_State *L);
+/// Bytes currently allocated by this state.
+size_t fh_memory_used(lua_State *L);
+/// Caps the VM instructions one outermost call may execute (0 = no cap).
+void fh_set_instruction_limit(lua_State *L, long long count);
+/// Caps the wall-clock seconds one outermost call may take (<= 0 = no cap).
+void fh_set_time_limit(lua_State *L, double seconds);
+/// Asks the running code to stop with "interrupted!" (async-signal-safe).
+void fh_interrupt(lua_State *L);
+/// Installs a SIGINT handler that interrupts `L` (as lua.c does); the previous
+/// handler comes back with fh_uninstall_sigint.
+void fh_install_sigint(lua_State *L);
+void fh_uninstall_sigint(void);
+
+// MARK: Calls
+
+/// lua_pcall with a traceback message handler (the stock interpreter's), the
+/// limits applied, and memory enforcement on. On a runtime error the original
+/// error value is kept for fh_take_error_value.
+int fh_pcall(lua_State *L, int nargs, int nresults);
+/// Like fh_pcall, but called from inside a C function, so a traceback ends in
+/// "[C]: in ?" exactly as with the stock interpreter running a script.
+int fh_pcall_script(lua_State *L, int nargs, int nresults);
+/// Pushes the original error value of the last failed fh_pcall (nil if none)
+/// and forgets it.
+void fh_take_error_value(lua_State *L);
+/// luaL_loadbufferx under the memory cap (loading is already protected).
+int fh_loadbuffer(lua_State *L, const char *buff, size_t size, const char *name, const char *mode);
+/// luaL_loadfilex under the memory cap; NULL filename reads standard input.
+int fh_loadfile(lua_State *L, const char *filename, const char *mode);
+
+// MARK: Protected access (may run metamethods)
+
+/// t[k] where t is at `idx` and k on top: replaces k with the value. Status.
+int fh_pgettable(lua_State *L, int idx);
+/// t[k] = v where t is at `idx`, k and v on top: pops both. Status.
+int fh_psettable(lua_State *L, int idx);
+/// Pushes luaL_tolstring of the value at `idx` (honours __tostring / __name). Status.
+int fh_ptostring(lua_State *L, int idx);
+/// Pushes #v (honours __len) as an integer; fails if not an integer. Status.
+int fh_plen(lua_State *L, int idx);
+
+// MARK: Swift objects and closures
+
+/// Pushes the metatable registered under `name`, creating it if needed with
+/// __gc (releases the Swift reference once) and __metatable = false (hidden
+/// from getmetatable/setmetatable). Returns 1 if it was created now.
+int fh_object_metatable(lua_State *L, const char *name);
+/// Pushes a full userdata holding `retained` (a +1 Swift reference) with the
+/// metatable `name` (created as by fh_object_metatable when missing).
+void fh_push_object(lua_State *L, void *retained, const char *name);
+/// The Swift reference in the userdata at `idx` if it carries metatable
+/// `metatable` and was not yet released; NULL otherwise.
+void *fh_to_object(lua_State *L, int idx, const char *metatable);
+/// Pushes a Lua function that calls the Swift closure `retainedBox` (a +1
+/// reference, released when the function is collected).
+void fh_push_closure(lua_State *L, void *retainedBox);
+
+// MARK: Libraries
+
+/// Opens the standard libraries like the stock interpreter (GC stopped while
+/// opening, then generational mode). With `sandboxed`, removes io, debug,
+/// os.execute/remove/rename/exit/getenv/tmpname/setlocale, dofile, loadfile,
+/// package.loadlib and the C searchers; `load` and `require` accept text only.
+/// Runs protected; returns the status.
+int fh_openlibs(lua_State *L, int sandboxed);
+
+// MARK: Lua's macros, as functions
+
+int fh_errfile(void);
+/// A full garbage collection, protected (finalizers run under the limits). Status.
+int fh_collect(lua_State *L);
+int fh_upvalueindex(int i);
+int fh_registryindex(void);
+void fh_pop(lua_State *L, int n);
+void fh_newtable(lua_State *L);
+int fh_isnoneornil(lua_State *L, int idx);
+const char *fh_tolstring(lua_State *L, int idx, size_t *len);
+lua_Integer fh_tointegerx(lua_State *L, int idx, int *isnum);
+lua_Number fh_tonumberx(lua_State *L, int idx, int *isnum);
+void *fh_getextraspace(lua_State *L);
+int fh_ref(lua_State *L);
+void fh_unref(lua_State *L, int ref);
+int fh_getref(lua_State *L, int ref);
+void fh_insert(lua_State *L, int idx);
+void fh_remove(lua_State *L, int idx);
+void fh_replace(lua_State *L, int idx);
+void fh_pushglobaltable(lua_State *L);
+const char *fh_typename(lua_State *L, int idx);
+
+#endif

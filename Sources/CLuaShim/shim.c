@@ -1,0 +1,534 @@
+// CLuaShim — see include/CLuaShim.h for what lives here and why.
+#include "CLuaShim.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+// MARK: - The control block
+
+/// Per-state bookkeeping, reachable from every thread of the state through
+/// the extra space (lua_newthread copies the main thread's extra space).
+typedef struct fh_control {
+    lua_Alloc base_alloc;
+    void *base_ud;
+    size_t used;          /* bytes allocated now */
+    size_t limit;         /* 0 = no cap */
+    int enforce;          /* the cap applies only while Lua code runs */
+
+    long long instr_limit;   /* 0 = no cap */
+    long long instr_left;
+    double time_limit;       /* <= 0 = no cap */
+    double deadline;
+    int exhausted;           /* a limit fired: keep firing until the outermost call returns */
+    volatile sig_atomic_t interrupted;
+
+    int depth;               /* nesting of protected calls from Swift */
+    int script_status;       /* the inner status seen by fh_pcall_script */
+
+    fh_call_fn call;
+    fh_release_fn release;
+    void *owner;             /* the Swift object that owns the state (unretained) */
+} fh_control;
+
+/// How many VM instructions run between two looks at the limits.
+#define FH_HOOK_STEP 1000
+
+static char fh_error_key;      /* registry slot: original value of the last error */
+static char fh_nil_marker;     /* stands for a nil error value in that slot */
+static const char *const fh_closure_mt = "factoryhost.SwiftFunction";
+
+static fh_control *control(lua_State *L) {
+    return *(fh_control **)lua_getextraspace(L);
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+// MARK: - Allocator
+
+/// Lua's allocator wrapped: counts bytes and refuses growth past the cap while
+/// Lua code runs. Lua then collects garbage, retries, and finally raises
+/// "not enough memory" inside the script, where it is catchable. Swift code
+/// (pushing results, building userdata) is never refused: a refusal there would
+/// have to unwind through Swift frames.
+static void *fh_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    fh_control *c = (fh_control *)ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        c->used -= old;
+        return c->base_alloc(c->base_ud, ptr, osize, 0);
+    }
+    if (c->limit != 0 && c->enforce && nsize > old && c->used - old + nsize > c->limit)
+        return NULL;
+    void *p = c->base_alloc(c->base_ud, ptr, osize, nsize);
+    if (p != NULL) c->used = c->used - old + nsize;
+    return p;
+}
+
+// MARK: - Hook
+
+static void fh_hook(lua_State *L, lua_Debug *ar);
+
+static void arm_hook(lua_State *L, int count) {
+    lua_sethook(L, fh_hook, LUA_MASKCOUNT, count);
+}
+
+/// Checks the interrupt flag and the limits. Once a limit fires it fires at
+/// every instruction, so a script cannot catch the error with pcall and go on.
+static void fh_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    fh_control *c = control(L);
+    if (c->interrupted) {
+        c->interrupted = 0;
+        arm_hook(L, FH_HOOK_STEP);
+        luaL_error(L, "interrupted!");
+        return;
+    }
+    if (!c->exhausted && c->instr_limit > 0) {
+        c->instr_left -= FH_HOOK_STEP;
+        if (c->instr_left <= 0) {
+            c->exhausted = 1;
+            arm_hook(L, 1);
+        }
+    }
+    if (!c->exhausted && c->time_limit > 0 && now_seconds() > c->deadline) {
+        c->exhausted = 2;
+        arm_hook(L, 1);
+    }
+    if (c->exhausted) {
+        luaL_where(L, 0);                 /* the running function's line */
+        if (c->exhausted == 1)
+            lua_pushfstring(L, "instruction limit exceeded (%I instructions)", (lua_Integer)c->instr_limit);
+        else
+            lua_pushfstring(L, "time limit exceeded (%f seconds)", (lua_Number)c->time_limit);
+        lua_concat(L, 2);
+        lua_error(L);
+    }
+}
+
+// MARK: - Entering and leaving Lua
+
+typedef struct fh_entry {
+    int saved_enforce;
+} fh_entry;
+
+/// Called before every protected call from Swift: the outermost one resets
+/// the budgets; every one turns the memory cap on.
+static fh_entry enter(lua_State *L, fh_control *c) {
+    fh_entry e = { c->enforce };
+    if (c->depth == 0) {
+        c->exhausted = 0;
+        c->instr_left = c->instr_limit;
+        if (c->time_limit > 0) c->deadline = now_seconds() + c->time_limit;
+        if (c->instr_limit > 0 || c->time_limit > 0 || c->interrupted)
+            arm_hook(L, c->interrupted ? 1 : FH_HOOK_STEP);
+        else if (lua_gethook(L) == fh_hook)
+            lua_sethook(L, NULL, 0, 0);
+    }
+    c->depth++;
+    c->enforce = 1;
+    return e;
+}
+
+static void leave(fh_control *c, fh_entry e) {
+    c->depth--;
+    c->enforce = e.saved_enforce;
+    if (c->depth == 0) c->exhausted = 0;
+}
+
+// MARK: - Message handler
+
+static int msghandler_body(lua_State *L);
+
+/// The stock interpreter's message handler (lua.c), which also keeps the
+/// original error value so Swift can see tables and other non-string errors.
+static int fh_msghandler(lua_State *L) {
+    fh_control *c = control(L);
+    int saved = c->enforce;
+    c->enforce = 0;                     /* the report itself is never refused memory */
+    int n = msghandler_body(L);
+    c->enforce = saved;
+    return n;
+}
+
+static int msghandler_body(lua_State *L) {
+    if (lua_isnil(L, 1)) lua_pushlightuserdata(L, &fh_nil_marker);
+    else lua_pushvalue(L, 1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &fh_error_key);   /* the slot exists: no allocation */
+    const char *msg = lua_tostring(L, 1);
+    if (msg == NULL) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+            return 1;
+        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, msg, 1);
+    return 1;
+}
+
+static void clear_error_value(lua_State *L);
+
+void fh_take_error_value(lua_State *L) {
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &fh_error_key);
+    void *marker = lua_touserdata(L, -1);
+    if (marker == &fh_nil_marker || marker == &fh_error_key) {   /* nil, or no error kept */
+        lua_pop(L, 1);
+        lua_pushnil(L);
+    }
+    clear_error_value(L);
+}
+
+static void clear_error_value(lua_State *L) {
+    lua_pushlightuserdata(L, &fh_error_key);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &fh_error_key);
+}
+
+// MARK: - Calls
+
+int fh_pcall(lua_State *L, int nargs, int nresults) {
+    fh_control *c = control(L);
+    int base = lua_gettop(L) - nargs;       /* the function's index */
+    lua_pushcfunction(L, fh_msghandler);
+    lua_insert(L, base);
+    clear_error_value(L);
+    fh_entry e = enter(L, c);
+    int status = lua_pcall(L, nargs, nresults, base);
+    leave(c, e);
+    lua_remove(L, base);
+    return status;
+}
+
+/// The C frame a script runs in (the stock interpreter's pmain/docall).
+static int fh_script_frame(lua_State *L) {
+    fh_control *c = control(L);
+    int nargs = lua_gettop(L) - 1;
+    lua_pushcfunction(L, fh_msghandler);
+    lua_insert(L, 1);
+    int status = lua_pcall(L, nargs, LUA_MULTRET, 1);
+    if (status != LUA_OK) {
+        c->script_status = status;
+        return lua_error(L);
+    }
+    return lua_gettop(L) - 1;
+}
+
+int fh_pcall_script(lua_State *L, int nargs, int nresults) {
+    fh_control *c = control(L);
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, fh_script_frame);
+    lua_insert(L, base);
+    clear_error_value(L);
+    c->script_status = LUA_OK;
+    fh_entry e = enter(L, c);
+    int status = lua_pcall(L, nargs + 1, nresults, 0);
+    leave(c, e);
+    if (status != LUA_OK && c->script_status != LUA_OK) status = c->script_status;
+    return status;
+}
+
+int fh_loadbuffer(lua_State *L, const char *buff, size_t size, const char *name, const char *mode) {
+    fh_control *c = control(L);
+    int saved = c->enforce;
+    c->enforce = 1;
+    int status = luaL_loadbufferx(L, buff, size, name, mode);
+    c->enforce = saved;
+    return status;
+}
+
+int fh_loadfile(lua_State *L, const char *filename, const char *mode) {
+    fh_control *c = control(L);
+    int saved = c->enforce;
+    c->enforce = 1;
+    int status = luaL_loadfilex(L, filename, mode);
+    c->enforce = saved;
+    return status;
+}
+
+// MARK: - Protected access
+
+static int protected_call(lua_State *L, lua_CFunction f, int nargs, int nresults) {
+    fh_control *c = control(L);
+    lua_pushcfunction(L, f);
+    lua_insert(L, -(nargs + 1));
+    fh_entry e = enter(L, c);
+    int status = lua_pcall(L, nargs, nresults, 0);
+    leave(c, e);
+    return status;
+}
+
+static int do_gettable(lua_State *L) { lua_gettable(L, 1); return 1; }
+static int do_settable(lua_State *L) { lua_settable(L, 1); return 0; }
+static int do_tostring(lua_State *L) { luaL_tolstring(L, 1, NULL); return 1; }
+static int do_len(lua_State *L) { lua_pushinteger(L, luaL_len(L, 1)); return 1; }
+
+int fh_pgettable(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    lua_pushvalue(L, idx);          /* k t */
+    lua_insert(L, -2);              /* t k */
+    return protected_call(L, do_gettable, 2, 1);
+}
+
+int fh_psettable(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    lua_pushvalue(L, idx);          /* k v t */
+    lua_insert(L, -3);              /* t k v */
+    int status = protected_call(L, do_settable, 3, 0);
+    if (status != LUA_OK) lua_pop(L, 1);
+    return status;
+}
+
+int fh_ptostring(lua_State *L, int idx) {
+    lua_pushvalue(L, idx);
+    return protected_call(L, do_tostring, 1, 1);
+}
+
+int fh_plen(lua_State *L, int idx) {
+    lua_pushvalue(L, idx);
+    return protected_call(L, do_len, 1, 1);
+}
+
+// MARK: - Swift objects and closures
+
+static int fh_object_gc(lua_State *L) {
+    void **slot = (void **)lua_touserdata(L, 1);
+    if (slot != NULL && *slot != NULL) {
+        void *object = *slot;
+        *slot = NULL;                  /* released exactly once, even if resurrected */
+        control(L)->release(object);
+    }
+    return 0;
+}
+
+int fh_object_metatable(lua_State *L, const char *name) {
+    if (!luaL_newmetatable(L, name)) return 0;
+    lua_pushcfunction(L, fh_object_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    return 1;
+}
+
+void fh_push_object(lua_State *L, void *retained, const char *name) {
+    void **slot = (void **)lua_newuserdatauv(L, sizeof(void *), 0);
+    *slot = retained;
+    fh_object_metatable(L, name);
+    lua_setmetatable(L, -2);
+}
+
+void *fh_to_object(lua_State *L, int idx, const char *name) {
+    void **slot = (void **)luaL_testudata(L, idx, name);
+    return slot != NULL ? *slot : NULL;
+}
+
+/// What Lua calls for a Swift closure. The closure never raises: it returns a
+/// marker, and the error is raised here, in C.
+static int fh_trampoline(lua_State *L) {
+    fh_control *c = control(L);
+    void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
+    if (slot == NULL || *slot == NULL)
+        return luaL_error(L, "attempt to call a Swift function that was already released");
+    int saved = c->enforce;
+    c->enforce = 0;
+    int n = c->call(L, *slot);
+    c->enforce = saved;
+    if (n >= 0) return n;
+    if (n == FH_RAISE_WHERE && lua_type(L, -1) == LUA_TSTRING) {
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+    }
+    return lua_error(L);
+}
+
+void fh_push_closure(lua_State *L, void *retainedBox) {
+    fh_push_object(L, retainedBox, fh_closure_mt);
+    lua_pushcclosure(L, fh_trampoline, 1);
+}
+
+// MARK: - State
+
+lua_State *fh_newstate(fh_call_fn call, fh_release_fn release) {
+    fh_control *c = (fh_control *)calloc(1, sizeof(fh_control));
+    if (c == NULL) return NULL;
+    lua_State *L = luaL_newstate();      /* stock panic and warning functions */
+    if (L == NULL) {
+        free(c);
+        return NULL;
+    }
+    c->base_alloc = lua_getallocf(L, &c->base_ud);
+    c->used = (size_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + (size_t)lua_gc(L, LUA_GCCOUNTB, 0);
+    c->call = call;
+    c->release = release;
+    lua_setallocf(L, fh_alloc, c);
+    *(fh_control **)lua_getextraspace(L) = c;
+    clear_error_value(L);                /* creates the slot the handler reuses */
+    fh_object_metatable(L, fh_closure_mt);
+    lua_pop(L, 1);
+    return L;
+}
+
+void fh_close(lua_State *L) {
+    fh_control *c = control(L);
+    c->enforce = 0;
+    lua_close(L);
+    free(c);
+}
+
+void fh_set_owner(lua_State *L, void *owner) { control(L)->owner = owner; }
+void *fh_owner(lua_State *L) { return control(L)->owner; }
+
+// MARK: - Limits
+
+void fh_set_memory_limit(lua_State *L, size_t bytes) { control(L)->limit = bytes; }
+size_t fh_memory_limit(lua_State *L) { return control(L)->limit; }
+size_t fh_memory_used(lua_State *L) { return control(L)->used; }
+void fh_set_instruction_limit(lua_State *L, long long count) { control(L)->instr_limit = count > 0 ? count : 0; }
+void fh_set_time_limit(lua_State *L, double seconds) { control(L)->time_limit = seconds; }
+
+void fh_interrupt(lua_State *L) {
+    control(L)->interrupted = 1;
+    lua_sethook(L, fh_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+static lua_State *volatile sigint_state = NULL;
+static struct sigaction sigint_previous;
+
+static void on_sigint(int sig) {
+    signal(sig, SIG_DFL);            /* a second Ctrl-C ends the process, as in lua.c */
+    if (sigint_state != NULL) fh_interrupt(sigint_state);
+}
+
+void fh_install_sigint(lua_State *L) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigint_state = L;
+    sigaction(SIGINT, &sa, &sigint_previous);
+}
+
+void fh_uninstall_sigint(void) {
+    sigaction(SIGINT, &sigint_previous, NULL);
+    sigint_state = NULL;
+}
+
+// MARK: - Libraries
+
+/// `load` for untrusted code: text chunks only, whatever mode is asked for.
+static int sandbox_load(lua_State *L) {
+    int n = lua_gettop(L);
+    if (n < 3) lua_settop(L, n = 3);
+    lua_pushliteral(L, "t");
+    lua_replace(L, 3);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/// package.searchers' Lua searcher for untrusted code: text files only.
+static int sandbox_searcher(lua_State *L) {
+    const char *name = luaL_checkstring(L, 1);
+    lua_getfield(L, lua_upvalueindex(1), "searchpath");
+    lua_pushstring(L, name);
+    lua_getfield(L, lua_upvalueindex(1), "path");
+    if (lua_type(L, -1) != LUA_TSTRING)
+        return luaL_error(L, "'package.path' must be a string");
+    lua_call(L, 2, 2);
+    if (lua_isnil(L, -2)) return 1;              /* the "no file ..." message */
+    const char *filename = lua_tostring(L, -2);
+    if (luaL_loadfilex(L, filename, "t") != LUA_OK)
+        return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s",
+                          name, filename, lua_tostring(L, -1));
+    lua_pushstring(L, filename);
+    return 2;
+}
+
+static void remove_field(lua_State *L, int table, const char *name) {
+    lua_pushnil(L);
+    lua_setfield(L, table, name);
+}
+
+static void open_sandboxed(lua_State *L) {
+    static const luaL_Reg libs[] = {
+        {LUA_GNAME, luaopen_base},         {LUA_LOADLIBNAME, luaopen_package},
+        {LUA_COLIBNAME, luaopen_coroutine}, {LUA_TABLIBNAME, luaopen_table},
+        {LUA_OSLIBNAME, luaopen_os},       {LUA_STRLIBNAME, luaopen_string},
+        {LUA_MATHLIBNAME, luaopen_math},   {LUA_UTF8LIBNAME, luaopen_utf8},
+        {NULL, NULL}};
+    for (const luaL_Reg *lib = libs; lib->func; lib++) {
+        luaL_requiref(L, lib->name, lib->func, 1);
+        lua_pop(L, 1);
+    }
+    lua_pushglobaltable(L);
+    int g = lua_gettop(L);
+    remove_field(L, g, "dofile");
+    remove_field(L, g, "loadfile");
+    lua_getfield(L, g, "load");
+    lua_pushcclosure(L, sandbox_load, 1);
+    lua_setfield(L, g, "load");
+
+    lua_getfield(L, g, "os");
+    int os = lua_gettop(L);
+    const char *os_removed[] = {"execute", "exit", "getenv", "remove", "rename", "tmpname", "setlocale", NULL};
+    for (const char **f = os_removed; *f; f++) remove_field(L, os, *f);
+    lua_pop(L, 1);
+
+    lua_getfield(L, g, "package");
+    int pkg = lua_gettop(L);
+    remove_field(L, pkg, "loadlib");
+    lua_pushliteral(L, "");
+    lua_setfield(L, pkg, "cpath");
+    lua_createtable(L, 2, 0);                       /* searchers: preload, text-only Lua */
+    lua_getfield(L, pkg, "searchers");
+    lua_rawgeti(L, -1, 1);
+    lua_rawseti(L, -3, 1);
+    lua_pop(L, 1);
+    lua_pushvalue(L, pkg);
+    lua_pushcclosure(L, sandbox_searcher, 1);
+    lua_rawseti(L, -2, 2);
+    lua_setfield(L, pkg, "searchers");
+    lua_pop(L, 2);                                  /* package, globals */
+}
+
+static int do_openlibs(lua_State *L) {
+    int sandboxed = lua_toboolean(L, 1);
+    lua_gc(L, LUA_GCSTOP);
+    if (sandboxed) open_sandboxed(L);
+    else luaL_openlibs(L);
+    lua_gc(L, LUA_GCRESTART);
+    lua_gc(L, LUA_GCGEN, 0, 0);                     /* as the stock interpreter does */
+    return 0;
+}
+
+int fh_openlibs(lua_State *L, int sandboxed) {
+    lua_pushboolean(L, sandboxed);
+    return protected_call(L, do_openlibs, 1, 0);
+}
+
+// MARK: - Lua's macros, as functions
+
+int fh_errfile(void) { return LUA_ERRFILE; }
+static int do_collect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); return 0; }
+int fh_collect(lua_State *L) { return protected_call(L, do_collect, 0, 0); }   /* __gc code runs under the limits */
+int fh_upvalueindex(int i) { return lua_upvalueindex(i); }
+int fh_registryindex(void) { return LUA_REGISTRYINDEX; }
+void fh_pop(lua_State *L, int n) { lua_pop(L, n); }
+void fh_newtable(lua_State *L) { lua_newtable(L); }
+int fh_isnoneornil(lua_State *L, int idx) { return lua_isnoneornil(L, idx); }
+const char *fh_tolstring(lua_State *L, int idx, size_t *len) { return lua_tolstring(L, idx, len); }
+lua_Integer fh_tointegerx(lua_State *L, int idx, int *isnum) { return lua_tointegerx(L, idx, isnum); }
+lua_Number fh_tonumberx(lua_State *L, int idx, int *isnum) { return lua_tonumberx(L, idx, isnum); }
+void *fh_getextraspace(lua_State *L) { return lua_getextraspace(L); }
+int fh_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
+void fh_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }
+int fh_getref(lua_State *L, int ref) { return lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
+void fh_insert(lua_State *L, int idx) { lua_insert(L, idx); }
+void fh_remove(lua_State *L, int idx) { lua_remove(L, idx); }
+void fh_replace(lua_State *L, int idx) { lua_replace(L, idx); }
+void fh_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
+const char *fh_typename(lua_State *L, int idx) { return luaL_typename(L, idx); }

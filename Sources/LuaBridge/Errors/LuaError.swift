@@ -1,0 +1,76 @@
+/// An error from Lua, or from moving a value between Lua and Swift.
+///
+/// `message` reads the way the stock `lua` interpreter would print it
+/// (`script.lua:12: boom`); `traceback`, when there is one, is Lua's
+/// `stack traceback:` block.
+///
+/// ```swift
+/// do {
+///     try state.run("error('boom')", name: "demo.lua")
+/// } catch let error as LuaError {
+///     print(error.message)      // demo.lua:1: boom
+///     print(error.kind)         // runtime
+/// }
+/// ```
+public struct LuaError: Error, CustomStringConvertible, Equatable {
+    /// What went wrong, broadly.
+    public enum Kind: String, Sendable, Equatable {
+        /// A runtime error raised by Lua code (or by a Swift function it called).
+        case runtime
+        /// A chunk failed to compile.
+        case syntax
+        /// Lua ran out of memory, or over the state's memory limit.
+        case memory
+        /// The message handler itself failed.
+        case errorHandler
+        /// A script file could not be opened or read.
+        case file
+        /// A value was not of the type Swift asked for.
+        case typeMismatch
+        /// A string was not valid UTF-8 where Swift needed a `String`.
+        case encoding
+        /// The state was closed.
+        case closed
+    }
+
+    /// What went wrong, broadly.
+    public let kind: Kind
+    /// The message, as Lua reports it.
+    public let message: String
+    /// Lua's `stack traceback:` block, when the error came from running code.
+    public let traceback: String?
+    /// The Lua type of the error value Lua raised (`"string"`, `"table"`, …).
+    public let valueType: String?
+
+    /// Creates an error; `message` should read as Lua would report it.
+    public init(_ kind: Kind, _ message: String, traceback: String? = nil, valueType: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.traceback = traceback
+        self.valueType = valueType
+    }
+
+    /// The message followed by the traceback, as `lua` prints an error.
+    public var description: String {
+        guard let traceback, !traceback.isEmpty else { return message }
+        return message + "\n" + traceback
+    }
+
+    /// A value of the wrong type: `"integer expected, got string"`.
+    public static func typeMismatch(expected: String, got: String, context: String? = nil) -> LuaError {
+        let base = "\(expected) expected, got \(got)"
+        return LuaError(.typeMismatch, context.map { "\($0) (\(base))" } ?? base)
+    }
+}
+
+/// An error a Swift function raises in Lua exactly as written (no position
+/// prefix), for messages that already carry one.
+///
+/// ```swift
+/// throw LuaRaise("config.lua:3: unknown scope 'sesion'")
+/// ```
+public struct LuaRaise: Error, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,125 @@
+import CLua
+import CLuaShim
+
+/// The body of a Swift function callable from Lua: reads its arguments from
+/// the ``LuaCall`` and returns its results. Throwing raises a Lua error at the
+/// caller's position (`script.lua:4: <description>`).
+public typealias LuaFunctionBody = (LuaCall) throws -> [LuaValue]
+
+/// One call of a Swift function from Lua: its arguments, and the state to
+/// work with while it runs.
+///
+/// ```swift
+/// lua.register("repeat") { call in
+///     let text = try call.argument(1, as: String.self)
+///     let times = try call.argument(2, as: Int.self)
+///     return [LuaValue(String(repeating: text, count: times))]
+/// }
+/// // repeat("ab", "x")  →  bad argument #2 to 'repeat' (integer expected, got string)
+/// ```
+public struct LuaCall {
+    /// The state the call runs in.
+    public let state: LuaState
+    /// The name the function reports in argument errors.
+    public let name: String
+    let L: OpaquePointer
+
+    /// How many arguments Lua passed.
+    public var count: Int { Int(lua_gettop(L)) }
+
+    /// Argument `position` (1-based); `.nil` past the last one.
+    public func value(_ position: Int) -> LuaValue {
+        guard position >= 1, position <= count else { return .nil }
+        return state.value(at: Int32(position), in: L)
+    }
+
+    /// Every argument.
+    public var arguments: [LuaValue] { (0..<count).map { value($0 + 1) } }
+
+    /// Argument `position` converted to `T`, or Lua's `bad argument` error:
+    /// `bad argument #2 to 'name' (integer expected, got string)`.
+    public func argument<T: LuaConvertible>(_ position: Int, as type: T.Type = T.self) throws -> T {
+        let v = position <= count ? value(position) : nil
+        do {
+            return try T.fromLua(v)
+        } catch let error as LuaError {
+            let detail = position > count && error.kind == .typeMismatch
+                ? "\(T.luaTypeName) expected, got no value" : error.message
+            throw LuaError(.typeMismatch, "bad argument #\(position) to '\(name)' (\(detail))")
+        }
+    }
+}
+
+/// What the state keeps for a Swift function pushed into Lua.
+final class SwiftFunctionBox {
+    let name: String
+    let body: LuaFunctionBody
+    init(name: String, body: @escaping LuaFunctionBody) {
+        self.name = name
+        self.body = body
+    }
+}
+
+extension LuaState {
+    /// A Lua function that runs `body`. `name` is used in argument errors.
+    public func function(_ name: String, _ body: @escaping LuaFunctionBody) throws -> LuaFunction {
+        let L = try thread()
+        try reserve(4, in: L)
+        fh_push_closure(L, Unmanaged.passRetained(SwiftFunctionBox(name: name, body: body)).toOpaque())
+        defer { fh_pop(L, 1) }
+        return try value(at: -1, in: L).function()
+    }
+
+    /// Makes `body` callable from Lua as the global `name`.
+    ///
+    /// The closure should not capture the state strongly (use `call.state`):
+    /// Lua holds the closure, so that would keep the state open forever.
+    public func register(_ name: String, _ body: @escaping LuaFunctionBody) {
+        guard let f = try? function(name, body) else { return }
+        try? setGlobal(name, .function(f))
+    }
+
+    /// Runs a Swift function for the trampoline. Never raises: an error is
+    /// pushed and reported with a marker for the C side to raise.
+    func invoke(_ box: SwiftFunctionBox, on L: OpaquePointer) -> Int32 {
+        let saved = current
+        current = L
+        defer { current = saved }
+        do {
+            let results = try box.body(LuaCall(state: self, name: box.name, L: L))
+            try reserve(results.count, in: L)
+            for result in results { try push(result, in: L) }
+            return Int32(results.count)
+        } catch let error as LuaError where error.kind != .typeMismatch && error.kind != .encoding && error.kind != .closed {
+            // From Lua code run by the function: the message already says where.
+            pushMessage(error.message, in: L)
+            return FH_RAISE
+        } catch let error as LuaRaise {
+            pushMessage(error.message, in: L)
+            return FH_RAISE
+        } catch let error as LuaError {
+            pushMessage(error.message, in: L)
+            return FH_RAISE_WHERE
+        } catch {
+            pushMessage(String(describing: error), in: L)
+            return FH_RAISE_WHERE
+        }
+    }
+
+    private func pushMessage(_ message: String, in L: OpaquePointer) {
+        _ = lua_checkstack(L, 1)
+        pushBytes(Array(message.utf8), in: L)
+    }
+}
+
+/// The trampoline's way into Swift (see CLuaShim's fh_trampoline).
+let swiftFunctionDispatch: fh_call_fn = { L, raw in
+    guard let L else { return FH_RAISE }
+    guard let raw, let owner = fh_owner(L) else {
+        lua_pushstring(L, "a Swift function was called after its state was closed")
+        return FH_RAISE_WHERE
+    }
+    let state = Unmanaged<LuaState>.fromOpaque(owner).takeUnretainedValue()
+    let box = Unmanaged<SwiftFunctionBox>.fromOpaque(raw).takeUnretainedValue()
+    return state.invoke(box, on: L)
+}

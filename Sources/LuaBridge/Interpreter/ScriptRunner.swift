@@ -1,0 +1,110 @@
+/// Runs a Lua script the way the stock `lua` interpreter (lua.c) does, so
+/// that `factoryhost run script.lua a b` and `lua5.4 script.lua a b` print
+/// the same, fail the same and exit with the same status.
+///
+/// - `arg` holds the script at `[0]`, its arguments at `[1…]` and every word
+///   of the command line before the script at negative indices;
+/// - the main chunk gets the arguments as `...`; a first `#` line is skipped;
+/// - `LUA_INIT_5_4` / `LUA_INIT` run first (trusted mode only);
+/// - `require` also looks beside the script (after the stock path);
+/// - `-` reads the script from standard input;
+/// - an error prints `<program>: <message and traceback>` on standard error
+///   and the exit status is 1; `os.exit` works as in lua.
+///
+/// ```swift
+/// let runner = ScriptRunner(commandLine: ["factoryhost", "run", "hello.lua", "x"], scriptIndex: 2)
+/// exit(runner.run())
+/// ```
+public struct ScriptRunner {
+    /// The whole command line (`argv`).
+    public var commandLine: [String]
+    /// Where the script's path stands in `commandLine`.
+    public var scriptIndex: Int
+    /// The name that prefixes error reports (`factoryhost: …`).
+    public var programName = "factoryhost"
+    /// The standard library, or the restricted one for untrusted scripts.
+    public var libraries: LuaState.Libraries = .standard
+    /// The memory cap in bytes, if any.
+    public var memoryLimit: Int?
+    /// The wall-clock limit, if any.
+    public var timeLimit: Duration?
+    /// The instruction limit, if any.
+    public var instructionLimit: Int?
+
+    public init(commandLine: [String], scriptIndex: Int) {
+        self.commandLine = commandLine
+        self.scriptIndex = scriptIndex
+    }
+
+    /// The script's path as given (`-` for standard input).
+    public var scriptPath: String { commandLine[scriptIndex] }
+
+    /// Runs the script; returns the exit status (0, or 1 after reporting an error).
+    public func run() -> Int32 {
+        let state: LuaState
+        do {
+            state = try LuaState(libraries: libraries)
+        } catch {
+            report(error)
+            return 1
+        }
+        defer { state.close() }        // like lua.c: finalizers run before exit
+        state.memoryLimit = memoryLimit
+        state.timeLimit = timeLimit
+        state.instructionLimit = instructionLimit
+        do {
+            try prepare(state)
+            let main = try loadScript(state)
+            let arguments = commandLine[(scriptIndex + 1)...].map { LuaValue($0) }
+            state.interruptOnControlC(true)
+            defer { state.interruptOnControlC(false) }
+            _ = try main.callAsScript(arguments: arguments)
+            return 0
+        } catch {
+            report(error)
+            return 1
+        }
+    }
+
+    /// `arg`, LUA_INIT and the module path.
+    func prepare(_ state: LuaState) throws {
+        let arg = try state.newTable(arrayCapacity: commandLine.count - scriptIndex, hashCapacity: scriptIndex + 1)
+        for (i, word) in commandLine.enumerated() {
+            try arg.rawSet(.integer(i - scriptIndex), LuaValue(word))
+        }
+        try state.setGlobal("arg", .table(arg))
+        guard libraries == .standard else { return }
+        if let (name, code) = initCode() {
+            let chunk = code.hasPrefix("@")
+                ? try state.loadFile(String(code.dropFirst()), mode: "bt")
+                : try state.load(bytes: Array(code.utf8), chunkName: name, mode: "bt")
+            _ = try chunk.callAsScript(arguments: [])
+        }
+        if let slash = scriptPath.lastIndex(of: "/"), scriptPath != "-" {
+            let dir = String(scriptPath[...slash])
+            let package = try state.global("package")
+            if case .table(let package) = package, case .string(let path) = try package.rawGet("path") {
+                let extra = ";\(dir)?.lua;\(dir)?/init.lua"
+                try package.rawSet("path", .string(LuaString(bytes: path.bytes + Array(extra.utf8))))
+            }
+        }
+    }
+
+    /// The `LUA_INIT_5_4` or `LUA_INIT` code and its chunk name, as lua.c reads them.
+    func initCode() -> (String, String)? {
+        if let code = environmentVariable("LUA_INIT_5_4") { return ("=LUA_INIT_5_4", code) }
+        if let code = environmentVariable("LUA_INIT") { return ("=LUA_INIT", code) }
+        return nil
+    }
+
+    func loadScript(_ state: LuaState) throws -> LuaFunction {
+        let mode = libraries == .standard ? "bt" : "t"
+        return try state.loadFile(scriptPath == "-" ? nil : scriptPath, mode: mode)
+    }
+
+    /// `<program>: <message>` on standard error, as lua.c's l_message.
+    func report(_ error: Error) {
+        let text = (error as? LuaError)?.description ?? String(describing: error)
+        writeToStandardError("\(programName): \(text)\n")
+    }
+}

@@ -1,0 +1,244 @@
+import CLua
+import CLuaShim
+
+/// One Lua 5.4 interpreter, with the rules of a safe embedding built in.
+///
+/// Every call into Lua is protected and carries a traceback handler; a Lua
+/// error comes back as a thrown ``LuaError``. Swift functions called from
+/// Lua never let a Lua error unwind through them. Memory, instruction and
+/// time limits apply to the code the state runs.
+///
+/// A state belongs to one thread at a time: it is not `Sendable`.
+///
+/// ```swift
+/// let lua = try LuaState()
+/// lua.register("greet") { call in
+///     [.init("hello, " + (try call.argument(1, as: String.self)))]
+/// }
+/// let out = try lua.run("return greet('world')", name: "demo.lua")
+/// try out[0].string()   // "hello, world"
+/// ```
+public final class LuaState {
+    /// Which standard libraries a new state opens.
+    public enum Libraries: Sendable {
+        /// All of them, as the stock `lua` interpreter.
+        case standard
+        /// For untrusted code: no io, debug, os.execute/exit/getenv/remove/rename,
+        /// dofile/loadfile, package.loadlib or C modules; text chunks only.
+        case sandboxed
+        /// None at all.
+        case none
+    }
+
+    /// The main thread; nil once closed.
+    private(set) var mainThread: OpaquePointer?
+    /// The thread Swift works on now: the main thread, or the coroutine that
+    /// called the Swift function running now.
+    var current: OpaquePointer?
+
+    /// Creates a state and opens `libraries`.
+    public init(libraries: Libraries = .standard) throws {
+        guard let L = fh_newstate(swiftFunctionDispatch, swiftObjectRelease) else {
+            throw LuaError(.memory, "not enough memory")
+        }
+        mainThread = L
+        current = L
+        fh_set_owner(L, Unmanaged.passUnretained(self).toOpaque())
+        if libraries != .none {
+            let status = fh_openlibs(L, libraries == .sandboxed ? 1 : 0)
+            if status != LUA_OK {
+                let error = popError(status, L)
+                close()
+                throw error
+            }
+        }
+    }
+
+    deinit { close() }
+
+    /// Closes the state: every pending `__gc` runs and every Swift object Lua
+    /// held is released. Using the state afterwards throws `.closed` errors.
+    public func close() {
+        guard let L = mainThread else { return }
+        mainThread = nil
+        current = nil
+        fh_close(L)
+    }
+
+    /// Whether ``close()`` has run.
+    public var isClosed: Bool { mainThread == nil }
+
+    /// The thread to work on, or a `.closed` error.
+    func thread() throws -> OpaquePointer {
+        guard let L = current else { throw LuaError(.closed, "the Lua state is closed") }
+        return L
+    }
+
+    // MARK: Limits
+
+    /// The most bytes Lua may hold while its code runs (`nil`: no limit). Over
+    /// it, the script gets Lua's "not enough memory" error; the state stays usable.
+    public var memoryLimit: Int? {
+        get { mainThread.map { Int(fh_memory_limit($0)) }.flatMap { $0 == 0 ? nil : $0 } }
+        set { if let L = mainThread { fh_set_memory_limit(L, newValue.map { max(1, $0) } ?? 0) } }
+    }
+
+    /// Bytes Lua holds now.
+    public var memoryUsed: Int { mainThread.map { Int(fh_memory_used($0)) } ?? 0 }
+
+    /// The most VM instructions one call from Swift may run (`nil`: no limit).
+    /// Over it, the code gets "instruction limit exceeded", which it cannot catch.
+    public var instructionLimit: Int? {
+        didSet { if let L = mainThread { fh_set_instruction_limit(L, Int64(instructionLimit ?? 0)) } }
+    }
+
+    /// The most wall-clock time one call from Swift may take (`nil`: no limit).
+    /// Over it, the code gets "time limit exceeded", which it cannot catch.
+    public var timeLimit: Duration? {
+        didSet {
+            guard let L = mainThread else { return }
+            let seconds = timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+            fh_set_time_limit(L, seconds ?? 0)
+        }
+    }
+
+    /// Runs a full garbage collection (finalizers run under the limits).
+    public func collectGarbage() {
+        guard let L = current else { return }
+        if fh_collect(L) != LUA_OK { fh_pop(L, 1) }
+    }
+
+    // MARK: Loading and running
+
+    /// Compiles `code` into a function without running it. `name` appears in
+    /// messages (`name:3: …`).
+    public func load(_ code: String, name: String) throws -> LuaFunction {
+        try load(bytes: Array(code.utf8), chunkName: "=" + name)
+    }
+
+    /// Compiles a chunk from bytes. `chunkName` follows Lua's convention:
+    /// `@file.lua` for a file, `=name` for a literal name. `mode` is `"t"`
+    /// (text), `"b"` (binary) or `"bt"`.
+    public func load(bytes: [UInt8], chunkName: String, mode: String = "t") throws -> LuaFunction {
+        let L = try thread()
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                fh_loadbuffer(L, chars.baseAddress, chars.count, chunkName, mode)
+            }
+        }
+        guard status == LUA_OK else { throw popError(status, L) }
+        return try popFunction(L)
+    }
+
+    /// Compiles a file (a first `#` line is skipped); `nil` reads standard input.
+    public func loadFile(_ path: String?, mode: String = "t") throws -> LuaFunction {
+        let L = try thread()
+        let status = fh_loadfile(L, path, mode)
+        guard status == LUA_OK else { throw popError(status, L) }
+        return try popFunction(L)
+    }
+
+    /// Compiles and runs `code`, returning what it returns.
+    @discardableResult
+    public func run(_ code: String, name: String) throws -> [LuaValue] {
+        try load(code, name: name).call()
+    }
+
+    /// Compiles and runs a file, returning what it returns.
+    @discardableResult
+    public func runFile(_ path: String) throws -> [LuaValue] {
+        try loadFile(path).call()
+    }
+
+    private func popFunction(_ L: OpaquePointer) throws -> LuaFunction {
+        let value = value(at: -1, in: L)
+        fh_pop(L, 1)
+        return try value.function()
+    }
+
+    // MARK: Globals
+
+    /// The global table.
+    public var globals: LuaTable {
+        get throws {
+            let L = try thread()
+            fh_pushglobaltable(L)
+            defer { fh_pop(L, 1) }
+            return try value(at: -1, in: L).table()
+        }
+    }
+
+    /// The global `name` (raw access: no metamethods on `_G` run).
+    public func global(_ name: String) throws -> LuaValue {
+        try globals.rawGet(LuaValue(name))
+    }
+
+    /// Sets the global `name` (raw access).
+    public func setGlobal(_ name: String, _ value: LuaValue) throws {
+        try globals.rawSet(LuaValue(name), value)
+    }
+
+    /// A new empty table.
+    public func newTable(arrayCapacity: Int = 0, hashCapacity: Int = 0) throws -> LuaTable {
+        let L = try thread()
+        lua_createtable(L, Int32(clamping: arrayCapacity), Int32(clamping: hashCapacity))
+        defer { fh_pop(L, 1) }
+        return try value(at: -1, in: L).table()
+    }
+
+    // MARK: Errors
+
+    /// Pops the error a failed load or protected call left, and makes it a
+    /// Swift error with the original value's type and Lua's traceback.
+    func popError(_ status: Int32, _ L: OpaquePointer) -> LuaError {
+        let text = stringForMessage(at: -1, in: L)
+        fh_pop(L, 1)
+        switch status {
+        case LUA_ERRRUN:
+            fh_take_error_value(L)
+            let valueType = LuaType(rawValue: lua_type(L, -1))?.description
+            fh_pop(L, 1)
+            let (message, traceback) = LuaState.splitTraceback(text)
+            return LuaError(.runtime, message, traceback: traceback, valueType: valueType)
+        case LUA_ERRMEM: return LuaError(.memory, text)
+        case LUA_ERRERR: return LuaError(.errorHandler, text)
+        case LUA_ERRSYNTAX: return LuaError(.syntax, text)
+        default: return LuaError(status == fh_errfile() ? .file : .runtime, text)
+        }
+    }
+
+    /// Splits "message\nstack traceback:\n…" at its last traceback header.
+    static func splitTraceback(_ text: String) -> (String, String?) {
+        let marker = "\nstack traceback:\n"
+        guard let range = text.range(of: marker, options: .backwards) else { return (text, nil) }
+        return (String(text[..<range.lowerBound]), String(text[text.index(after: range.lowerBound)...]))
+    }
+
+    /// The value at `idx` as message text: strings and numbers as Lua prints
+    /// them, anything else by its type.
+    func stringForMessage(at idx: Int32, in L: OpaquePointer) -> String {
+        let type = lua_type(L, idx)
+        if type == LUA_TSTRING || type == LUA_TNUMBER {
+            lua_pushvalue(L, idx)       // lua_tolstring converts numbers in place: use a copy
+            defer { fh_pop(L, 1) }
+            var length = 0
+            guard let chars = fh_tolstring(L, -1, &length) else { return "?" }
+            return String(decoding: UnsafeRawBufferPointer(start: chars, count: length), as: UTF8.self)
+        }
+        return "(error object is a \(LuaType(rawValue: type)?.description ?? "?") value)"
+    }
+}
+
+extension StringProtocol {
+    /// `range(of:options:.backwards)` without Foundation.
+    fileprivate func range(of needle: String, options: BackwardsSearch) -> Range<Index>? {
+        var index = endIndex
+        while index > startIndex {
+            index = self.index(before: index)
+            if self[index...].hasPrefix(needle) { return index..<self.index(index, offsetBy: needle.count) }
+        }
+        return nil
+    }
+}
+
+fileprivate enum BackwardsSearch { case backwards }

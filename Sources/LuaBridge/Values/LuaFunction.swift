@@ -1,0 +1,44 @@
+import CLua
+import CLuaShim
+
+/// A Lua function (written in Lua, or a Swift function pushed into Lua).
+///
+/// Calls are protected: an error comes back as a thrown ``LuaError`` with
+/// Lua's message and traceback, and the state stays usable.
+///
+/// ```swift
+/// let add = try lua.run("return function(a, b) return a + b end", name: "add")[0].function()
+/// try add.call(2, 3)   // [.integer(5)]
+/// ```
+public final class LuaFunction: LuaReference {
+    /// Calls the function with `arguments`; returns all its results.
+    @discardableResult
+    public func call(_ arguments: LuaValue...) throws -> [LuaValue] {
+        try call(arguments: arguments)
+    }
+
+    /// Calls the function with `arguments`; returns all its results.
+    @discardableResult
+    public func call(arguments: [LuaValue]) throws -> [LuaValue] {
+        try invoke(arguments, asScript: false)
+    }
+
+    /// Runs the function the way the stock interpreter runs a script: from a C
+    /// frame, so the traceback ends in `[C]: in ?`.
+    func callAsScript(arguments: [LuaValue]) throws -> [LuaValue] {
+        try invoke(arguments, asScript: true)
+    }
+
+    private func invoke(_ arguments: [LuaValue], asScript: Bool) throws -> [LuaValue] {
+        let (state, L) = try pushSelf()
+        let base = lua_gettop(L) - 1
+        do {
+            try state.reserve(arguments.count + 8, in: L)
+            for argument in arguments { try state.push(argument, in: L) }
+        } catch {
+            lua_settop(L, base)
+            throw error
+        }
+        return try state.protectedCall(L, arguments: Int32(arguments.count), base: base, asScript: asScript)
+    }
+}

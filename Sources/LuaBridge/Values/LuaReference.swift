@@ -1,0 +1,39 @@
+import CLua
+import CLuaShim
+
+/// A Lua object (table, function, userdata, thread) that Swift holds on to.
+///
+/// The object stays alive in Lua for as long as the reference lives. A
+/// reference does not keep its state alive: once the state is closed, using
+/// it throws a `.closed` error.
+public class LuaReference {
+    /// The state the object lives in (weak: a reference never keeps it open).
+    weak var state: LuaState?
+    /// The object's slot in the registry.
+    let ref: Int32
+    /// The object's address in Lua, for identity (`==`, hashing).
+    public let identity: UnsafeRawPointer?
+
+    /// References the value at `index` on thread `L`.
+    init(state: LuaState, L: OpaquePointer, index: Int32) {
+        self.state = state
+        self.identity = lua_topointer(L, index)
+        lua_pushvalue(L, index)
+        self.ref = fh_ref(L)
+    }
+
+    deinit {
+        if let state, !state.isClosed, let L = state.current {
+            fh_unref(L, ref)
+        }
+    }
+
+    /// Pushes the object and returns the state and thread it was pushed on.
+    func pushSelf() throws -> (LuaState, OpaquePointer) {
+        guard let state else { throw LuaError(.closed, "the Lua state is closed") }
+        let L = try state.thread()
+        try state.reserve(8, in: L)
+        _ = fh_getref(L, ref)
+        return (state, L)
+    }
+}

@@ -1,0 +1,111 @@
+import CLua
+import CLuaShim
+
+/// A Lua table held from Swift.
+///
+/// `get`/`set` honour metamethods (`__index`, `__newindex`) and run them
+/// protected; `rawGet`/`rawSet` do not run any.
+///
+/// ```swift
+/// let t = try lua.newTable()
+/// try t.set("name", "MovieLoader")
+/// try t.set(1, 42)
+/// try t.get("name").string()   // "MovieLoader"
+/// try t.array()                // [.integer(42)]
+/// ```
+public final class LuaTable: LuaReference {
+    /// `t[key]`, running `__index` if the table has one.
+    public func get(_ key: LuaValue) throws -> LuaValue {
+        let (state, L) = try pushSelf()
+        let t = lua_gettop(L)
+        defer { lua_settop(L, t - 1) }
+        try state.push(key, in: L)
+        let status = fh_pgettable(L, t)
+        guard status == LUA_OK else { throw state.popError(status, L) }
+        return state.value(at: -1, in: L)
+    }
+
+    /// `t[key] = value`, running `__newindex` if the table has one.
+    public func set(_ key: LuaValue, _ value: LuaValue) throws {
+        let (state, L) = try pushSelf()
+        let t = lua_gettop(L)
+        defer { lua_settop(L, t - 1) }
+        try state.push(key, in: L)
+        try state.push(value, in: L)
+        let status = fh_psettable(L, t)
+        guard status == LUA_OK else { throw state.popError(status, L) }
+    }
+
+    /// `rawget(t, key)`.
+    public func rawGet(_ key: LuaValue) throws -> LuaValue {
+        let (state, L) = try pushSelf()
+        let t = lua_gettop(L)
+        defer { lua_settop(L, t - 1) }
+        try state.push(key, in: L)
+        lua_rawget(L, t)
+        return state.value(at: -1, in: L)
+    }
+
+    /// `rawset(t, key, value)`. A nil or NaN key is an error.
+    public func rawSet(_ key: LuaValue, _ value: LuaValue) throws {
+        switch key {
+        case .nil: throw LuaError(.typeMismatch, "table index is nil")
+        case .number(let d) where d.isNaN: throw LuaError(.typeMismatch, "table index is NaN")
+        default: break
+        }
+        let (state, L) = try pushSelf()
+        let t = lua_gettop(L)
+        defer { lua_settop(L, t - 1) }
+        try state.push(key, in: L)
+        try state.push(value, in: L)
+        lua_rawset(L, t)
+    }
+
+    /// The raw length (`rawlen(t)`): the border of the array part.
+    public var count: Int {
+        get throws {
+            let (_, L) = try pushSelf()
+            defer { fh_pop(L, 1) }
+            return Int(lua_rawlen(L, -1))
+        }
+    }
+
+    /// Every key/value pair, in Lua's `next` order (no metamethods).
+    public func pairs() throws -> [(key: LuaValue, value: LuaValue)] {
+        let (state, L) = try pushSelf()
+        let t = lua_gettop(L)
+        defer { lua_settop(L, t - 1) }
+        var result: [(key: LuaValue, value: LuaValue)] = []
+        lua_pushnil(L)
+        while lua_next(L, t) != 0 {
+            result.append((state.value(at: -2, in: L), state.value(at: -1, in: L)))
+            fh_pop(L, 1)
+        }
+        return result
+    }
+
+    /// The table as a sequence `t[1] … t[n]`; throws if it has any other key.
+    public func array() throws -> [LuaValue] {
+        let entries = try pairs()
+        var items = [LuaValue](repeating: .nil, count: entries.count)
+        for (key, value) in entries {
+            guard case .integer(let i) = key, i >= 1, i <= entries.count else {
+                throw LuaError(.typeMismatch, "array expected, got table with key \(key)")
+            }
+            items[i - 1] = value
+        }
+        return items
+    }
+
+    /// The table as a dictionary (no metamethods).
+    public func dictionary() throws -> [LuaValue: LuaValue] {
+        var result: [LuaValue: LuaValue] = [:]
+        for (key, value) in try pairs() { result[key] = value }
+        return result
+    }
+
+    /// Convenience: `t[name]` for a string key.
+    public func get(_ name: String) throws -> LuaValue { try get(LuaValue(name)) }
+    /// Convenience: `t[name] = value` for a string key.
+    public func set(_ name: String, _ value: LuaValue) throws { try set(LuaValue(name), value) }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import LuaBridge
+
+/// `factoryhost run script.lua [args…]`: runs a script exactly as `lua5.4` would.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a Lua script (like `lua5.4 script.lua args…`).",
+        discussion: """
+            The script sees its arguments in `arg` and `...`, may `require` modules that \
+            sit beside it, and exits with status 1 after printing any error with its \
+            traceback. Use `-` to read the script from standard input.
+            """
+    )
+
+    @Flag(help: "Run untrusted code: no io, os.execute/exit/getenv/remove/rename, debug, dofile/loadfile, binary chunks or C modules.")
+    var sandbox = false
+
+    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Cap the memory Lua may use (bytes, or with K, M or G).", valueName: "size"))
+    var memoryLimit: String?
+
+    @Option(help: ArgumentHelp("Stop the script after this long (seconds, or with ms, s or m).", valueName: "duration"))
+    var timeout: String?
+
+    @Argument(help: ArgumentHelp("The script to run; `-` reads standard input.", valueName: "script"))
+    var script: String
+
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("Arguments passed to the script.", valueName: "args"))
+    var arguments: [String] = []
+
+    func validate() throws {
+        if let memoryLimit, Limits.bytes(memoryLimit) == nil {
+            throw ValidationError("--memory-limit: '\(memoryLimit)' is not a size (try 65536, 512K, 64M or 1G)")
+        }
+        if let timeout, Limits.duration(timeout) == nil {
+            throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
+        }
+    }
+
+    func run() throws {
+        let commandLine = CommandLine.arguments
+        var runner = ScriptRunner(commandLine: commandLine, scriptIndex: commandLine.count - arguments.count - 1)
+        runner.libraries = sandbox ? .sandboxed : .standard
+        runner.memoryLimit = memoryLimit.flatMap(Limits.bytes)
+        runner.timeLimit = timeout.flatMap(Limits.duration)
+        let status = runner.run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}

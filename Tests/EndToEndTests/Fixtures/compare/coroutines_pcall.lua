@@ -1,0 +1,7 @@
+local co = coroutine.create(function(a) local b = coroutine.yield(a + 1) error("in coroutine " .. b) end)
+print(coroutine.resume(co, 1))
+print(coroutine.resume(co, 5))
+local ok, e = pcall(error, { 1 })
+print(ok, type(e), e[1])
+print(select(2, xpcall(function() error("x") end, function(m) return "handled: " .. m end)))
+print(string.find("hello world", "o w"), ("%d items"):format(3))

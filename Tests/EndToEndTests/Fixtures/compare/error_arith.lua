@@ -1,0 +1,2 @@
+local t = {}
+print(t.missing + 1)

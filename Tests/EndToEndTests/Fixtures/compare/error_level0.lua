@@ -1,0 +1,2 @@
+print("before")
+error("no position", 0)

@@ -1,0 +1,3 @@
+local function inner() error("boom") end
+local function outer() inner() end
+outer()

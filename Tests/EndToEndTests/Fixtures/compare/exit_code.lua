@@ -1,0 +1,2 @@
+print("leaving with 3")
+os.exit(3)

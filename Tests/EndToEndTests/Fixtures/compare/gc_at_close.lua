@@ -1,0 +1,2 @@
+setmetatable({}, { __gc = function() print("finalizer ran at close") end })
+print("main chunk done")

@@ -1,0 +1,1 @@
+return { greet = function(who) return "hello, " .. who end }

@@ -1,0 +1,5 @@
+print(1, 1.0, -0.0, 2^53, 7 // 2, 7 / 2, 3 % -2, math.maxinteger, math.mininteger, 1e100)
+print(math.type(1), math.type(1.0), math.type("1"), 10 == 10.0, 0/0 ~= 0/0)
+print(string.format("%5.2f|%d|%q|%s", 3.14159, 42, "a\nb\0c", nil))
+io.write("bytes:", "a\0b", "\n")
+print(#"a\0b", ("x"):rep(3, ","), utf8.char(72, 228, 8364))

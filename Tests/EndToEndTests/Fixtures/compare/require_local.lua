@@ -1,0 +1,2 @@
+local helper = require "helper"
+print(helper.greet("lua"), package.loaded.helper == helper)

@@ -1,0 +1,2 @@
+print("returns are ignored")
+return 1, 2, 3

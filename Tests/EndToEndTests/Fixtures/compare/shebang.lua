@@ -1,0 +1,2 @@
+#!/usr/bin/env lua5.4
+print("shebang skipped")

@@ -1,0 +1,5 @@
+warn("@on")
+warn("visible ", "warning")
+warn("@off")
+warn("hidden")
+print("done")

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// `factoryhost run x.lua args…` must behave exactly like `lua5.4 x.lua args…`:
+/// same stdout, same stderr (the program-name prefix aside), same exit status.
+@Suite("factoryhost run behaves like the stock lua5.4 interpreter")
+struct RunMatchesStockLuaTests {
+    static let compareDir = CommandRunner.fixtures.appendingPathComponent("compare")
+    static let scripts: [String] = (try? FileManager.default.contentsOfDirectory(atPath: compareDir.path))?
+        .filter { $0.hasSuffix(".lua") }.sorted() ?? []
+
+    static let scriptArguments = ["a", "--flag", "two words", ""]
+    static let input = "first line\nsecond line\n"
+
+    @Test func fixturesArePresent() {
+        #expect(Self.scripts.count >= 15)
+    }
+
+    @Test(arguments: scripts)
+    func sameOutputAndStatusAsStockLua(script: String) throws {
+        let lua = try #require(CommandRunner.stockLua, "lua5.4 is not installed; Scripts/install-deps.sh installs it")
+        let stock = try CommandRunner.run(lua, [script] + Self.scriptArguments, in: Self.compareDir, input: Self.input)
+        let ours = try CommandRunner.factoryhost(["run", script] + Self.scriptArguments, in: Self.compareDir, input: Self.input)
+        var expected = stock
+        expected.stderr = stock.stderr.replacingOccurrences(of: "\(lua): ", with: "factoryhost: ")
+        #expect(ours == expected, "\(script)\n=== stock\n\(expected)\n=== factoryhost\n\(ours)")
+    }
+
+    @Test func scriptFromStandardInput() throws {
+        let lua = try #require(CommandRunner.stockLua)
+        let code = "print('from stdin', ...)\nprint(arg[0])\nerror('stdin failure')\n"
+        let stock = try CommandRunner.run(lua, ["-", "x"], input: code)
+        let ours = try CommandRunner.factoryhost(["run", "-", "x"], input: code)
+        #expect(ours.stdout == stock.stdout)
+        #expect(ours.status == stock.status)
+        #expect(ours.stderr.hasPrefix("factoryhost: stdin:3: stdin failure\nstack traceback:"))
+        #expect(ours.stdout == "from stdin\tx\n-\n")
+    }
+
+    @Test func requireFindsModulesBesideTheScriptFromAnyDirectory() throws {
+        let script = CommandRunner.fixtures.appendingPathComponent("modules/main.lua").path
+        let ours = try CommandRunner.factoryhost(["run", script], in: FileManager.default.temporaryDirectory)
+        #expect(ours == ProcessResult(status: 0, stdout: "lib.util loaded\tsibling loaded\n", stderr: ""))
+    }
+
+    @Test func negativeArgIndicesHoldTheCommandLineBeforeTheScript() throws {
+        let ours = try CommandRunner.factoryhost(["run", "--timeout", "5", "-", "x"],
+                                                 input: "print(arg[-4] ~= nil, arg[-3], arg[-2], arg[-1], arg[0], arg[1], arg[-5])")
+        #expect(ours.stdout == "true\trun\t--timeout\t5\t-\tx\tnil\n")
+    }
+
+    @Test func missingScriptIsReportedLikeLua() throws {
+        let ours = try CommandRunner.factoryhost(["run", "no-such-script.lua"])
+        #expect(ours == ProcessResult(status: 1, stdout: "",
+                                      stderr: "factoryhost: cannot open no-such-script.lua: No such file or directory\n"))
+    }
+
+    @Test func luaInitRunsFirst() throws {
+        let ours = try CommandRunner.factoryhost(["run", "-"], input: "print(PRELUDE)",
+                                                 environment: ["LUA_INIT": "PRELUDE = 'from LUA_INIT'"])
+        #expect(ours.stdout == "from LUA_INIT\n")
+    }
+}

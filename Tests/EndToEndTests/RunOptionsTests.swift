@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@Suite("factoryhost run: limits, sandbox, help and version")
+struct RunOptionsTests {
+    @Test func timeoutStopsARunawayScript() throws {
+        let start = Date()
+        let result = try CommandRunner.factoryhost(["run", "--timeout", "300ms", "-"], input: "local n = 0\nwhile true do n = n + 1 end\n")
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("factoryhost: stdin:2: time limit exceeded (0.3 seconds)\nstack traceback:"))
+        #expect(Date().timeIntervalSince(start) < 20)
+    }
+
+    @Test func memoryLimitStopsAnAllocatingScript() throws {
+        let result = try CommandRunner.factoryhost(
+            ["run", "--memory-limit", "16M", "-"],
+            input: "local t = {}\nfor i = 1, 1e9 do t[i] = ('x'):rep(100) .. i end\n")
+        #expect(result.status == 1)
+        #expect(result.stderr == "factoryhost: not enough memory\n")
+    }
+
+    @Test func sandboxRefusesIoAndOsExecute() throws {
+        let io = try CommandRunner.factoryhost(["run", "--sandbox", "-"], input: "io.write('x')\n")
+        #expect(io.status == 1)
+        #expect(io.stderr.hasPrefix("factoryhost: stdin:1: attempt to index a nil value (global 'io')\n"))
+        let exec = try CommandRunner.factoryhost(["run", "--sandbox", "-"], input: "os.execute('true')\n")
+        #expect(exec.stderr.hasPrefix("factoryhost: stdin:1: attempt to call a nil value (field 'execute')\n"))
+        let ok = try CommandRunner.factoryhost(["run", "--sandbox", "-"], input: "print(('safe'):upper(), os.time() > 0)\n")
+        #expect(ok == ProcessResult(status: 0, stdout: "SAFE\ttrue\n", stderr: ""))
+    }
+
+    @Test func sandboxRefusesBinaryScripts() throws {
+        let lua = try #require(CommandRunner.stockLua)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-bin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let binary = dir.appendingPathComponent("compiled.luac").path
+        _ = try CommandRunner.run(lua, ["-e", "local f = io.open('\(binary)', 'wb') f:write(string.dump(load('print(1)'))) f:close()"])
+        let trusted = try CommandRunner.factoryhost(["run", binary])
+        #expect(trusted == ProcessResult(status: 0, stdout: "1\n", stderr: ""))
+        let sandboxed = try CommandRunner.factoryhost(["run", "--sandbox", binary])
+        #expect(sandboxed.status == 1)
+        #expect(sandboxed.stderr.contains("attempt to load a binary chunk (mode is 't')"))
+    }
+
+    @Test(arguments: [
+        (["run", "--memory-limit", "lots", "x.lua"], "--memory-limit: 'lots' is not a size"),
+        (["run", "--timeout", "0", "x.lua"], "--timeout: '0' is not a duration"),
+        (["run"], "Missing expected argument '<script>'"),
+        (["frobnicate"], "Unexpected argument 'frobnicate'"),
+    ])
+    func badCommandLinesAreUsageErrors(arguments: [String], message: String) throws {
+        let result = try CommandRunner.factoryhost(arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(message), "\(result)")
+    }
+
+    @Test func versionAndHelp() throws {
+        let version = try CommandRunner.factoryhost(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.split(separator: ".").count == 3)
+        let help = try CommandRunner.factoryhost(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("run"))
+        let runHelp = try CommandRunner.factoryhost(["run", "--help"])
+        #expect(runHelp.stdout.contains("--memory-limit"))
+        #expect(runHelp.stdout.contains("--sandbox"))
+        #expect(runHelp.stdout.contains("--timeout"))
+    }
+}

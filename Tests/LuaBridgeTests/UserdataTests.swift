@@ -1,0 +1,93 @@
+import Testing
+@testable import LuaBridge
+
+@Suite("Swift objects in Lua: retained once, released once")
+struct UserdataTests {
+    @Test func gcReleasesTheSwiftObject() throws {
+        let counter = LifeCounter()
+        let lua = try LuaState()
+        do {
+            let ud = try lua.pushObject(Tracked(counter, "a"), type: "Tracked")
+            try lua.setGlobal("obj", .userdata(ud))
+            #expect(ud.object(as: Tracked.self)?.label == "a")
+            #expect(ud.typeName == "Tracked")
+        }
+        #expect(counter.alive == 1)
+        try lua.run("obj = nil", name: "drop")
+        lua.collectGarbage()
+        #expect(counter.alive == 0)
+        #expect(counter.released == 1)
+    }
+
+    @Test func tenThousandUserdataAreCreatedAndCollected() throws {
+        let counter = LifeCounter()
+        let lua = try LuaState()
+        lua.register("make") { call in
+            [.userdata(try call.state.pushObject(Tracked(counter), type: "Tracked"))]
+        }
+        try lua.run("local keep = {} for i = 1, 10000 do keep[i] = make() end", name: "many")
+        lua.collectGarbage()
+        #expect(counter.released == 10000)
+        #expect(counter.alive == 0)
+    }
+
+    @Test func closeReleasesEverythingStillHeld() throws {
+        let counter = LifeCounter()
+        let lua = try LuaState()
+        lua.register("make") { call in
+            [.userdata(try call.state.pushObject(Tracked(counter), type: "Tracked"))]
+        }
+        try lua.run("held = {} for i = 1, 100 do held[i] = make() end", name: "hold")
+        #expect(counter.alive == 100)
+        lua.close()
+        #expect(counter.alive == 0)
+        #expect(lua.isClosed)
+        #expect(throws: LuaError(.closed, "the Lua state is closed")) { try lua.run("return 1", name: "x") }
+    }
+
+    @Test func swiftClosuresAreReleasedWithTheirFunction() throws {
+        let counter = LifeCounter()
+        let lua = try LuaState()
+        do {
+            let captured = Tracked(counter)
+            let f = try lua.function("f") { _ in _ = captured; return [] }
+            try lua.setGlobal("f", .function(f))
+        }
+        try lua.run("f() f = nil", name: "drop")
+        lua.collectGarbage()
+        #expect(counter.alive == 0)
+    }
+
+    @Test func metatablesAreHiddenFromScripts() throws {
+        let lua = try LuaState()
+        try lua.setGlobal("obj", .userdata(lua.pushObject(Tracked(LifeCounter()), type: "Tracked")))
+        try lua.setGlobal("fn", .function(lua.function("fn") { _ in [] }))
+        #expect(try lua.run("return getmetatable(obj), getmetatable(fn)", name: "peek") == [false, .nil])
+        let error = try #require(expectLuaError(lua, "setmetatable(obj, {})", name: "poke.lua"))
+        #expect(error.message.contains("bad argument #1 to 'setmetatable' (table expected, got Tracked)"))
+        #expect(expectLuaError(lua, "debug.setmetatable(obj, nil) collectgarbage() return 1") == nil)
+    }
+
+    @Test func objectOfTheWrongTypeReadsAsNil() throws {
+        let lua = try LuaState()
+        let ud = try lua.pushObject(Tracked(LifeCounter()), type: "Tracked")
+        #expect(ud.object(as: LifeCounter.self) == nil)
+        #expect(ud.object(as: Tracked.self) != nil)
+    }
+
+    @Test func finalizerThatResurrectsAnObjectCannotReleaseItTwice() throws {
+        let counter = LifeCounter()
+        let lua = try LuaState()
+        try lua.setGlobal("obj", .userdata(lua.pushObject(Tracked(counter), type: "Tracked")))
+        // A table whose __gc stores the (already finalized) userdata somewhere alive.
+        try lua.run("""
+            local holder = setmetatable({ref = obj}, {__gc = function(h) revived = h.ref end})
+            obj, holder = nil, nil
+            collectgarbage() collectgarbage()
+            """, name: "revive")
+        lua.collectGarbage()
+        lua.close()
+        #expect(counter.released == 1)
+        #expect(counter.alive == 0)
+    }
+}
