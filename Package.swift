@@ -7,6 +7,8 @@
 //   CLuaShim     the little C that must be C: Lua's macros as functions, error
 //                trampolines, protected table access, the capped allocator, hooks
 //   LuaBridge    the safe Swift API over one lua_State (values, calls, userdata, limits)
+//   FactoryRegistry  the typed factory registry, pure Swift, no Lua
+//                (CStackBounds: where the thread's stack ends, for its depth guard)
 //   factoryhost  the command-line tool
 import PackageDescription
 
@@ -15,6 +17,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "LuaBridge", targets: ["LuaBridge"]),
+        .library(name: "FactoryRegistry", targets: ["FactoryRegistry"]),
         .executable(name: "factoryhost", targets: ["factoryhost"]),
     ],
     dependencies: [
@@ -34,6 +37,13 @@ let package = Package(
             name: "LuaBridge",
             dependencies: ["CLua", "CLuaShim"]
         ),
+        .target(
+            name: "CStackBounds"
+        ),
+        .target(
+            name: "FactoryRegistry",
+            dependencies: ["CStackBounds"]
+        ),
         .executableTarget(
             name: "factoryhost",
             dependencies: [
@@ -44,6 +54,10 @@ let package = Package(
         .testTarget(
             name: "LuaBridgeTests",
             dependencies: ["LuaBridge", "CLua", "CLuaShim"]
+        ),
+        .testTarget(
+            name: "FactoryRegistryTests",
+            dependencies: ["FactoryRegistry"]
         ),
         .testTarget(
             name: "EndToEndTests",

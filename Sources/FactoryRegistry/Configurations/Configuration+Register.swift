@@ -1,0 +1,75 @@
+// The Swift-facing ways to register a factory. Each records the caller's
+// file and line as the registration's origin.
+extension Configuration {
+    /// Registers a factory for `type`.
+    ///
+    /// ```swift
+    /// try app.register(MovieLoader.self, dependencies: [.instance(Cache.self), .instance(HTTPSession.self)]) { r in
+    ///     MovieLoader(cache: try r.resolve(), session: try r.resolve())
+    /// }
+    /// ```
+    /// Inside the factory, resolve only what `dependencies` declares: anything
+    /// else is an `undeclaredDependency` error, so graphs and validation see
+    /// every edge.
+    public func register<T>(
+        _ type: T.Type, name: String? = nil, scope: Scope = .transient, eager: Bool = false,
+        dependencies: [Dependency] = [], overrides: Bool = false,
+        file: String = #fileID, line: Int = #line,
+        factory: @escaping @Sendable (Resolver) throws -> T
+    ) throws {
+        try add(Registration(
+            key: ServiceKey(type, name: name), scope: scope, eager: eager, dependencies: dependencies,
+            origin: Origin(file: file, line: line), overrides: overrides,
+            factory: TypedFactory { r, _ in try factory(r) }))
+    }
+
+    /// Registers a factory for `type` that takes one typed runtime argument.
+    ///
+    /// ```swift
+    /// try app.register(ChildViewController.self, argument: ("user", User.self),
+    ///                  dependencies: [.instance(UsersService.self)]) { r, user in
+    ///     ChildViewController(users: try r.resolve(), user: user)
+    /// }
+    /// let child = try container.resolve(ChildViewController.self, argument: someUser)
+    /// ```
+    public func register<T, A>(
+        _ type: T.Type, name: String? = nil, argument: (String, A.Type),
+        dependencies: [Dependency] = [], overrides: Bool = false,
+        file: String = #fileID, line: Int = #line,
+        factory: @escaping @Sendable (Resolver, A) throws -> T
+    ) throws {
+        try add(Registration(
+            key: ServiceKey(type, name: name), dependencies: dependencies,
+            arguments: [ArgumentSpec(argument.0, A.self)],
+            origin: Origin(file: file, line: line), overrides: overrides,
+            factory: TypedFactory { r, args in try factory(r, args.value(0)) }))
+    }
+
+    /// Registers a factory for `type` that takes two typed runtime arguments.
+    public func register<T, A, B>(
+        _ type: T.Type, name: String? = nil, arguments a: (String, A.Type), _ b: (String, B.Type),
+        dependencies: [Dependency] = [], overrides: Bool = false,
+        file: String = #fileID, line: Int = #line,
+        factory: @escaping @Sendable (Resolver, A, B) throws -> T
+    ) throws {
+        try add(Registration(
+            key: ServiceKey(type, name: name), dependencies: dependencies,
+            arguments: [ArgumentSpec(a.0, A.self), ArgumentSpec(b.0, B.self)],
+            origin: Origin(file: file, line: line), overrides: overrides,
+            factory: TypedFactory { r, args in try factory(r, args.value(0), args.value(1)) }))
+    }
+
+    /// Registers a factory for `type` that takes three typed runtime arguments.
+    public func register<T, A, B, C>(
+        _ type: T.Type, name: String? = nil, arguments a: (String, A.Type), _ b: (String, B.Type), _ c: (String, C.Type),
+        dependencies: [Dependency] = [], overrides: Bool = false,
+        file: String = #fileID, line: Int = #line,
+        factory: @escaping @Sendable (Resolver, A, B, C) throws -> T
+    ) throws {
+        try add(Registration(
+            key: ServiceKey(type, name: name), dependencies: dependencies,
+            arguments: [ArgumentSpec(a.0, A.self), ArgumentSpec(b.0, B.self), ArgumentSpec(c.0, C.self)],
+            origin: Origin(file: file, line: line), overrides: overrides,
+            factory: TypedFactory { r, args in try factory(r, args.value(0), args.value(1), args.value(2)) }))
+    }
+}

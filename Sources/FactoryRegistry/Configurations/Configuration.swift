@@ -1,0 +1,71 @@
+/// A named set of registrations — `app`, `app-tests`, `billing-tests`. One
+/// may extend another and override some of its registrations.
+///
+/// ```swift
+/// let registry = Registry()
+/// let app = try registry.defineConfiguration("app")
+/// try app.register(Store.self, scope: .singleton) { _ in SQLiteStore(path: "app.sqlite") }
+/// let tests = try registry.defineConfiguration("app-tests", extends: "app")
+/// try tests.register(Store.self, scope: .singleton, overrides: true) { _ in InMemoryStore() }
+/// ```
+public final class Configuration: @unchecked Sendable {
+    /// The configuration's name.
+    public let name: String
+    /// The configuration it extends, if any.
+    public let parent: String?
+    /// Where it was defined.
+    public let origin: Origin
+    unowned let registry: Registry
+    /// Registrations in the order they were made.
+    private(set) var ordered: [Registration] = []
+    private var positions: [ServiceKey: Int] = [:]
+
+    init(name: String, parent: String?, origin: Origin, registry: Registry) {
+        self.name = name
+        self.parent = parent
+        self.origin = origin
+        self.registry = registry
+    }
+
+    /// The registrations made in this configuration itself (not inherited).
+    public var registrations: [Registration] { registry.lock.withLock { ordered } }
+
+    /// The registration of `key` made in this configuration itself, if any.
+    public func registration(for key: ServiceKey) -> Registration? {
+        registry.lock.withLock { positions[key].map { ordered[$0] } }
+    }
+
+    /// Adds a registration. Registering a key twice is an error naming both
+    /// origins, unless the second one `overrides`. A registration with runtime
+    /// arguments must be transient.
+    public func add(_ registration: Registration) throws {
+        var registration = registration
+        registration.configuration = name
+        if !registration.arguments.isEmpty && registration.scope != .transient {
+            throw RegistryError(
+                .invalidRegistration,
+                "\(registration.key) takes runtime arguments, so it must be transient (it is \(registration.scope))",
+                configuration: name, details: ["registered at \(registration.origin)"], origin: registration.origin)
+        }
+        try registry.lock.withLock {
+            if let existing = positions[registration.key] {
+                guard registration.overrides else {
+                    let first = ordered[existing]
+                    throw RegistryError(
+                        .duplicateRegistration, "\(registration.key) is registered twice",
+                        configuration: name,
+                        details: ["first at \(first.origin)", "again at \(registration.origin) (say it overrides to replace the first)"],
+                        origin: registration.origin)
+                }
+                // It replaces a registration of its own configuration; whether it
+                // also overrides an inherited one is what the first one said.
+                registration.overrides = ordered[existing].overrides
+                ordered[existing] = registration
+            } else {
+                positions[registration.key] = ordered.count
+                ordered.append(registration)
+            }
+            registry.invalidatePlans()
+        }
+    }
+}

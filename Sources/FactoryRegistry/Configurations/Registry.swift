@@ -1,0 +1,135 @@
+/// All configurations and custom scopes of one application: where
+/// registrations are made, validated, inspected, and turned into containers.
+///
+/// ```swift
+/// let registry = Registry()
+/// try registry.declareScope("session")
+/// try registry.declareScope("screen", in: "session")
+/// let app = try registry.defineConfiguration("app")
+/// try app.register(Logger.self, scope: .singleton) { _ in Logger() }
+/// let problems = registry.validate()              // every problem, nothing built
+/// let container = try registry.container("app")   // one live instance of `app`
+/// ```
+///
+/// Thread-safe: registering, validating and creating containers may happen
+/// from any thread. A container sees its configuration as it was when the
+/// container was created; registering afterwards affects only new containers.
+public final class Registry: @unchecked Sendable {
+    let lock = Lock(recursive: true)
+    private var configurationsByName: [String: Configuration] = [:]
+    private var configurationOrder: [String] = []
+    private var scopeDeclarations: [String: ScopeDeclaration] = [:]
+    private var plans: [String: ContainerPlan] = [:]
+
+    public init() {}
+
+    // MARK: Configurations
+
+    /// Defines a configuration, optionally extending another (which may be
+    /// defined later). Defining a name twice is an error naming both origins.
+    @discardableResult
+    public func defineConfiguration(_ name: String, extends parent: String? = nil,
+                                    file: String = #fileID, line: Int = #line) throws -> Configuration {
+        try defineConfiguration(name, extends: parent, origin: Origin(file: file, line: line))
+    }
+
+    /// Defines a configuration with an explicit origin (used by script layers).
+    @discardableResult
+    public func defineConfiguration(_ name: String, extends parent: String?, origin: Origin) throws -> Configuration {
+        guard !name.isEmpty else {
+            throw RegistryError(.invalidRegistration, "a configuration needs a name", origin: origin)
+        }
+        return try lock.withLock {
+            if let existing = configurationsByName[name] {
+                throw RegistryError(.duplicateConfiguration, "configuration '\(name)' is defined twice",
+                                    details: ["first at \(existing.origin)", "again at \(origin)"], origin: origin)
+            }
+            let configuration = Configuration(name: name, parent: parent, origin: origin, registry: self)
+            configurationsByName[name] = configuration
+            configurationOrder.append(name)
+            invalidatePlans()
+            return configuration
+        }
+    }
+
+    /// The configuration named `name`, if defined.
+    public func configuration(_ name: String) -> Configuration? {
+        lock.withLock { configurationsByName[name] }
+    }
+
+    /// Every configuration's name, in definition order.
+    public var configurationNames: [String] { lock.withLock { configurationOrder } }
+
+    // MARK: Scopes
+
+    /// Declares a custom scope, optionally nested in another declared one.
+    public func declareScope(_ name: String, in parent: String? = nil, file: String = #fileID, line: Int = #line) throws {
+        try declareScope(ScopeDeclaration(name: name, parent: parent, origin: Origin(file: file, line: line)))
+    }
+
+    /// Declares a custom scope (used by script layers, with the script's origin).
+    public func declareScope(_ declaration: ScopeDeclaration) throws {
+        let reserved = ["transient", "graph", "singleton", "weak"]
+        guard !reserved.contains(declaration.name), !declaration.name.isEmpty else {
+            throw RegistryError(.invalidRegistration, "'\(declaration.name)' cannot name a custom scope",
+                                details: ["declared at \(declaration.origin)"], origin: declaration.origin)
+        }
+        try lock.withLock {
+            if let existing = scopeDeclarations[declaration.name] {
+                throw RegistryError(.invalidRegistration, "scope '\(declaration.name)' is declared twice",
+                                    details: ["first at \(existing.origin)", "again at \(declaration.origin)"],
+                                    origin: declaration.origin)
+            }
+            if let parent = declaration.parent {
+                guard scopeDeclarations[parent] != nil else {
+                    throw RegistryError(.unknownScope, "scope '\(declaration.name)' nests in '\(parent)', which is not declared",
+                                        details: ["declared at \(declaration.origin)"], origin: declaration.origin)
+                }
+            }
+            scopeDeclarations[declaration.name] = declaration
+            invalidatePlans()
+        }
+    }
+
+    /// Every declared custom scope.
+    public var scopes: [ScopeDeclaration] {
+        lock.withLock { scopeDeclarations.values.sorted { $0.name < $1.name } }
+    }
+
+    // MARK: Containers and plans
+
+    /// A new container: one live instance of configuration `name`, owning
+    /// its singletons. Eager singletons are built now. Throws the first
+    /// structural problem of the configuration (unknown parent, duplicates).
+    public func container(_ name: String) throws -> Container {
+        let plan = try self.plan(name)
+        if let problem = plan.problems.first { throw problem }
+        return try Container(plan: plan)
+    }
+
+    /// The flattened, immutable form of configuration `name` (cached until
+    /// the next registration).
+    func plan(_ name: String) throws -> ContainerPlan {
+        try lock.withLock {
+            if let cached = plans[name] { return cached }
+            guard configurationsByName[name] != nil else {
+                throw RegistryError(.unknownConfiguration, "no configuration named '\(name)'",
+                                    details: ["defined: " + (configurationOrder.isEmpty ? "none" : configurationOrder.joined(separator: ", "))])
+            }
+            let plan = ContainerPlan(configuration: name, registry: self,
+                                     configurations: configurationsByName, scopes: scopeDeclarations)
+            plans[name] = plan
+            return plan
+        }
+    }
+
+    func invalidatePlans() {
+        plans.removeAll(keepingCapacity: true)
+    }
+
+    /// Every registration of configuration `name`, inherited ones included,
+    /// as a container would see them.
+    public func registrations(in name: String) throws -> [Registration] {
+        try plan(name).registrations.map(\.registration)
+    }
+}

@@ -1,0 +1,97 @@
+/// One live instance of a configuration. It owns its singletons; containers
+/// of one configuration share nothing. Resolving is thread-safe: transient
+/// resolution takes no lock, and a singleton is built exactly once however
+/// many threads ask for it.
+///
+/// ```swift
+/// let container = try registry.container("app-tests")
+/// let loader = try container.resolve(MovieLoader.self)
+/// let child = try container.resolve(ChildViewController.self, argument: user)
+/// let session = try container.openScope("session")
+/// let user = try session.resolve(UserSession.self)
+/// session.close()                     // releases the session's instances, newest first
+/// ```
+public final class Container: Resolving, @unchecked Sendable {
+    /// The configuration this container is an instance of.
+    public var configuration: String { plan.configuration }
+    let plan: ContainerPlan
+    let slots: [InstanceSlot]
+    /// Held while a singleton, weak or scoped instance is built: one builder
+    /// at a time, so no two threads build the same instance and no lock-order
+    /// deadlock can arise between instances that depend on each other.
+    let creationLock = Lock(recursive: true)
+    private let scopeLock = Lock()
+    private var openScopes: [ScopeHandle] = []
+
+    init(plan: ContainerPlan) throws {
+        self.plan = plan
+        slots = plan.registrations.filter { $0.slot >= 0 }.map { InstanceSlot(weak: $0.lifetime == .weak) }
+        for index in plan.eagerSingletons {
+            _ = try ResolutionContext(container: self, scope: nil).resolve(index, as: Any.self, arguments: .none)
+        }
+    }
+
+    public var resolutionEntry: ResolutionEntry { ResolutionEntry(container: self, scope: nil) }
+
+    // MARK: Scopes
+
+    /// Opens an instance of custom scope `name`. A nested scope (`screen` in
+    /// `session`) needs its parent open: it joins the newest one.
+    public func openScope(_ name: String) throws -> ScopeHandle {
+        guard let declaration = plan.scopes[name] else { throw unknownScope(name) }
+        var parent: ScopeHandle?
+        if let parentName = declaration.parent {
+            guard let open = activeScope(named: parentName) else {
+                throw RegistryError(.scopeNotOpen,
+                                    "cannot open scope '\(name)': it nests in '\(parentName)', and no '\(parentName)' scope is open",
+                                    configuration: configuration)
+            }
+            parent = open
+        }
+        return try open(name, parent: parent)
+    }
+
+    func open(_ name: String, parent: ScopeHandle?) throws -> ScopeHandle {
+        let handle = ScopeHandle(name: name, parent: parent, container: self)
+        try parent?.adopt(handle)
+        scopeLock.withLock { openScopes.append(handle) }
+        return handle
+    }
+
+    func unknownScope(_ name: String) -> RegistryError {
+        let known = plan.scopes.keys.sorted()
+        return RegistryError(.unknownScope, "no scope named '\(name)' is declared", configuration: configuration,
+                             details: ["declared scopes: " + (known.isEmpty ? "none" : known.joined(separator: ", "))])
+    }
+
+    /// The newest open scope named `name`.
+    func activeScope(named name: String) -> ScopeHandle? {
+        scopeLock.withLock { openScopes.last { $0.name == name } }
+    }
+
+    func scopeDidClose(_ handle: ScopeHandle) {
+        scopeLock.withLock { openScopes.removeAll { $0 === handle } }
+    }
+
+    /// The names of the scopes open now, oldest first.
+    public var openScopeNames: [String] { scopeLock.withLock { openScopes.map(\.name) } }
+
+    // MARK: Introspection
+
+    /// Every registration this container resolves from.
+    public var registrations: [Registration] { plan.registrations.map(\.registration) }
+}
+
+/// What a resolve starts from: a container, and the scope handle it was
+/// called on (if any). Lets ``Container``, ``ScopeHandle`` share ``Resolving``.
+public struct ResolutionEntry: @unchecked Sendable {
+    let container: Container?
+    let scope: ScopeHandle?
+
+    /// The container, or an error if it is gone (a handle can outlive it).
+    @inline(__always)
+    func liveContainer() throws -> Container {
+        if let container { return container }
+        throw RegistryError(.scopeClosed, "the '\(scope?.name ?? "?")' scope's container is gone")
+    }
+}

@@ -1,0 +1,170 @@
+/// A registration as a container uses it: its index, lifetime, factory, and
+/// its declared dependencies resolved to indices.
+final class PlannedRegistration: @unchecked Sendable {
+    enum Lifetime: Equatable {
+        case transient, graph, singleton, weak
+        case custom(String)
+    }
+
+    let index: Int
+    let registration: Registration
+    let lifetime: Lifetime
+    let factory: AnyFactory
+    let arguments: [ArgumentSpec]
+    /// Indices of declared instance dependencies (-1 where missing).
+    var instanceDependencies: [Int] = []
+    /// Indices of declared provider dependencies (-1 where missing).
+    var providerDependencies: [Int] = []
+    /// Where the container keeps the instance (singleton and weak), else -1.
+    var slot = -1
+
+    init(index: Int, registration: Registration) {
+        self.index = index
+        self.registration = registration
+        self.factory = registration.factory
+        self.arguments = registration.arguments
+        switch registration.scope {
+        case .transient: lifetime = .transient
+        case .graph: lifetime = .graph
+        case .singleton: lifetime = .singleton
+        case .weak: lifetime = .weak
+        case .custom(let name): lifetime = .custom(name)
+        }
+    }
+
+    var key: ServiceKey { registration.key }
+    var name: String { registration.key.description }
+}
+
+/// A configuration flattened along its `extends` chain — parents first,
+/// overrides applied — and frozen. Containers share their configuration's
+/// plan; structural problems found while flattening are kept for validation.
+final class ContainerPlan: @unchecked Sendable {
+    let configuration: String
+    let registrations: [PlannedRegistration]
+    let index: KeyIndex
+    let scopes: [String: ScopeDeclaration]
+    let slotCount: Int
+    let eagerSingletons: [Int]
+    /// Unknown or cyclic parents, duplicates, overrides of nothing.
+    let problems: [RegistryError]
+
+    init(configuration name: String, registry: Registry, configurations: [String: Configuration],
+         scopes: [String: ScopeDeclaration]) {
+        configuration = name
+        self.scopes = scopes
+        var problems: [RegistryError] = []
+
+        // The chain from the root configuration down to this one.
+        var chain: [Configuration] = []
+        var seen: Set<String> = []
+        var cursor: String? = name
+        while let current = cursor {
+            guard let configuration = configurations[current] else {
+                let child = chain.last
+                problems.append(RegistryError(
+                    .unknownConfiguration, "configuration '\(child?.name ?? name)' extends '\(current)', which is not defined",
+                    configuration: name, details: child.map { ["defined at \($0.origin)"] } ?? [], origin: child?.origin))
+                break
+            }
+            if seen.contains(current) {
+                let names = chain.map(\.name) + [current]
+                problems.append(RegistryError(
+                    .configurationCycle, "configurations extend each other in a cycle: " + names.joined(separator: " → "),
+                    configuration: name, details: chain.map { "'\($0.name)' defined at \($0.origin)" }, origin: configuration.origin))
+                break
+            }
+            seen.insert(current)
+            chain.append(configuration)
+            cursor = configuration.parent
+        }
+
+        // Parents first; a child's registration of an inherited key must override it.
+        var flattened: [Registration] = []
+        var positions: [ServiceKey: Int] = [:]
+        for configuration in chain.reversed() {
+            for registration in configuration.ordered {
+                if let existing = positions[registration.key] {
+                    if registration.overrides {
+                        flattened[existing] = registration
+                    } else {
+                        let first = flattened[existing]
+                        problems.append(RegistryError(
+                            .duplicateRegistration,
+                            "\(registration.key) is registered by '\(first.configuration)' and again by '\(registration.configuration)'",
+                            configuration: name,
+                            details: ["first at \(first.origin)",
+                                      "again at \(registration.origin) (say it overrides to replace the first)"],
+                            origin: registration.origin))
+                    }
+                } else {
+                    if registration.overrides {
+                        let why = configuration.parent.map { "'\($0)' has no \(registration.key)" }
+                            ?? "'\(configuration.name)' extends no configuration"
+                        problems.append(RegistryError(
+                            .nothingToOverride, "\(registration.key) says it overrides, but there is nothing to override",
+                            configuration: name, details: ["at \(registration.origin): \(why)"], origin: registration.origin))
+                    }
+                    positions[registration.key] = flattened.count
+                    flattened.append(registration)
+                }
+            }
+        }
+
+        let planned = flattened.enumerated().map { PlannedRegistration(index: $0.offset, registration: $0.element) }
+        let index = KeyIndex(flattened.map(\.key))
+        var slots = 0
+        var eager: [Int] = []
+        for p in planned {
+            p.instanceDependencies = p.registration.dependencies.filter { $0.kind == .instance }.map { index.find($0.key) ?? -1 }
+            p.providerDependencies = p.registration.dependencies.filter { $0.kind == .provider }.map { index.find($0.key) ?? -1 }
+            if p.lifetime == .singleton || p.lifetime == .weak {
+                p.slot = slots
+                slots += 1
+            }
+            if p.lifetime == .singleton && p.registration.eager { eager.append(p.index) }
+        }
+        self.registrations = planned
+        self.index = index
+        self.slotCount = slots
+        self.eagerSingletons = eager
+        self.problems = problems
+    }
+
+    /// Whether scope `inner` is `outer` or nested (at any depth) inside it.
+    func scope(_ inner: String, isWithin outer: String) -> Bool {
+        var cursor: String? = inner
+        var steps = 0
+        while let current = cursor, steps <= scopes.count {
+            if current == outer { return true }
+            cursor = scopes[current]?.parent
+            steps += 1
+        }
+        return false
+    }
+
+    /// Whether an instance of `holder` may keep an instance of custom scope
+    /// `scope` for its whole life. Nil if it may; else why not.
+    func captiveReason(holder: PlannedRegistration, scope: String) -> String? {
+        switch holder.lifetime {
+        case .transient, .graph: return nil
+        case .singleton, .weak:
+            return "\(holder.lifetime.description) \(holder.name) would keep \(scope)-scoped instances after their scope closes"
+        case .custom(let holderScope):
+            if self.scope(holderScope, isWithin: scope) { return nil }
+            return "\(holderScope)-scoped \(holder.name) would keep \(scope)-scoped instances after their scope closes"
+        }
+    }
+}
+
+extension PlannedRegistration.Lifetime: CustomStringConvertible {
+    var description: String {
+        switch self {
+        case .transient: return "transient"
+        case .graph: return "graph"
+        case .singleton: return "singleton"
+        case .weak: return "weak"
+        case .custom(let name): return name
+        }
+    }
+}

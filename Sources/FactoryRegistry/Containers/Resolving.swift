@@ -1,0 +1,72 @@
+/// Something to resolve from: a ``Container``, or a ``ScopeHandle`` (which
+/// also sees the instances of its scope and the scopes around it).
+///
+/// ```swift
+/// let loader = try container.resolve(MovieLoader.self)
+/// let cached = try container.resolve(Store.self, name: "cache")
+/// let pizza = try container.resolve(Pizza.self, arguments: 30.0, ["basil"])
+/// ```
+public protocol Resolving {
+    /// Where resolves start.
+    var resolutionEntry: ResolutionEntry { get }
+}
+
+extension Resolving {
+    /// An instance of `type` (the one named `name`).
+    @inline(__always)
+    public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
+        try resolve(type, name: name, arguments: .none)
+    }
+
+    /// An instance of `type` built with one runtime argument.
+    public func resolve<T, A>(_ type: T.Type = T.self, name: String? = nil, argument: A) throws -> T {
+        try resolve(type, name: name, arguments: Arguments([argument]))
+    }
+
+    /// An instance of `type` built with two runtime arguments.
+    public func resolve<T, A, B>(_ type: T.Type = T.self, name: String? = nil, arguments a: A, _ b: B) throws -> T {
+        try resolve(type, name: name, arguments: Arguments([a, b]))
+    }
+
+    /// An instance of `type` built with three runtime arguments.
+    public func resolve<T, A, B, C>(_ type: T.Type = T.self, name: String? = nil, arguments a: A, _ b: B, _ c: C) throws -> T {
+        try resolve(type, name: name, arguments: Arguments([a, b, c]))
+    }
+
+    /// An instance of `type` built with `arguments`, checked against the
+    /// registration's argument specs (count and types).
+    public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: Arguments) throws -> T {
+        let entry = resolutionEntry
+        let container = try entry.liveContainer()
+        guard let index = container.plan.index.find(ObjectIdentifier(type), name) else {
+            throw missing(ServiceKey(type, name: name).description, container)
+        }
+        return try ResolutionContext(container: container, scope: entry.scope)
+            .resolve(index, as: T.self, arguments: arguments)
+    }
+
+    /// An instance for `key`, untyped (the value is checked against the
+    /// registered type). For script layers that resolve by name.
+    public func resolveAny(_ key: ServiceKey, arguments: Arguments = .none) throws -> Any {
+        let entry = resolutionEntry
+        let container = try entry.liveContainer()
+        guard let index = container.plan.index.find(key) else { throw missing(key.description, container) }
+        return try ResolutionContext(container: container, scope: entry.scope)
+            .resolve(index, as: Any.self, arguments: arguments)
+    }
+
+    /// A provider of `type`: a closure that resolves it when called.
+    public func provider<T>(_ type: T.Type = T.self, name: String? = nil) throws -> Provider<T> {
+        let entry = resolutionEntry
+        let container = try entry.liveContainer()
+        guard let index = container.plan.index.find(ObjectIdentifier(type), name) else {
+            throw missing(ServiceKey(type, name: name).description, container)
+        }
+        return Provider(container: container, scope: entry.scope, index: index)
+    }
+
+    private func missing(_ key: String, _ container: Container) -> RegistryError {
+        RegistryError(.missingRegistration, "no registration for \(key)", configuration: container.configuration,
+                      path: [key])
+    }
+}

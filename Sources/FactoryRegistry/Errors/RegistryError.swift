@@ -1,0 +1,63 @@
+/// Everything that can go wrong declaring, validating or resolving.
+///
+/// The description names the problem, then the configuration, the
+/// resolution path and the origins involved — in the manner of Guice:
+///
+/// ```text
+/// no registration for HTTPSession in configuration 'app-tests'
+///   resolution path: MainViewModel → MovieLoader → HTTPSession
+///   required by: MovieLoader (app.lua:14)
+/// ```
+public struct RegistryError: Error, CustomStringConvertible, Equatable {
+    public enum Kind: String, Sendable, Equatable {
+        case missingRegistration
+        case duplicateRegistration
+        case nothingToOverride
+        case unknownConfiguration
+        case configurationCycle
+        case duplicateConfiguration
+        case cycle
+        case captiveDependency
+        case unknownScope
+        case scopeNotOpen
+        case scopeClosed
+        case argumentMismatch
+        case wrongType
+        case undeclaredDependency
+        case invalidRegistration
+        case factoryFailed
+        case tooDeep
+    }
+
+    public let kind: Kind
+    /// What went wrong, in one line.
+    public let message: String
+    /// The configuration involved, if any.
+    public var configuration: String?
+    /// The keys being resolved, outermost first, when the error arose resolving.
+    public var path: [String]
+    /// Further lines: origins, hints.
+    public var details: [String]
+    /// The origin most responsible (the registration that declares the bad thing).
+    public var origin: Origin?
+
+    public init(_ kind: Kind, _ message: String, configuration: String? = nil, path: [String] = [],
+                details: [String] = [], origin: Origin? = nil) {
+        self.kind = kind
+        self.message = message
+        self.configuration = configuration
+        self.path = path
+        self.details = details
+        self.origin = origin
+    }
+
+    public var description: String {
+        var lines = [message + (configuration.map { " in configuration '\($0)'" } ?? "")]
+        if path.count > 1 || (path.count == 1 && kind != .missingRegistration) {
+            let shown = path.count <= 12 ? path : path.prefix(5) + ["… \(path.count - 10) more …"] + path.suffix(5)
+            lines.append("  resolution path: " + shown.joined(separator: " → "))
+        }
+        lines += details.map { "  " + $0 }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,29 @@
+/// The type a registration provides: a Swift type, with the name it shows in
+/// messages and graphs (and, for exported types, the name scripts use).
+///
+/// ```swift
+/// let t = ServiceType(MovieLoader.self)            // name "MovieLoader"
+/// let lua = ServiceType(MovieLoader.self, name: "net.MovieLoader")
+/// t.accepts(MovieLoader())                         // true
+/// ```
+public struct ServiceType: Hashable, Sendable, CustomStringConvertible {
+    /// The Swift type's identity.
+    public let id: ObjectIdentifier
+    /// The name in messages and graphs.
+    public let name: String
+    /// Whether a value is an instance of the type (used for factories that
+    /// are not typed at compile time, such as script functions).
+    public let accepts: @Sendable (Any) -> Bool
+
+    /// The type `type`, named `name` (default: the Swift type's name).
+    public init<T>(_ type: T.Type, name: String? = nil) {
+        id = ObjectIdentifier(type)
+        self.name = name ?? String(describing: type)
+        accepts = { $0 is T }
+    }
+
+    public var description: String { name }
+
+    public static func == (a: ServiceType, b: ServiceType) -> Bool { a.id == b.id }
+    public func hash(into hasher: inout Hasher) { hasher.combine(id) }
+}

@@ -1,0 +1,66 @@
+/// A dependency a registration declares: an instance, or a provider (a
+/// factory closure the dependent calls later). Declarations are what
+/// validation, graphs and the undeclared-dependency check work from.
+///
+/// ```swift
+/// try app.register(MainViewController.self,
+///                  dependencies: [.instance(MainViewModel.self), .provider(OnboardingViewController.self)]) { r in
+///     MainViewController(model: try r.resolve(), makeOnboarding: try r.provider(OnboardingViewController.self))
+/// }
+/// ```
+public struct Dependency: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Hashable, Sendable {
+        case instance, provider
+    }
+
+    public let key: ServiceKey
+    public let kind: Kind
+    /// The label a script gave the dependency (`cache` in `deps = { cache = "Cache" }`).
+    public let label: String?
+    /// For providers of registrations with runtime arguments: the argument
+    /// types the provider will be called with.
+    public let argumentTypes: [ServiceType]?
+
+    public init(_ key: ServiceKey, kind: Kind = .instance, label: String? = nil, argumentTypes: [ServiceType]? = nil) {
+        self.key = key
+        self.kind = kind
+        self.label = label
+        self.argumentTypes = argumentTypes
+    }
+
+    /// An instance of `type` (optionally the one named `name`).
+    public static func instance<T>(_ type: T.Type, name: String? = nil, label: String? = nil) -> Dependency {
+        Dependency(ServiceKey(type, name: name), kind: .instance, label: label)
+    }
+
+    /// A provider of `type`: the dependent gets a closure, not an instance.
+    public static func provider<T>(_ type: T.Type, name: String? = nil, label: String? = nil) -> Dependency {
+        Dependency(ServiceKey(type, name: name), kind: .provider, label: label)
+    }
+
+    public var description: String {
+        let base = kind == .provider ? "provider of \(key)" : key.description
+        return label.map { "\($0): \(base)" } ?? base
+    }
+}
+
+/// A typed runtime argument a registration takes (assisted injection).
+///
+/// ```swift
+/// ArgumentSpec("user", User.self)
+/// ```
+public struct ArgumentSpec: Hashable, Sendable, CustomStringConvertible {
+    public let name: String
+    public let type: ServiceType
+
+    public init<T>(_ name: String, _ type: T.Type) {
+        self.init(name, ServiceType(type))
+    }
+
+    public init(_ name: String, _ type: ServiceType) {
+        self.name = name
+        self.type = type
+    }
+
+    public var description: String { "\(name): \(type.name)" }
+}

@@ -1,0 +1,21 @@
+/// Where a container keeps one singleton or weak instance. Reads take the
+/// slot's own lock; creation happens under the container's creation lock,
+/// so a singleton is built exactly once however many threads ask.
+final class InstanceSlot: @unchecked Sendable {
+    private let lock = Lock()
+    private var strong: Any?
+    private weak var weakObject: AnyObject?
+    let isWeak: Bool
+
+    init(weak: Bool) { isWeak = weak }
+
+    var value: Any? {
+        lock.withLock { isWeak ? weakObject : strong }
+    }
+
+    func store(_ value: Any) {
+        lock.withLock {
+            if isWeak { weakObject = value as AnyObject } else { strong = value }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+/// One open instance of a custom scope (`session`, `screen`, …). It holds
+/// the instances registered in that scope until it is closed; closing
+/// closes its nested scopes first, then releases its instances newest first,
+/// so `deinit`s run in a predictable order.
+///
+/// ```swift
+/// let session = try container.openScope("session")
+/// let screen = try session.openScope("screen")
+/// let loader = try screen.resolve(MovieLoader.self)   // screen-scoped
+/// screen.close()                                      // the loader is released here
+/// session.close()
+/// ```
+public final class ScopeHandle: Resolving, @unchecked Sendable {
+    /// The scope's name.
+    public let name: String
+    /// The scope it nests in, if any.
+    public let parent: ScopeHandle?
+    weak var container: Container?
+    private let lock = Lock()
+    private var instances: [Int: Any] = [:]
+    private var creationOrder: [Int] = []
+    private var children: [ScopeHandle] = []
+    private var closed = false
+
+    init(name: String, parent: ScopeHandle?, container: Container) {
+        self.name = name
+        self.parent = parent
+        self.container = container
+    }
+
+    /// Resolves through this scope: its instances, then its parents'.
+    public var resolutionEntry: ResolutionEntry { ResolutionEntry(container: container, scope: self) }
+
+    /// Whether ``close()`` has run.
+    public var isClosed: Bool { lock.withLock { closed } }
+
+    /// How many instances the scope holds now.
+    public var instanceCount: Int { lock.withLock { instances.count } }
+
+    /// Opens a scope nested in this one (`screen` inside `session`).
+    public func openScope(_ name: String) throws -> ScopeHandle {
+        guard let container else {
+            throw RegistryError(.scopeClosed, "cannot open scope '\(name)': the container is gone")
+        }
+        guard let declaration = container.plan.scopes[name] else { throw container.unknownScope(name) }
+        var cursor: ScopeHandle? = self
+        while let handle = cursor, handle.name != declaration.parent { cursor = handle.parent }
+        guard let parent = cursor, declaration.parent != nil else {
+            throw RegistryError(.scopeNotOpen,
+                                "cannot open scope '\(name)' inside '\(self.name)': "
+                                + (declaration.parent.map { "it nests in '\($0)'" } ?? "it is a top-level scope; open it from the container"),
+                                configuration: container.configuration)
+        }
+        return try container.open(name, parent: parent)
+    }
+
+    func adopt(_ child: ScopeHandle) throws {
+        try lock.withLock {
+            if closed { throw closedError() }
+            children.append(child)
+        }
+    }
+
+    func instance(at index: Int) throws -> Any? {
+        try lock.withLock {
+            if closed { throw closedError() }
+            return instances[index]
+        }
+    }
+
+    func store(_ value: Any, at index: Int) throws {
+        try lock.withLock {
+            if closed { throw closedError() }
+            instances[index] = value
+            creationOrder.append(index)
+        }
+    }
+
+    private func closedError() -> RegistryError {
+        RegistryError(.scopeClosed, "the '\(name)' scope is closed", configuration: container?.configuration)
+    }
+
+    /// Closes nested scopes, then releases this scope's instances, newest
+    /// first. Closing twice does nothing.
+    public func close() {
+        var nested: [ScopeHandle] = [], order: [Int] = [], held: [Int: Any] = [:]
+        lock.withLock {
+            guard !closed else { return }
+            closed = true
+            swap(&nested, &children)
+            swap(&order, &creationOrder)
+            swap(&held, &instances)
+        }
+        for child in nested.reversed() { child.close() }
+        // Each removal drops the scope's only reference: deinit runs here, newest first.
+        for index in order.reversed() { held.removeValue(forKey: index) }
+        container?.scopeDidClose(self)
+    }
+}

@@ -1,0 +1,95 @@
+/// A configuration's object graph as data — nodes are registrations, edges
+/// are declared dependencies — for rendering as a tree, DOT or JSON.
+///
+/// ```swift
+/// let graph = try registry.graph(of: "app", root: ServiceKey(MainViewModel.self))
+/// for edge in graph.edges { print(graph.nodes[edge.from].key, "→", graph.nodes[edge.to].key) }
+/// ```
+public struct DependencyGraph: Sendable {
+    public struct Node: Sendable, Hashable {
+        public let id: Int
+        /// `Type` or `Type#name`.
+        public let key: String
+        public let typeName: String
+        public let name: String?
+        /// The scope, or `missing` for a dependency nothing provides.
+        public let scope: String
+        public let origin: Origin?
+        public let arguments: [ArgumentSpec]
+        public var isMissing: Bool { origin == nil }
+    }
+
+    public struct Edge: Sendable, Hashable {
+        public let from: Int
+        public let to: Int
+        /// The dependency's label (`cache` in `deps = { cache = "Cache" }`), if any.
+        public let label: String?
+        public let kind: Dependency.Kind
+    }
+
+    public let configuration: String
+    public let nodes: [Node]
+    public let edges: [Edge]
+    /// The nodes the graph was drawn from.
+    public let roots: [Int]
+
+    /// The edges leaving `node`.
+    public func edges(from node: Int) -> [Edge] { edges.filter { $0.from == node } }
+}
+
+extension Registry {
+    /// The graph of configuration `name`: everything reachable from `root`,
+    /// or every registration when `root` is nil. Missing dependencies are
+    /// nodes too (scope `missing`).
+    public func graph(of name: String, root: ServiceKey? = nil) throws -> DependencyGraph {
+        let plan = try self.plan(name)
+        var nodes: [DependencyGraph.Node] = []
+        var edges: [DependencyGraph.Edge] = []
+        var nodeForIndex: [Int: Int] = [:]
+        var nodeForMissing: [ServiceKey: Int] = [:]
+
+        func node(for index: Int) -> Int {
+            if let id = nodeForIndex[index] { return id }
+            let planned = plan.registrations[index]
+            let id = nodes.count
+            nodes.append(.init(id: id, key: planned.name, typeName: planned.key.type.name, name: planned.key.name,
+                               scope: planned.registration.scope.description, origin: planned.registration.origin,
+                               arguments: planned.arguments))
+            nodeForIndex[index] = id
+            return id
+        }
+        func missingNode(_ key: ServiceKey) -> Int {
+            if let id = nodeForMissing[key] { return id }
+            let id = nodes.count
+            nodes.append(.init(id: id, key: key.description, typeName: key.type.name, name: key.name, scope: "missing",
+                               origin: nil, arguments: []))
+            nodeForMissing[key] = id
+            return id
+        }
+
+        var starts: [Int]
+        if let root {
+            guard let index = plan.index.find(root) else {
+                throw RegistryError(.missingRegistration, "no registration for \(root)", configuration: name)
+            }
+            starts = [index]
+        } else {
+            starts = Array(plan.registrations.indices)
+        }
+        let roots = starts.map(node(for:))
+        var expanded: Set<Int> = []
+        while let index = starts.popLast() {
+            guard expanded.insert(index).inserted else { continue }
+            let from = node(for: index)
+            for dependency in plan.registrations[index].registration.dependencies {
+                if let target = plan.index.find(dependency.key) {
+                    edges.append(.init(from: from, to: node(for: target), label: dependency.label, kind: dependency.kind))
+                    starts.append(target)
+                } else {
+                    edges.append(.init(from: from, to: missingNode(dependency.key), label: dependency.label, kind: dependency.kind))
+                }
+            }
+        }
+        return DependencyGraph(configuration: name, nodes: nodes, edges: edges, roots: roots)
+    }
+}

@@ -1,0 +1,153 @@
+/// Checks a configuration from its declarations alone — nothing is built:
+/// structural problems (unknown or cyclic `extends`, duplicates, overrides
+/// of nothing), unknown scopes, missing registrations, argument mismatches,
+/// dependency cycles and captive dependencies. Every problem, at once.
+struct Validator {
+    let plan: ContainerPlan
+
+    func problems() -> [RegistryError] {
+        var problems = plan.problems
+        for planned in plan.registrations {
+            problems += declarationProblems(planned)
+        }
+        problems += cycles()
+        problems += captives()
+        return problems
+    }
+
+    private func problem(_ kind: RegistryError.Kind, _ message: String, _ planned: PlannedRegistration,
+                         details: [String] = []) -> RegistryError {
+        RegistryError(kind, message, configuration: plan.configuration,
+                      details: details + ["\(planned.name) registered at \(planned.registration.origin)"],
+                      origin: planned.registration.origin)
+    }
+
+    private func declarationProblems(_ planned: PlannedRegistration) -> [RegistryError] {
+        var problems: [RegistryError] = []
+        if case .custom(let scope) = planned.lifetime, plan.scopes[scope] == nil {
+            let known = plan.scopes.keys.sorted()
+            problems.append(problem(.unknownScope, "\(planned.name) is registered in scope '\(scope)', which is not declared",
+                                    planned, details: ["declared scopes: " + (known.isEmpty ? "none" : known.joined(separator: ", "))]))
+        }
+        for dependency in planned.registration.dependencies {
+            guard let target = plan.index.find(dependency.key) else {
+                problems.append(problem(.missingRegistration, "no registration for \(dependency.key)", planned,
+                                        details: ["required by \(planned.name) as \(dependency)"]))
+                continue
+            }
+            let targetSpecs = plan.registrations[target].arguments
+            switch dependency.kind {
+            case .instance where !targetSpecs.isEmpty:
+                problems.append(problem(
+                    .argumentMismatch,
+                    "\(planned.name) depends on an instance of \(dependency.key), which takes runtime arguments ("
+                        + targetSpecs.map(\.description).joined(separator: ", ") + ")",
+                    planned, details: ["depend on a provider of \(dependency.key) instead, and call it with the arguments"]))
+            case .provider:
+                if let given = dependency.argumentTypes, given != targetSpecs.map(\.type) {
+                    problems.append(problem(
+                        .argumentMismatch,
+                        "\(planned.name) expects a provider of \(dependency.key) taking ("
+                            + given.map(\.name).joined(separator: ", ") + "), but it takes ("
+                            + targetSpecs.map(\.description).joined(separator: ", ") + ")",
+                        planned))
+                }
+            default: break
+            }
+        }
+        return problems
+    }
+
+    /// Instance-dependency cycles (providers break cycles: they resolve
+    /// later), each reported once with its whole path.
+    private func cycles() -> [RegistryError] {
+        let count = plan.registrations.count
+        var state = [UInt8](repeating: 0, count: count)     // 0 new, 1 on the stack, 2 done
+        var reported: Set<[Int]> = []
+        var problems: [RegistryError] = []
+        for start in 0..<count where state[start] == 0 {
+            // An explicit stack: no recursion, so no depth limit.
+            var stack: [(node: Int, next: Int)] = [(start, 0)]
+            state[start] = 1
+            while let top = stack.last {
+                let edges = plan.registrations[top.node].instanceDependencies
+                if top.next >= edges.count {
+                    state[top.node] = 2
+                    stack.removeLast()
+                    continue
+                }
+                stack[stack.count - 1].next += 1
+                let target = edges[top.next]
+                guard target >= 0 else { continue }
+                if state[target] == 0 {
+                    state[target] = 1
+                    stack.append((target, 0))
+                } else if state[target] == 1, let from = stack.firstIndex(where: { $0.node == target }) {
+                    let members = stack[from...].map(\.node)
+                    let canonical = members.sorted()
+                    guard reported.insert(canonical).inserted else { continue }
+                    let names = members.map { plan.registrations[$0].name } + [plan.registrations[target].name]
+                    let first = plan.registrations[target]
+                    problems.append(RegistryError(
+                        .cycle, "dependency cycle: " + names.joined(separator: " → "), configuration: plan.configuration,
+                        details: members.map { "\(plan.registrations[$0].name) registered at \(plan.registrations[$0].registration.origin)" },
+                        origin: first.registration.origin))
+                }
+            }
+        }
+        return problems
+    }
+
+    /// Longer-lived registrations that would hold scoped instances, directly
+    /// or through transient and graph-scoped ones.
+    private func captives() -> [RegistryError] {
+        var problems: [RegistryError] = []
+        for holder in plan.registrations where holder.lifetime != .transient && holder.lifetime != .graph {
+            var visited: Set<Int> = [holder.index]
+            var stack: [(node: Int, via: [Int])] = [(holder.index, [])]
+            while let (node, via) = stack.popLast() {
+                for target in plan.registrations[node].instanceDependencies where target >= 0 && !visited.contains(target) {
+                    visited.insert(target)
+                    let planned = plan.registrations[target]
+                    switch planned.lifetime {
+                    case .transient, .graph:
+                        stack.append((target, via + [target]))
+                    case .custom(let scope):
+                        guard let reason = plan.captiveReason(holder: holder, scope: scope) else { continue }
+                        let chain = ([holder.index] + via + [target]).map { plan.registrations[$0].name }
+                        problems.append(problem(
+                            .captiveDependency, "captive dependency: \(reason)", holder,
+                            details: ["path: " + chain.joined(separator: " → "),
+                                      "\(planned.name) registered at \(planned.registration.origin)"]))
+                    case .singleton, .weak:
+                        continue
+                    }
+                }
+            }
+        }
+        return problems
+    }
+}
+
+extension Registry {
+    /// Every problem of configuration `name` — or of every configuration — found
+    /// from declarations alone, without building anything. Empty means valid.
+    ///
+    /// ```swift
+    /// for problem in registry.validate() { print(problem) }
+    /// ```
+    public func validate(_ name: String? = nil) -> [RegistryError] {
+        let names = name.map { [$0] } ?? configurationNames
+        var problems: [RegistryError] = []
+        for configuration in names {
+            do {
+                problems += Validator(plan: try plan(configuration)).problems()
+            } catch let error as RegistryError {
+                problems.append(error)
+            } catch {
+                problems.append(RegistryError(.invalidRegistration, "\(error)", configuration: configuration))
+            }
+        }
+        return problems
+    }
+}
