@@ -18,6 +18,8 @@ let package = Package(
     products: [
         .library(name: "LuaBridge", targets: ["LuaBridge"]),
         .library(name: "FactoryRegistry", targets: ["FactoryRegistry"]),
+        // Lua's C API, for hosts (and the benchmarks) that need a raw lua_CFunction.
+        .library(name: "CLua", targets: ["CLua"]),
         .executable(name: "factoryhost", targets: ["factoryhost"]),
     ],
     dependencies: [

@@ -30,6 +30,7 @@ typedef struct fh_control {
     fh_call_fn call;
     fh_release_fn release;
     void *owner;             /* the Swift object that owns the state (unretained) */
+    const void *closure_mt;  /* the Swift-function metatable, to recognise our upvalues */
 } fh_control;
 
 /// How many VM instructions run between two looks at the limits.
@@ -37,7 +38,12 @@ typedef struct fh_control {
 
 static char fh_error_key;      /* registry slot: original value of the last error */
 static char fh_nil_marker;     /* stands for a nil error value in that slot */
+static char fh_metatables_key; /* registry slot: private table of the bridge's metatables, by name */
+static char fh_sentinel_key;   /* field that marks a metatable as the bridge's */
+static char fh_module_path_key;/* registry slot: the sandbox's module path */
 static const char *const fh_closure_mt = "factoryhost.SwiftFunction";
+
+static int protected_call(lua_State *L, lua_CFunction f, int nargs, int nresults);
 
 static fh_control *control(lua_State *L) {
     return *(fh_control **)lua_getextraspace(L);
@@ -78,6 +84,12 @@ static void arm_hook(lua_State *L, int count) {
     lua_sethook(L, fh_hook, LUA_MASKCOUNT, count);
 }
 
+/// How many instructions until the hook should look again.
+static int hook_step(fh_control *c) {
+    if (c->instr_limit > 0 && c->instr_limit < FH_HOOK_STEP) return (int)c->instr_limit;
+    return FH_HOOK_STEP;
+}
+
 /// Checks the interrupt flag and the limits. Once a limit fires it fires at
 /// every instruction, so a script cannot catch the error with pcall and go on.
 static void fh_hook(lua_State *L, lua_Debug *ar) {
@@ -85,12 +97,12 @@ static void fh_hook(lua_State *L, lua_Debug *ar) {
     fh_control *c = control(L);
     if (c->interrupted) {
         c->interrupted = 0;
-        arm_hook(L, FH_HOOK_STEP);
+        arm_hook(L, hook_step(c));
         luaL_error(L, "interrupted!");
         return;
     }
     if (!c->exhausted && c->instr_limit > 0) {
-        c->instr_left -= FH_HOOK_STEP;
+        c->instr_left -= hook_step(c);
         if (c->instr_left <= 0) {
             c->exhausted = 1;
             arm_hook(L, 1);
@@ -101,6 +113,7 @@ static void fh_hook(lua_State *L, lua_Debug *ar) {
         arm_hook(L, 1);
     }
     if (c->exhausted) {
+        arm_hook(L, 1);                   /* on this thread too, whichever it is */
         luaL_where(L, 0);                 /* the running function's line */
         if (c->exhausted == 1)
             lua_pushfstring(L, "instruction limit exceeded (%I instructions)", (lua_Integer)c->instr_limit);
@@ -126,7 +139,7 @@ static fh_entry enter(lua_State *L, fh_control *c) {
         c->instr_left = c->instr_limit;
         if (c->time_limit > 0) c->deadline = now_seconds() + c->time_limit;
         if (c->instr_limit > 0 || c->time_limit > 0 || c->interrupted)
-            arm_hook(L, c->interrupted ? 1 : FH_HOOK_STEP);
+            arm_hook(L, c->interrupted ? 1 : hook_step(c));
         else if (lua_gethook(L) == fh_hook)
             lua_sethook(L, NULL, 0, 0);
     }
@@ -143,30 +156,30 @@ static void leave(fh_control *c, fh_entry e) {
 
 // MARK: - Message handler
 
-static int msghandler_body(lua_State *L);
-
 /// The stock interpreter's message handler (lua.c), which also keeps the
 /// original error value so Swift can see tables and other non-string errors.
+/// A __tostring metamethod runs under the memory cap; building the report
+/// (traceback) does not, so a report is never refused.
 static int fh_msghandler(lua_State *L) {
     fh_control *c = control(L);
-    int saved = c->enforce;
-    c->enforce = 0;                     /* the report itself is never refused memory */
-    int n = msghandler_body(L);
-    c->enforce = saved;
-    return n;
-}
-
-static int msghandler_body(lua_State *L) {
+    int saved = c->enforce;              /* fh_pcall's leave() restores it after any error */
+    c->enforce = 0;
     if (lua_isnil(L, 1)) lua_pushlightuserdata(L, &fh_nil_marker);
     else lua_pushvalue(L, 1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &fh_error_key);   /* the slot exists: no allocation */
     const char *msg = lua_tostring(L, 1);
     if (msg == NULL) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+        c->enforce = saved;              /* script code: under the cap */
+        int converted = luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING;
+        c->enforce = 0;
+        if (converted) {
+            c->enforce = saved;
             return 1;
+        }
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     }
     luaL_traceback(L, L, msg, 1);
+    c->enforce = saved;
     return 1;
 }
 
@@ -230,6 +243,7 @@ int fh_pcall_script(lua_State *L, int nargs, int nresults) {
     return status;
 }
 
+/// lua_load is protected internally, so loading a buffer needs no extra frame.
 int fh_loadbuffer(lua_State *L, const char *buff, size_t size, const char *name, const char *mode) {
     fh_control *c = control(L);
     int saved = c->enforce;
@@ -239,25 +253,35 @@ int fh_loadbuffer(lua_State *L, const char *buff, size_t size, const char *name,
     return status;
 }
 
-int fh_loadfile(lua_State *L, const char *filename, const char *mode) {
-    fh_control *c = control(L);
-    int saved = c->enforce;
-    c->enforce = 1;
+/// luaL_loadfilex allocates (chunk name, error text) outside lua_load's own
+/// protection, so it runs inside a protected call. Results: status, chunk or message.
+static int do_loadfile(lua_State *L) {
+    const char *filename = (const char *)lua_touserdata(L, 1);
+    const char *mode = (const char *)lua_touserdata(L, 2);
     int status = luaL_loadfilex(L, filename, mode);
-    c->enforce = saved;
+    lua_pushinteger(L, status);
+    lua_insert(L, -2);
+    return 2;
+}
+
+int fh_loadfile(lua_State *L, const char *filename, const char *mode) {
+    lua_pushlightuserdata(L, (void *)filename);
+    lua_pushlightuserdata(L, (void *)mode);
+    int status = protected_call(L, do_loadfile, 2, 2);
+    if (status != LUA_OK) return status;           /* the error is on top */
+    status = (int)lua_tointeger(L, -2);
+    lua_remove(L, -2);                             /* chunk, or the load error's message */
     return status;
 }
 
 // MARK: - Protected access
 
+/// Calls C function `f` on the top `nargs` values, protected, with the
+/// message handler (so errors carry their value and traceback).
 static int protected_call(lua_State *L, lua_CFunction f, int nargs, int nresults) {
-    fh_control *c = control(L);
     lua_pushcfunction(L, f);
     lua_insert(L, -(nargs + 1));
-    fh_entry e = enter(L, c);
-    int status = lua_pcall(L, nargs, nresults, 0);
-    leave(c, e);
-    return status;
+    return fh_pcall(L, nargs, nresults);
 }
 
 static int do_gettable(lua_State *L) { lua_gettable(L, 1); return 1; }
@@ -276,9 +300,7 @@ int fh_psettable(lua_State *L, int idx) {
     idx = lua_absindex(L, idx);
     lua_pushvalue(L, idx);          /* k v t */
     lua_insert(L, -3);              /* t k v */
-    int status = protected_call(L, do_settable, 3, 0);
-    if (status != LUA_OK) lua_pop(L, 1);
-    return status;
+    return protected_call(L, do_settable, 3, 0);
 }
 
 int fh_ptostring(lua_State *L, int idx) {
@@ -293,22 +315,53 @@ int fh_plen(lua_State *L, int idx) {
 
 // MARK: - Swift objects and closures
 
+/// Whether the value at `idx` is a full userdata of the bridge's layout
+/// (one pointer) whose metatable carries the bridge's sentinel.
+static int is_bridge_userdata(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(void *)) return 0;
+    if (!lua_getmetatable(L, idx)) return 0;
+    int ours = lua_rawgetp(L, -1, &fh_sentinel_key) == LUA_TBOOLEAN;
+    lua_pop(L, 2);
+    return ours;
+}
+
 static int fh_object_gc(lua_State *L) {
+    if (!is_bridge_userdata(L, 1)) return 0;          /* called by hand on something else */
     void **slot = (void **)lua_touserdata(L, 1);
-    if (slot != NULL && *slot != NULL) {
+    if (*slot != NULL) {
         void *object = *slot;
         *slot = NULL;                  /* released exactly once, even if resurrected */
-        control(L)->release(object);
+        fh_control *c = control(L);
+        int saved = c->enforce;        /* Swift deinit code may touch Lua: never refuse it memory */
+        c->enforce = 0;
+        c->release(object);
+        c->enforce = saved;
     }
     return 0;
 }
 
+/// The bridge's metatables live in a private registry table (raw access
+/// only), never in the registry's shared name space, where a script or
+/// another library could have put anything under the same name.
 int fh_object_metatable(lua_State *L, const char *name) {
-    if (!luaL_newmetatable(L, name)) return 0;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &fh_metatables_key);
+    if (lua_getfield(L, -1, name) == LUA_TTABLE) {     /* the private table has no metatable */
+        lua_remove(L, -2);
+        return 0;
+    }
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 4);
     lua_pushcfunction(L, fh_object_gc);
     lua_setfield(L, -2, "__gc");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
+    lua_pushstring(L, name);
+    lua_setfield(L, -2, "__name");
+    lua_pushboolean(L, 1);
+    lua_rawsetp(L, -2, &fh_sentinel_key);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, name);
+    lua_remove(L, -2);
     return 1;
 }
 
@@ -320,16 +373,29 @@ void fh_push_object(lua_State *L, void *retained, const char *name) {
 }
 
 void *fh_to_object(lua_State *L, int idx, const char *name) {
-    void **slot = (void **)luaL_testudata(L, idx, name);
-    return slot != NULL ? *slot : NULL;
+    idx = lua_absindex(L, idx);
+    if (!is_bridge_userdata(L, idx) || !lua_getmetatable(L, idx)) return NULL;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &fh_metatables_key);
+    lua_getfield(L, -1, name);
+    int same = lua_rawequal(L, -1, -3);
+    lua_pop(L, 3);
+    return same ? *(void **)lua_touserdata(L, idx) : NULL;
 }
 
 /// What Lua calls for a Swift closure. The closure never raises: it returns a
 /// marker, and the error is raised here, in C.
 static int fh_trampoline(lua_State *L) {
     fh_control *c = control(L);
-    void **slot = (void **)lua_touserdata(L, lua_upvalueindex(1));
-    if (slot == NULL || *slot == NULL)
+    int up = lua_upvalueindex(1);
+    /* The upvalue must still be our box (debug.setupvalue could swap it). */
+    if (lua_type(L, up) != LUA_TUSERDATA || !lua_getmetatable(L, up))
+        return luaL_error(L, "corrupted Swift function (its upvalue was replaced)");
+    const void *mt = lua_topointer(L, -1);
+    lua_pop(L, 1);
+    void **slot = (void **)lua_touserdata(L, up);
+    if (mt != c->closure_mt || lua_rawlen(L, up) != sizeof(void *))
+        return luaL_error(L, "corrupted Swift function (its upvalue was replaced)");
+    if (*slot == NULL)
         return luaL_error(L, "attempt to call a Swift function that was already released");
     int saved = c->enforce;
     c->enforce = 0;
@@ -366,17 +432,26 @@ lua_State *fh_newstate(fh_call_fn call, fh_release_fn release) {
     lua_setallocf(L, fh_alloc, c);
     *(fh_control **)lua_getextraspace(L) = c;
     clear_error_value(L);                /* creates the slot the handler reuses */
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &fh_metatables_key);
     fh_object_metatable(L, fh_closure_mt);
+    c->closure_mt = lua_topointer(L, -1);
     lua_pop(L, 1);
     return L;
 }
 
+static lua_State *volatile sigint_state;
+
 void fh_close(lua_State *L) {
     fh_control *c = control(L);
+    if (sigint_state == L) fh_uninstall_sigint();
     c->enforce = 0;
+    c->owner = NULL;
     lua_close(L);
     free(c);
 }
+
+int fh_depth(lua_State *L) { return control(L)->depth; }
 
 void fh_set_owner(lua_State *L, void *owner) { control(L)->owner = owner; }
 void *fh_owner(lua_State *L) { return control(L)->owner; }
@@ -396,6 +471,7 @@ void fh_interrupt(lua_State *L) {
 
 static lua_State *volatile sigint_state = NULL;
 static struct sigaction sigint_previous;
+static int sigint_installed = 0;
 
 static void on_sigint(int sig) {
     signal(sig, SIG_DFL);            /* a second Ctrl-C ends the process, as in lua.c */
@@ -407,13 +483,17 @@ void fh_install_sigint(lua_State *L) {
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
+    if (sigint_installed) fh_uninstall_sigint();
     sigint_state = L;
     sigaction(SIGINT, &sa, &sigint_previous);
+    sigint_installed = 1;
 }
 
 void fh_uninstall_sigint(void) {
+    if (!sigint_installed) return;
     sigaction(SIGINT, &sigint_previous, NULL);
     sigint_state = NULL;
+    sigint_installed = 0;
 }
 
 // MARK: - Libraries
@@ -430,22 +510,46 @@ static int sandbox_load(lua_State *L) {
     return lua_gettop(L);
 }
 
-/// package.searchers' Lua searcher for untrusted code: text files only.
+/// package.searchers' Lua searcher for untrusted code: text files only, on
+/// the module path the host set (fh_set_module_path), which the script
+/// cannot change; the original package.searchpath is kept as an upvalue.
 static int sandbox_searcher(lua_State *L) {
     const char *name = luaL_checkstring(L, 1);
-    lua_getfield(L, lua_upvalueindex(1), "searchpath");
+    lua_pushvalue(L, lua_upvalueindex(1));                   /* searchpath */
     lua_pushstring(L, name);
-    lua_getfield(L, lua_upvalueindex(1), "path");
-    if (lua_type(L, -1) != LUA_TSTRING)
-        return luaL_error(L, "'package.path' must be a string");
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &fh_module_path_key) != LUA_TSTRING) {
+        lua_pushfstring(L, "no module path is set for untrusted code (module '%s')", name);
+        return 1;
+    }
     lua_call(L, 2, 2);
-    if (lua_isnil(L, -2)) return 1;              /* the "no file ..." message */
+    if (lua_type(L, -2) != LUA_TSTRING) return 1;           /* the "no file ..." message */
     const char *filename = lua_tostring(L, -2);
     if (luaL_loadfilex(L, filename, "t") != LUA_OK)
         return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s",
                           name, filename, lua_tostring(L, -1));
     lua_pushstring(L, filename);
     return 2;
+}
+
+/// `setmetatable` for untrusted code: finalizers run outside every limit
+/// (Lua disables hooks while running them), so a metatable with __gc is refused.
+static int sandbox_setmetatable(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL)
+            return luaL_error(L, "untrusted code cannot set a __gc metamethod");
+        lua_pop(L, 1);
+    }
+    lua_settop(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+void fh_set_module_path(lua_State *L, const char *path) {
+    lua_pushstring(L, path);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &fh_module_path_key);
 }
 
 static void remove_field(lua_State *L, int table, const char *name) {
@@ -471,6 +575,9 @@ static void open_sandboxed(lua_State *L) {
     lua_getfield(L, g, "load");
     lua_pushcclosure(L, sandbox_load, 1);
     lua_setfield(L, g, "load");
+    lua_getfield(L, g, "setmetatable");
+    lua_pushcclosure(L, sandbox_setmetatable, 1);
+    lua_setfield(L, g, "setmetatable");
 
     lua_getfield(L, g, "os");
     int os = lua_gettop(L);
@@ -488,10 +595,12 @@ static void open_sandboxed(lua_State *L) {
     lua_rawgeti(L, -1, 1);
     lua_rawseti(L, -3, 1);
     lua_pop(L, 1);
-    lua_pushvalue(L, pkg);
+    lua_getfield(L, pkg, "searchpath");
     lua_pushcclosure(L, sandbox_searcher, 1);
     lua_rawseti(L, -2, 2);
     lua_setfield(L, pkg, "searchers");
+    lua_pushliteral(L, "");                         /* no modules until the host says where */
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &fh_module_path_key);
     lua_pop(L, 2);                                  /* package, globals */
 }
 

@@ -29,6 +29,15 @@ struct RunOptionsTests {
         #expect(ok == ProcessResult(status: 0, stdout: "SAFE\ttrue\n", stderr: ""))
     }
 
+    @Test func sandboxedScriptRequiresOnlyModulesBesideIt() throws {
+        let script = CommandRunner.fixtures.appendingPathComponent("modules/main.lua").path
+        let ours = try CommandRunner.factoryhost(["run", "--sandbox", script], in: FileManager.default.temporaryDirectory)
+        #expect(ours == ProcessResult(status: 0, stdout: "lib.util loaded\tsibling loaded\n", stderr: ""))
+        let escape = try CommandRunner.factoryhost(["run", "--sandbox", "-"], input: "package.path = '/etc/?'\nrequire 'passwd'\n")
+        #expect(escape.status == 1)
+        #expect(escape.stderr.hasPrefix("factoryhost: stdin:2: module 'passwd' not found:"))
+    }
+
     @Test func sandboxRefusesBinaryScripts() throws {
         let lua = try #require(CommandRunner.stockLua)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-bin-\(UUID().uuidString)")

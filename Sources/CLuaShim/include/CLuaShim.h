@@ -35,7 +35,10 @@ typedef void (*fh_release_fn)(void *object);
 /// one, a message-handler stash, and the given callbacks. NULL if out of memory.
 lua_State *fh_newstate(fh_call_fn call, fh_release_fn release);
 /// Closes the state (runs every pending __gc) and frees the control block.
+/// Never call it while a call into the state is running (see fh_depth).
 void fh_close(lua_State *L);
+/// How many protected calls from Swift are running on this state now.
+int fh_depth(lua_State *L);
 
 /// The Swift object that owns the state (stored unretained).
 void fh_set_owner(lua_State *L, void *owner);
@@ -73,14 +76,16 @@ int fh_pcall_script(lua_State *L, int nargs, int nresults);
 void fh_take_error_value(lua_State *L);
 /// luaL_loadbufferx under the memory cap (loading is already protected).
 int fh_loadbuffer(lua_State *L, const char *buff, size_t size, const char *name, const char *mode);
-/// luaL_loadfilex under the memory cap; NULL filename reads standard input.
+/// luaL_loadfilex under the memory cap, protected; NULL filename reads
+/// standard input. Pushes the chunk, or the error message.
 int fh_loadfile(lua_State *L, const char *filename, const char *mode);
 
 // MARK: Protected access (may run metamethods)
 
 /// t[k] where t is at `idx` and k on top: replaces k with the value. Status.
 int fh_pgettable(lua_State *L, int idx);
-/// t[k] = v where t is at `idx`, k and v on top: pops both. Status.
+/// t[k] = v where t is at `idx`, k and v on top: pops both (on failure,
+/// leaves the error on top). Status.
 int fh_psettable(lua_State *L, int idx);
 /// Pushes luaL_tolstring of the value at `idx` (honours __tostring / __name). Status.
 int fh_ptostring(lua_State *L, int idx);
@@ -89,9 +94,10 @@ int fh_plen(lua_State *L, int idx);
 
 // MARK: Swift objects and closures
 
-/// Pushes the metatable registered under `name`, creating it if needed with
-/// __gc (releases the Swift reference once) and __metatable = false (hidden
-/// from getmetatable/setmetatable). Returns 1 if it was created now.
+/// Pushes the bridge's metatable `name` (kept in a private registry table),
+/// creating it if needed with __gc (releases the Swift reference once),
+/// __name, a sentinel, and __metatable = false (hidden from
+/// getmetatable/setmetatable). Returns 1 if it was created now.
 int fh_object_metatable(lua_State *L, const char *name);
 /// Pushes a full userdata holding `retained` (a +1 Swift reference) with the
 /// metatable `name` (created as by fh_object_metatable when missing).
@@ -104,6 +110,9 @@ void *fh_to_object(lua_State *L, int idx, const char *metatable);
 void fh_push_closure(lua_State *L, void *retainedBox);
 
 // MARK: Libraries
+
+/// The module path (`dir/?.lua;…`) `require` searches in sandboxed states.
+void fh_set_module_path(lua_State *L, const char *path);
 
 /// Opens the standard libraries like the stock interpreter (GC stopped while
 /// opening, then generational mode). With `sandboxed`, removes io, debug,

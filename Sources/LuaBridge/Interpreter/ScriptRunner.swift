@@ -73,15 +73,20 @@ public struct ScriptRunner {
             try arg.rawSet(.integer(i - scriptIndex), LuaValue(word))
         }
         try state.setGlobal("arg", .table(arg))
-        guard libraries == .standard else { return }
+        let dir = scriptPath == "-" ? nil : scriptPath.lastIndex(of: "/").map { String(scriptPath[...$0]) }
+        guard libraries == .standard else {
+            // Untrusted code may require modules beside the script, and only those.
+            let base = dir ?? "./"
+            state.setSandboxModulePath("\(base)?.lua;\(base)?/init.lua")
+            return
+        }
         if let (name, code) = initCode() {
             let chunk = code.hasPrefix("@")
                 ? try state.loadFile(String(code.dropFirst()), mode: "bt")
                 : try state.load(bytes: Array(code.utf8), chunkName: name, mode: "bt")
             _ = try chunk.callAsScript(arguments: [])
         }
-        if let slash = scriptPath.lastIndex(of: "/"), scriptPath != "-" {
-            let dir = String(scriptPath[...slash])
+        if let dir {
             let package = try state.global("package")
             if case .table(let package) = package, case .string(let path) = try package.rawGet("path") {
                 let extra = ";\(dir)?.lua;\(dir)?/init.lua"

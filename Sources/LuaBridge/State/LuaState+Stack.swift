@@ -70,6 +70,7 @@ extension LuaState {
     /// is left at `base`, as it was before the function was pushed.
     func protectedCall(_ L: OpaquePointer, arguments nargs: Int32, base: Int32, asScript: Bool = false) throws -> [LuaValue] {
         let status = asScript ? fh_pcall_script(L, nargs, LUA_MULTRET) : fh_pcall(L, nargs, LUA_MULTRET)
+        defer { closeIfRequested() }
         guard status == LUA_OK else {
             let error = popError(status, L)
             lua_settop(L, base)

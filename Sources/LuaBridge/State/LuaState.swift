@@ -35,6 +35,9 @@ public final class LuaState {
     /// The thread Swift works on now: the main thread, or the coroutine that
     /// called the Swift function running now.
     var current: OpaquePointer?
+    /// `close()` was asked for while Lua code was running; it happens when
+    /// the outermost call returns.
+    private var closeRequested = false
 
     /// Creates a state and opens `libraries`.
     public init(libraries: Libraries = .standard) throws {
@@ -58,11 +61,22 @@ public final class LuaState {
 
     /// Closes the state: every pending `__gc` runs and every Swift object Lua
     /// held is released. Using the state afterwards throws `.closed` errors.
+    /// Called from a Swift function while Lua code runs, it takes effect when
+    /// the outermost call returns.
     public func close() {
         guard let L = mainThread else { return }
+        if fh_depth(L) > 0 {
+            closeRequested = true
+            return
+        }
         mainThread = nil
         current = nil
         fh_close(L)
+    }
+
+    /// Carries out a close requested during a call, once no call is running.
+    func closeIfRequested() {
+        if closeRequested, let L = mainThread, fh_depth(L) == 0 { close() }
     }
 
     /// Whether ``close()`` has run.
@@ -102,7 +116,9 @@ public final class LuaState {
         }
     }
 
-    /// Runs a full garbage collection (finalizers run under the limits).
+    /// Runs a full garbage collection, protected. (Lua runs finalizers with
+    /// hooks off, so the instruction and time limits do not reach `__gc` code;
+    /// the sandbox refuses `__gc` metamethods for that reason.)
     public func collectGarbage() {
         guard let L = current else { return }
         if fh_collect(L) != LUA_OK { fh_pop(L, 1) }
@@ -178,10 +194,11 @@ public final class LuaState {
         try globals.rawSet(LuaValue(name), value)
     }
 
-    /// A new empty table.
+    /// A new empty table. The capacities are hints, clamped to 0…16M.
     public func newTable(arrayCapacity: Int = 0, hashCapacity: Int = 0) throws -> LuaTable {
         let L = try thread()
-        lua_createtable(L, Int32(clamping: arrayCapacity), Int32(clamping: hashCapacity))
+        let limit = 1 << 24
+        lua_createtable(L, Int32(min(max(arrayCapacity, 0), limit)), Int32(min(max(hashCapacity, 0), limit)))
         defer { fh_pop(L, 1) }
         return try value(at: -1, in: L).table()
     }
@@ -193,11 +210,11 @@ public final class LuaState {
     func popError(_ status: Int32, _ L: OpaquePointer) -> LuaError {
         let text = stringForMessage(at: -1, in: L)
         fh_pop(L, 1)
+        fh_take_error_value(L)          // always: the slot must not keep a stale value alive
+        let valueType = LuaType(rawValue: lua_type(L, -1))?.description
+        fh_pop(L, 1)
         switch status {
         case LUA_ERRRUN:
-            fh_take_error_value(L)
-            let valueType = LuaType(rawValue: lua_type(L, -1))?.description
-            fh_pop(L, 1)
             let (message, traceback) = LuaState.splitTraceback(text)
             return LuaError(.runtime, message, traceback: traceback, valueType: valueType)
         case LUA_ERRMEM: return LuaError(.memory, text)

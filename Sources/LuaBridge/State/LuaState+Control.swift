@@ -9,3 +9,12 @@ extension LuaState {
         if on, let L = mainThread { fh_install_sigint(L) } else if !on { fh_uninstall_sigint() }
     }
 }
+
+extension LuaState {
+    /// Where `require` looks for modules in a sandboxed state
+    /// (`"dir/?.lua;dir/?/init.lua"`). Scripts cannot change it; by default
+    /// it is empty, so a sandboxed script can require nothing from disk.
+    public func setSandboxModulePath(_ path: String) {
+        if let L = mainThread { fh_set_module_path(L, path) }
+    }
+}
