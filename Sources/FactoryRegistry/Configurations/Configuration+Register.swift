@@ -20,7 +20,7 @@ extension Configuration {
         try add(Registration(
             key: ServiceKey(type, name: name), scope: scope, eager: eager, dependencies: dependencies,
             origin: Origin(file: file, line: line), overrides: overrides,
-            factory: TypedFactory { r, _ in try factory(r) }))
+            factory: TypedFactory(factory)))
     }
 
     /// Registers a factory for `type` that takes one typed runtime argument.

@@ -14,7 +14,7 @@
 public final class Container: Resolving, @unchecked Sendable {
     /// The configuration this container is an instance of.
     public var configuration: String { plan.configuration }
-    let plan: ContainerPlan
+    @usableFromInline let plan: ContainerPlan
     let slots: [InstanceSlot]
     /// Held while a singleton, weak or scoped instance is built: one builder
     /// at a time, so no two threads build the same instance and no lock-order
@@ -27,7 +27,7 @@ public final class Container: Resolving, @unchecked Sendable {
         self.plan = plan
         slots = plan.registrations.filter { $0.slot >= 0 }.map { InstanceSlot(weak: $0.lifetime == .weak) }
         for index in plan.eagerSingletons {
-            _ = try ResolutionContext(container: self, scope: nil).resolve(index, as: Any.self, arguments: .none)
+            _ = try ResolutionContext.run(container: self, scope: nil) { try $0.resolve(index, as: Any.self, arguments: .none) }
         }
     }
 
@@ -85,13 +85,23 @@ public final class Container: Resolving, @unchecked Sendable {
 /// What a resolve starts from: a container, and the scope handle it was
 /// called on (if any). Lets ``Container``, ``ScopeHandle`` share ``Resolving``.
 public struct ResolutionEntry: @unchecked Sendable {
-    let container: Container?
-    let scope: ScopeHandle?
+    @usableFromInline let container: Container?
+    @usableFromInline let scope: ScopeHandle?
+
+    init(container: Container?, scope: ScopeHandle?) {
+        self.container = container
+        self.scope = scope
+    }
 
     /// The container, or an error if it is gone (a handle can outlive it).
-    @inline(__always)
+    @inlinable
     func liveContainer() throws -> Container {
         if let container { return container }
-        throw RegistryError(.scopeClosed, "the '\(scope?.name ?? "?")' scope's container is gone")
+        throw containerGone()
+    }
+
+    @usableFromInline
+    func containerGone() -> RegistryError {
+        RegistryError(.scopeClosed, "the '\(scope?.name ?? "?")' scope's container is gone")
     }
 }

@@ -10,6 +10,9 @@ final class PlannedRegistration: @unchecked Sendable {
     let registration: Registration
     let lifetime: Lifetime
     let factory: AnyFactory
+    /// The factory is a TypedFactory of the registered type (see `build`).
+    let isTyped: Bool
+    let typeID: ObjectIdentifier
     let arguments: [ArgumentSpec]
     /// Indices of declared instance dependencies (-1 where missing).
     var instanceDependencies: [Int] = []
@@ -22,6 +25,8 @@ final class PlannedRegistration: @unchecked Sendable {
         self.index = index
         self.registration = registration
         self.factory = registration.factory
+        self.isTyped = registration.factory.isTyped && registration.factory.producedType == registration.key.type.id
+        self.typeID = registration.key.type.id
         self.arguments = registration.arguments
         switch registration.scope {
         case .transient: lifetime = .transient
@@ -39,10 +44,13 @@ final class PlannedRegistration: @unchecked Sendable {
 /// A configuration flattened along its `extends` chain — parents first,
 /// overrides applied — and frozen. Containers share their configuration's
 /// plan; structural problems found while flattening are kept for validation.
+@usableFromInline
 final class ContainerPlan: @unchecked Sendable {
     let configuration: String
     let registrations: [PlannedRegistration]
-    let index: KeyIndex
+    @usableFromInline let index: KeyTable
+    /// What resolution reads, without reference counting.
+    let hot: HotTable
     let scopes: [String: ScopeDeclaration]
     let slotCount: Int
     let eagerSingletons: [Int]
@@ -112,7 +120,7 @@ final class ContainerPlan: @unchecked Sendable {
         }
 
         let planned = flattened.enumerated().map { PlannedRegistration(index: $0.offset, registration: $0.element) }
-        let index = KeyIndex(flattened.map(\.key))
+        let index = KeyTable(flattened.map(\.key))
         var slots = 0
         var eager: [Int] = []
         for p in planned {
@@ -126,6 +134,7 @@ final class ContainerPlan: @unchecked Sendable {
         }
         self.registrations = planned
         self.index = index
+        self.hot = HotTable(planned, keys: index)
         self.slotCount = slots
         self.eagerSingletons = eager
         self.problems = problems

@@ -1,25 +1,118 @@
 /// The state of one top-level resolve: the path being built (for cycles,
 /// captive checks and messages), the graph-scoped instances, and the scope
-/// handle it started from.
-final class ResolutionContext {
+/// handle it started from. It lives on the stack of the top-level resolve
+/// (see ``ResolutionContext/run(container:scope:_:)``): no allocation and
+/// no reference counting per resolve.
+@usableFromInline
+struct ResolutionState {
+    /// The container outlives every resolve it starts (the caller holds it).
     unowned(unsafe) let container: Container
+    unowned(unsafe) let plan: ContainerPlan
+    /// The plan's hot data, as raw views (the plan keeps them alive).
+    @usableFromInline let hotRegistrations: UnsafeMutableBufferPointer<HotRegistration>
+    @usableFromInline let hotDependencies: UnsafeMutableBufferPointer<Int32>
+    @usableFromInline let hotDependencyTypes: UnsafeMutableBufferPointer<UInt>
+    let keys: KeyTable.Lookup
     let scope: ScopeHandle?
-    var path: ContiguousArray<Int> = []
+    /// The registrations being built, outermost first: the first 16 inline,
+    /// deeper ones in `overflow`.
+    @usableFromInline var inlinePath = InlinePath()
+    @usableFromInline var overflow: [Int32] = []
+    @usableFromInline var pathCount = 0
     var graphInstances: [Int: Any]?
-
     /// Below this stack address a nested resolve fails with `.tooDeep`
     /// instead of overflowing the thread's stack (see ``StackGuard``).
-    private let stackFloor: UInt
+    @usableFromInline let stackFloor: UInt
 
     init(container: Container, scope: ScopeHandle?) {
         self.container = container
+        self.plan = container.plan
+        let hot = container.plan.hot
+        self.hotRegistrations = hot.registrations
+        self.hotDependencies = hot.dependencies
+        self.hotDependencyTypes = hot.dependencyTypes
+        self.keys = hot.keys.lookup
         self.scope = scope
         let low = StackGuard.lowBound()
         // Unknown bound: allow 256 KiB from here, inside the smallest thread stacks.
         self.stackFloor = low != 0 ? low + StackGuard.reserve : currentStackAddress() &- 256 * 1024
     }
+}
 
-    var plan: ContainerPlan { container.plan }
+/// A top-level resolve in progress: a pointer to its ``ResolutionState``,
+/// valid until the top-level resolve returns. Each access through it is
+/// momentary, so nested resolves (from inside factories) never overlap an
+/// access in progress.
+@usableFromInline
+struct ResolutionContext {
+    @usableFromInline let state: UnsafeMutablePointer<ResolutionState>
+
+    @usableFromInline
+    init(state: UnsafeMutablePointer<ResolutionState>) { self.state = state }
+
+    /// Runs `body` with a fresh resolution state on this stack frame.
+    @usableFromInline
+    static func run<R>(container: Container, scope: ScopeHandle?, _ body: (ResolutionContext) throws -> R) rethrows -> R {
+        var state = ResolutionState(container: container, scope: scope)
+        return try withUnsafeMutablePointer(to: &state) { try body(ResolutionContext(state: $0)) }
+    }
+
+    var container: Container { state.pointee.container }
+    var plan: ContainerPlan { state.pointee.plan }
+    var scope: ScopeHandle? { state.pointee.scope }
+    var hotRegistrations: UnsafeMutableBufferPointer<HotRegistration> { state.pointee.hotRegistrations }
+    var hotDependencies: UnsafeMutableBufferPointer<Int32> { state.pointee.hotDependencies }
+    var keys: KeyTable.Lookup { state.pointee.keys }
+    var stackFloor: UInt { state.pointee.stackFloor }
+    var pathCount: Int {
+        get { state.pointee.pathCount }
+        nonmutating set { state.pointee.pathCount = newValue }
+    }
+    var graphInstances: [Int: Any]? {
+        get { state.pointee.graphInstances }
+        nonmutating set { state.pointee.graphInstances = newValue }
+    }
+
+    /// The registrations on the path, outermost first.
+    var path: [Int] {
+        let count = pathCount
+        let inline = withUnsafeBytes(of: state.pointee.inlinePath) {
+            Array($0.bindMemory(to: Int32.self).prefix(min(count, InlinePath.capacity)))
+        }
+        return (inline + state.pointee.overflow.prefix(max(0, count - InlinePath.capacity))).map { Int($0) }
+    }
+
+    @inline(__always)
+    private func pathContains(_ index: Int32) -> Bool {
+        let inlineCount = min(pathCount, InlinePath.capacity)
+        let found = withUnsafeBytes(of: &state.pointee.inlinePath) { raw -> Bool in
+            let items = raw.bindMemory(to: Int32.self)
+            var i = 0
+            while i < inlineCount {
+                if items[i] == index { return true }
+                i += 1
+            }
+            return false
+        }
+        return found || (pathCount > InlinePath.capacity
+                         && state.pointee.overflow.prefix(pathCount - InlinePath.capacity).contains(index))
+    }
+
+    @inline(__always)
+    private func pushPath(_ index: Int32) {
+        if pathCount < InlinePath.capacity {
+            let position = pathCount
+            withUnsafeMutableBytes(of: &state.pointee.inlinePath) { $0.storeBytes(of: index, toByteOffset: position * 4, as: Int32.self) }
+        } else {
+            let position = pathCount - InlinePath.capacity
+            if position < state.pointee.overflow.count {
+                state.pointee.overflow[position] = index
+            } else {
+                state.pointee.overflow.append(index)
+            }
+        }
+        pathCount += 1
+    }
 
     /// The path's names, outermost first, followed by `extra`.
     func pathNames(adding extra: String? = nil) -> [String] {
@@ -34,80 +127,163 @@ final class ResolutionContext {
 
     // MARK: Resolving
 
-    /// Resolves registration `index` as a `T`, honouring its scope.
-    func resolve<T>(_ index: Int, as type: T.Type, arguments: Arguments) throws -> T {
+    // MARK: The inlinable fast path (see Resolver.resolve)
+
+    /// The registration `holder` declares as an unnamed instance dependency
+    /// of type `typeID`, found by scanning its own few declarations; nil
+    /// sends the caller down the hashed path (names, errors).
+    @inlinable
+    func declaredInstance(of holder: Int, typeID: ObjectIdentifier) -> Int? {
+        let h = state.pointee.hotRegistrations[holder]
+        let types = state.pointee.hotDependencyTypes
+        let raw = UInt(bitPattern: typeID)
+        var i = Int(h.instanceStart)
+        let end = i + Int(h.instanceCount)
+        while i < end {
+            if types[i] == raw {
+                let target = state.pointee.hotDependencies[i]
+                return target >= 0 ? Int(target) : nil
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// For a transient registration with a typed factory of `typeID` and no
+    /// runtime arguments: runs every check, enters the path and returns the
+    /// factory; the caller calls it, then `leaveFastPath()`. Nil otherwise
+    /// (the caller takes the general path).
+    @inlinable
+    func enterFastPath(_ index: Int, typeID: ObjectIdentifier) throws -> Unmanaged<AnyFactory>? {
+        let entry = state.pointee.hotRegistrations[index]
+        guard entry.lifetime == .transient, entry.isTyped, entry.typeID == typeID, entry.argumentCount == 0 else { return nil }
+        let count = state.pointee.pathCount
+        if count >= InlinePath.capacity { return nil }          // deep paths take the general path
+        let marker = Int32(index)
+        let onPath = withUnsafeBytes(of: &state.pointee.inlinePath) { raw -> Bool in
+            let items = raw.bindMemory(to: Int32.self)
+            var i = 0
+            while i < count {
+                if items[i] == marker { return true }
+                i += 1
+            }
+            return false
+        }
+        if onPath { throw cycleError(index) }
+        withUnsafeMutableBytes(of: &state.pointee.inlinePath) { $0.storeBytes(of: marker, toByteOffset: count * 4, as: Int32.self) }
+        state.pointee.pathCount = count + 1
+        return entry.factory
+    }
+
+    @inlinable
+    func leaveFastPath() { state.pointee.pathCount -= 1 }
+
+    /// A factory's error, as `build` reports it.
+    @usableFromInline
+    func factoryError(_ error: Error, _ index: Int) -> Error {
+        if error is RegistryError { return error }
         let planned = plan.registrations[index]
-        if path.contains(index) {
-            let start = path.firstIndex(of: index) ?? 0
-            let cycle = path[start...].map { plan.registrations[$0].name } + [planned.name]
-            throw error(.cycle, "dependency cycle: " + cycle.joined(separator: " → "), adding: planned.name,
-                        details: path[start...].map { "\(plan.registrations[$0].name) registered at \(plan.registrations[$0].registration.origin)" },
-                        origin: planned.registration.origin)
-        }
-        if currentStackAddress() < stackFloor {
-            throw error(.tooDeep, "the graph is too deep to build: \(path.count) nested resolves exhausted the thread's stack",
-                        adding: planned.name, origin: planned.registration.origin)
-        }
-        path.append(index)
-        defer { path.removeLast() }
-        switch planned.lifetime {
+        return self.error(.factoryFailed, "the factory for \(planned.name) failed: \(error)",
+                          details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
+    }
+
+    /// Resolves registration `index` as a `T`, honouring its scope.
+    @usableFromInline
+    func resolve<T>(_ index: Int, as type: T.Type, arguments: Arguments) throws -> T {
+        let entry = hotRegistrations[index]
+        if pathContains(Int32(index)) { throw cycleError(index) }
+        // Each level uses far less than the reserve, so every 8th level is enough.
+        if pathCount & 7 == 7 && currentStackAddress() < stackFloor { throw tooDeepError(index) }
+        pushPath(Int32(index))
+        defer { pathCount -= 1 }
+        switch entry.lifetime {
         case .transient:
-            return try build(planned, as: T.self, arguments)
+            return try build(index, entry, as: T.self, arguments)
         case .graph:
-            if let existing = graphInstances?[index] { return try cast(existing, planned) }
-            let value = try build(planned, as: T.self, arguments)
+            if let existing = graphInstances?[index] { return try cast(existing, index) }
+            let value = try build(index, entry, as: T.self, arguments)
             if graphInstances == nil { graphInstances = [:] }
             graphInstances?[index] = value
             return value
         case .singleton, .weak:
-            let slot = container.slots[planned.slot]
-            if let existing = slot.value { return try cast(existing, planned) }
+            let slot = container.slots[Int(entry.slot)]
+            if let existing = slot.value { return try cast(existing, index) }
             return try container.creationLock.withLock {
-                if let existing = slot.value { return try cast(existing, planned) }
-                let value = try build(planned, as: T.self, arguments)
-                if planned.lifetime == .weak && !(Swift.type(of: value as Any) is AnyObject.Type) {
+                if let existing = slot.value { return try cast(existing, index) }
+                let value = try build(index, entry, as: T.self, arguments)
+                if entry.lifetime == .weak && !(Swift.type(of: value as Any) is AnyObject.Type) {
+                    let planned = plan.registrations[index]
                     throw error(.wrongType, "\(planned.name) is weak-scoped, but its factory made a \(typeName(of: value)), which is not a class instance",
                                 details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
                 }
                 slot.store(value)
                 return value
             }
-        case .custom(let scopeName):
+        case .custom:
+            let planned = plan.registrations[index]
+            guard case .custom(let scopeName) = planned.lifetime else { return try build(index, entry, as: T.self, arguments) }
             let scope = try findScope(scopeName, for: planned)
             try checkCaptive(planned, scopeName)
-            if let existing = try scope.instance(at: index) { return try cast(existing, planned) }
+            if let existing = try scope.instance(at: index) { return try cast(existing, index) }
             return try container.creationLock.withLock {
-                if let existing = try scope.instance(at: index) { return try cast(existing, planned) }
-                let value = try build(planned, as: T.self, arguments)
+                if let existing = try scope.instance(at: index) { return try cast(existing, index) }
+                let value = try build(index, entry, as: T.self, arguments)
                 try scope.store(value, at: index)
                 return value
             }
         }
     }
 
-    /// Runs the factory of `planned`, after checking the arguments.
-    private func build<T>(_ planned: PlannedRegistration, as type: T.Type, _ arguments: Arguments) throws -> T {
-        if arguments.count != 0 || !planned.arguments.isEmpty { try checkArguments(arguments, for: planned) }
-        let resolver = Resolver(context: self, current: planned.index)
+    @usableFromInline
+    func cycleError(_ index: Int) -> RegistryError {
+        let planned = plan.registrations[index]
+        let path = self.path
+        let start = path.firstIndex(of: index) ?? 0
+        let cycle = path[start...].map { plan.registrations[$0].name } + [planned.name]
+        return error(.cycle, "dependency cycle: " + cycle.joined(separator: " → "), adding: planned.name,
+                     details: path[start...].map { "\(plan.registrations[$0].name) registered at \(plan.registrations[$0].registration.origin)" },
+                     origin: planned.registration.origin)
+    }
+
+    private func tooDeepError(_ index: Int) -> RegistryError {
+        let planned = plan.registrations[index]
+        return error(.tooDeep, "the graph is too deep to build: \(pathCount) nested resolves exhausted the thread's stack",
+                     adding: planned.name, origin: planned.registration.origin)
+    }
+
+    /// Runs the factory of registration `index`, after checking the arguments.
+    @inline(__always)
+    private func build<T>(_ index: Int, _ entry: HotRegistration, as type: T.Type, _ arguments: Arguments) throws -> T {
+        if arguments.count != 0 || entry.argumentCount != 0 { try checkArguments(arguments, for: plan.registrations[index]) }
+        let resolver = Resolver(context: self, current: index)
         do {
-            if let typed = planned.factory as? TypedFactory<T> { return try typed.body(resolver, arguments) }
-            let value = try planned.factory.make(resolver, arguments)
+            // A typed factory registered for exactly T: call it without any cast
+            // (a generic `as?` would look up TypedFactory<T>'s metadata every time).
+            if entry.isTyped && entry.typeID == ObjectIdentifier(T.self) {
+                return try entry.factory._withUnsafeGuaranteedRef {
+                    try unsafeDowncast($0, to: TypedFactory<T>.self).makeTyped(resolver, arguments)
+                }
+            }
+            let value = try entry.factory._withUnsafeGuaranteedRef { try $0.make(resolver, arguments) }
+            let planned = plan.registrations[index]
             guard planned.key.type.accepts(value) else {
                 throw error(.wrongType,
                             "the factory for \(planned.name) returned \(describe(value)), expected \(planned.key.type.name)",
                             details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
             }
-            return try cast(value, planned)
+            return try cast(value, index)
         } catch let error as RegistryError {
             throw error
         } catch {
+            let planned = plan.registrations[index]
             throw self.error(.factoryFailed, "the factory for \(planned.name) failed: \(error)",
                              details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
         }
     }
 
-    private func cast<T>(_ value: Any, _ planned: PlannedRegistration) throws -> T {
+    private func cast<T>(_ value: Any, _ index: Int) throws -> T {
         if let typed = value as? T { return typed }
+        let planned = plan.registrations[index]
         throw error(.wrongType, "\(planned.name) is a \(describe(value)), not a \(String(describing: T.self))",
                     details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
     }
@@ -170,3 +346,11 @@ final class ResolutionContext {
     }
 }
 
+
+/// Sixteen path entries stored in the resolution state itself.
+@usableFromInline
+struct InlinePath {
+    @inlinable static var capacity: Int { 16 }
+    @usableFromInline var storage: (Int64, Int64, Int64, Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    @usableFromInline init() {}
+}

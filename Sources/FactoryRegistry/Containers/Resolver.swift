@@ -2,49 +2,84 @@
 /// the registration declares, so the graph the registry shows is the graph
 /// that gets built.
 ///
+/// A resolver is valid only while its factory runs: do not keep it. To
+/// build something later, declare a provider dependency and keep the
+/// ``Provider`` instead.
+///
 /// ```swift
 /// try app.register(MovieLoader.self, dependencies: [.instance(Cache.self), .provider(Request.self)]) { r in
 ///     MovieLoader(cache: try r.resolve(), makeRequest: try r.provider(Request.self))
 /// }
 /// ```
 public struct Resolver {
-    let context: ResolutionContext
-    let current: Int
+    @usableFromInline let context: ResolutionContext
+    @usableFromInline let current: Int
+
+    @usableFromInline
+    init(context: ResolutionContext, current: Int) {
+        self.context = context
+        self.current = current
+    }
 
     /// The container being resolved from.
     public var container: Container { context.container }
 
     /// An instance of `type` (the one named `name`), which the registration
     /// must declare as an instance dependency.
-    @inline(__always)
+    @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
-        let index = try dependency(ObjectIdentifier(type), name, T.self, kind: .instance)
+        let declared = name == nil ? context.declaredInstance(of: current, typeID: ObjectIdentifier(T.self)) : nil
+        let index = try declared ?? instanceDependency(ObjectIdentifier(type), name, T.self)
+        // Transient typed registrations (most of a graph) are built right here,
+        // specialized for T; everything else takes the general path.
+        if let factory = try context.enterFastPath(index, typeID: ObjectIdentifier(T.self)) {
+            defer { context.leaveFastPath() }
+            do {
+                return try factory._withUnsafeGuaranteedRef {
+                    try unsafeDowncast($0, to: TypedFactory<T>.self).makeTyped(Resolver(context: context, current: index), .none)
+                }
+            } catch {
+                throw context.factoryError(error, index)
+            }
+        }
         return try context.resolve(index, as: T.self, arguments: .none)
+    }
+
+    @usableFromInline
+    func instanceDependency(_ id: ObjectIdentifier, _ name: String?, _ type: Any.Type) throws -> Int {
+        try dependency(id, name, { String(describing: type) }, kind: .instance)
     }
 
     /// Resolves a declared dependency by key, untyped (for script factories).
     public func resolveAny(_ key: ServiceKey) throws -> Any {
-        let index = try dependency(key.type.id, key.name, key.type.name, kind: .instance)
+        let index = try dependency(key.type.id, key.name, { key.type.name }, kind: .instance)
         return try context.resolve(index, as: Any.self, arguments: .none)
     }
 
     /// A provider of `type`, which the registration must declare as a
     /// provider dependency. It resolves later, each time it is called.
     public func provider<T>(_ type: T.Type = T.self, name: String? = nil) throws -> Provider<T> {
-        let index = try dependency(ObjectIdentifier(type), name, T.self, kind: .provider)
+        let index = try dependency(ObjectIdentifier(type), name, { String(describing: T.self) }, kind: .provider)
         return Provider(container: context.container, scope: context.scope, index: index)
     }
 
     /// An untyped provider of a declared provider dependency (for script factories).
     public func anyProvider(_ key: ServiceKey) throws -> Provider<Any> {
-        let index = try dependency(key.type.id, key.name, key.type.name, kind: .provider)
+        let index = try dependency(key.type.id, key.name, { key.type.name }, kind: .provider)
         return Provider(container: context.container, scope: context.scope, index: index)
     }
 
-    private func dependency<T>(_ id: ObjectIdentifier, _ name: String?, _ type: T, kind: Dependency.Kind) throws -> Int {
+    /// The index of a declared dependency. `typeName` is only called to word
+    /// an error: naming a type is far too slow for the resolve path.
+    private func dependency(_ id: ObjectIdentifier, _ name: String?, _ typeName: () -> String,
+                            kind: Dependency.Kind) throws -> Int {
+        if let index = context.keys.find(id, name),
+           HotTable.declares(context.hotRegistrations, context.hotDependencies, current, index, provider: kind == .provider) {
+            return index
+        }
         let plan = context.plan
         let holder = plan.registrations[current]
-        let label = name.map { "\(type)#\($0)" } ?? "\(type)"
+        let label = name.map { "\(typeName())#\($0)" } ?? typeName()
         guard let index = plan.index.find(id, name) else {
             throw context.error(.missingRegistration, "no registration for \(label)", adding: label,
                                 details: ["required by \(holder.name) (\(holder.registration.origin))"],
@@ -93,7 +128,7 @@ public struct Provider<T>: @unchecked Sendable {
 
     /// Resolves with any runtime arguments, checked against the registration.
     public func call(arguments: Arguments) throws -> T {
-        try ResolutionContext(container: container, scope: scope).resolve(index, as: T.self, arguments: arguments)
+        try ResolutionContext.run(container: container, scope: scope) { try $0.resolve(index, as: T.self, arguments: arguments) }
     }
 
     /// The registration this provider resolves.

@@ -13,9 +13,27 @@ public protocol Resolving {
 
 extension Resolving {
     /// An instance of `type` (the one named `name`).
-    @inline(__always)
+    @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
-        try resolve(type, name: name, arguments: .none)
+        let entry = resolutionEntry
+        let container = try entry.liveContainer()
+        guard let index = container.plan.index.find(ObjectIdentifier(type), name) else {
+            return try resolve(type, name: name, arguments: .none)      // reports the missing registration
+        }
+        return try ResolutionContext.run(container: container, scope: entry.scope) { context in
+            // A transient typed root is built right here, specialized for T.
+            if let factory = try context.enterFastPath(index, typeID: ObjectIdentifier(T.self)) {
+                defer { context.leaveFastPath() }
+                do {
+                    return try factory._withUnsafeGuaranteedRef {
+                        try unsafeDowncast($0, to: TypedFactory<T>.self).makeTyped(Resolver(context: context, current: index), .none)
+                    }
+                } catch {
+                    throw context.factoryError(error, index)
+                }
+            }
+            return try context.resolve(index, as: T.self, arguments: .none)
+        }
     }
 
     /// An instance of `type` built with one runtime argument.
@@ -41,8 +59,9 @@ extension Resolving {
         guard let index = container.plan.index.find(ObjectIdentifier(type), name) else {
             throw missing(ServiceKey(type, name: name).description, container)
         }
-        return try ResolutionContext(container: container, scope: entry.scope)
-            .resolve(index, as: T.self, arguments: arguments)
+        return try ResolutionContext.run(container: container, scope: entry.scope) {
+            try $0.resolve(index, as: T.self, arguments: arguments)
+        }
     }
 
     /// An instance for `key`, untyped (the value is checked against the
@@ -51,8 +70,9 @@ extension Resolving {
         let entry = resolutionEntry
         let container = try entry.liveContainer()
         guard let index = container.plan.index.find(key) else { throw missing(key.description, container) }
-        return try ResolutionContext(container: container, scope: entry.scope)
-            .resolve(index, as: Any.self, arguments: arguments)
+        return try ResolutionContext.run(container: container, scope: entry.scope) {
+            try $0.resolve(index, as: Any.self, arguments: arguments)
+        }
     }
 
     /// A provider of `type`: a closure that resolves it when called.

@@ -10,9 +10,13 @@ public struct Arguments: @unchecked Sendable {
     /// The values, in the order of the registration's specs.
     public let values: [Any]
 
+    @inlinable
     public init(_ values: [Any]) { self.values = values }
 
-    public static let none = Arguments([])
+    /// No arguments (computed: a stored static would cost a lazy-init check
+    /// on every resolve).
+    @inlinable
+    public static var none: Arguments { Arguments([]) }
 
     public var count: Int { values.count }
 

@@ -10,28 +10,44 @@ open class AnyFactory: @unchecked Sendable {
         throw RegistryError(.factoryFailed, "this factory has no body (AnyFactory.make was not overridden)")
     }
 
-    /// Whether `make`'s result is statically of the registered type.
+    /// Whether `make`'s result is statically of one type (``producedType``).
     open var isTyped: Bool { false }
+
+    /// The type a typed factory produces.
+    open var producedType: ObjectIdentifier? { nil }
 }
 
 /// A Swift closure producing `T`.
 public final class TypedFactory<T>: AnyFactory, @unchecked Sendable {
-    public let body: @Sendable (Resolver, Arguments) throws -> T
+    @usableFromInline let withArguments: (@Sendable (Resolver, Arguments) throws -> T)?
+    @usableFromInline let withoutArguments: (@Sendable (Resolver) throws -> T)?
 
+    /// A factory that reads runtime arguments.
     public init(_ body: @escaping @Sendable (Resolver, Arguments) throws -> T) {
-        self.body = body
+        withArguments = body
+        withoutArguments = nil
     }
 
-    @inline(__always)
+    /// A factory without runtime arguments (one closure call less per resolve).
+    public init(_ body: @escaping @Sendable (Resolver) throws -> T) {
+        withArguments = nil
+        withoutArguments = body
+    }
+
+    @inlinable
     public func makeTyped(_ resolver: Resolver, _ arguments: Arguments) throws -> T {
-        try body(resolver, arguments)
+        if let withoutArguments { return try withoutArguments(resolver) }
+        if let withArguments { return try withArguments(resolver, arguments) }
+        throw RegistryError(.factoryFailed, "this factory has no body")
     }
 
     public override func make(_ resolver: Resolver, _ arguments: Arguments) throws -> Any {
-        try body(resolver, arguments)
+        try makeTyped(resolver, arguments)
     }
 
     public override var isTyped: Bool { true }
+
+    public override var producedType: ObjectIdentifier? { ObjectIdentifier(T.self) }
 }
 
 /// A closure producing any value, checked against the registered type

@@ -1,0 +1,74 @@
+import Dispatch
+
+/// Keeps a value alive and observable, so the optimizer cannot drop the work.
+@inline(never)
+func consume<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// The median nanoseconds per call of `body`, over 11 samples of a batch
+/// sized so each sample takes at least `sampleNanoseconds`.
+func measure(sampleNanoseconds: UInt64 = 20_000_000, _ body: () throws -> Void) rethrows -> Double {
+    for _ in 0..<100 { try body() }                       // warm up
+    var batch = 1
+    while true {
+        let start = now()
+        for _ in 0..<batch { try body() }
+        if now() - start >= sampleNanoseconds / 4 || batch >= 1 << 26 { break }
+        batch *= 2
+    }
+    batch *= 4
+    var samples: [Double] = []
+    for _ in 0..<11 {
+        let start = now()
+        for _ in 0..<batch { try body() }
+        samples.append(Double(now() - start) / Double(batch))
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
+/// Median ns per call for each contender, sampling them in turn (a sample of
+/// each, then the next round), so a slow phase of the machine hits every
+/// contender alike and the ratios hold.
+func measureInterleaved(_ contenders: [(String, () throws -> Void)], rounds: Int = 15,
+                        sampleNanoseconds: UInt64 = 10_000_000) throws -> [(String, Double)] {
+    var batches: [Int] = []
+    for (_, body) in contenders {
+        for _ in 0..<100 { try body() }
+        var batch = 1
+        while true {
+            let start = now()
+            for _ in 0..<batch { try body() }
+            if now() - start >= sampleNanoseconds / 4 || batch >= 1 << 26 { break }
+            batch *= 2
+        }
+        batches.append(batch * 4)
+    }
+    var samples = [[Double]](repeating: [], count: contenders.count)
+    for _ in 0..<rounds {
+        for (i, (_, body)) in contenders.enumerated() {
+            let start = now()
+            for _ in 0..<batches[i] { try body() }
+            samples[i].append(Double(now() - start) / Double(batches[i]))
+        }
+    }
+    return contenders.indices.map { i in
+        let sorted = samples[i].sorted()
+        return (contenders[i].0, sorted[sorted.count / 2])
+    }
+}
+
+/// One case's results: contender → median ns per operation, in run order.
+struct CaseResult {
+    let name: String
+    var contenders: [(String, Double)] = []
+    mutating func add(_ contender: String, _ ns: Double) { contenders.append((contender, ns)) }
+    init(name: String, contenders: [(String, Double)] = []) {
+        self.name = name
+        self.contenders = contenders
+    }
+    func ns(_ contender: String) -> Double? { contenders.first { $0.0 == contender }?.1 }
+}

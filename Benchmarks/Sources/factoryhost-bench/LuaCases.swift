@@ -1,0 +1,81 @@
+import CLua
+import Foundation
+import LuaBridge
+
+/// A bare lua_CFunction: the floor any bridged call is compared with.
+let bareIncrement: lua_CFunction = { L in
+    lua_pushinteger(L, lua_tointegerx(L, 1, nil) + 1)
+    return 1
+}
+
+/// `lua_call`: the cost of one call from a Lua loop into a bare C function
+/// and into a Swift closure registered through the bridge.
+func luaCallCases() throws -> [CaseResult] {
+    let lua = try LuaState()
+    try lua.withRawState { L in
+        lua_pushcclosure(L, bareIncrement, 0)
+        lua_setglobal(L, "cfunction")
+    }
+    lua.register("swift_closure") { call in [.integer(try call.argument(1, as: Int.self) + 1)] }
+    let loop = try lua.run("""
+        return function(f, n)
+          local x = 0
+          for i = 1, n do x = f(x) end
+          return x
+        end
+        """, name: "bench")[0].function()
+    let calls = 100_000
+    let cfunction = try lua.global("cfunction"), closure = try lua.global("swift_closure")
+    let perLoop = try measureInterleaved([
+        ("cfunction", { consume(try loop.call(cfunction, .integer(calls))) }),
+        ("swift_closure", { consume(try loop.call(closure, .integer(calls))) }),
+    ])
+    return [CaseResult(name: "lua_call", contenders: perLoop.map { ($0.0, $0.1 / Double(calls)) })]
+}
+
+/// `startup`: one `run` of a one-line script, `lua5.4` against the release
+/// `factoryhost` ($FACTORYHOST_BIN, else ../.build/release/factoryhost).
+func startupCases() throws -> [CaseResult] {
+    let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+    let binary = ProcessInfo.processInfo.environment["FACTORYHOST_BIN"]
+        ?? here.appendingPathComponent(".build/release/factoryhost").path
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+        FileHandle.standardError.write(Data("startup: no factoryhost binary at \(binary) (run Scripts/bench.sh)\n".utf8))
+        return []
+    }
+    let lua = ["/usr/bin/lua5.4", "/opt/homebrew/bin/lua5.4", "/usr/local/bin/lua5.4"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    let script = FileManager.default.temporaryDirectory.appendingPathComponent("factoryhost-bench-one.lua")
+    try Data("local x = 1\n".utf8).write(to: script)
+    var result = CaseResult(name: "startup")
+    if let lua { result.add("lua5.4", try spawnTime([lua, script.path])) }
+    result.add("factoryhost", try spawnTime([binary, "run", script.path]))
+    return [result]
+}
+
+/// Median ns for spawning `argv` and waiting for it (11 samples of 20 runs).
+func spawnTime(_ argv: [String]) throws -> Double {
+    func once() throws {
+        var pid: pid_t = 0
+        let cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else {
+            throw NSError(domain: "spawn", code: 1, userInfo: [NSLocalizedDescriptionKey: "cannot run \(argv[0])"])
+        }
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+    for _ in 0..<5 { try once() }
+    var samples: [Double] = []
+    for _ in 0..<11 {
+        let start = now()
+        for _ in 0..<20 { try once() }
+        samples.append(Double(now() - start) / 20)
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}

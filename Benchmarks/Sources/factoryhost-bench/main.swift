@@ -1,0 +1,76 @@
+import Foundation
+
+// factoryhost-bench: every case, every contender, in one run.
+//   --json           one JSON object { case: { contender: median ns per operation } }
+//   --filter NAME    only cases whose name contains NAME
+
+let arguments = CommandLine.arguments.dropFirst()
+let json = arguments.contains("--json")
+let filter = arguments.firstIndex(of: "--filter").flatMap { arguments.index(after: $0) < arguments.endIndex ? arguments[arguments.index(after: $0)] : nil }
+
+// --iterate CONTENDER N: run graph9 N times for one contender, untimed (for
+// instruction counts under `valgrind --tool=callgrind`, which are repeatable).
+if let at = arguments.firstIndex(of: "--iterate") {
+    let rest = Array(arguments[at...].dropFirst())
+    let contender = rest.first ?? "factoryhost"
+    let n = rest.dropFirst().first.flatMap { Int($0) } ?? 100_000
+    let fh = try factoryhostContainer()
+    let sw = swinjectContainer()
+    for _ in 0..<n {
+        switch contender {
+        case "hand": consume(handGraph9())
+        case "swinject": consume(sw.resolve(ViewModel.self))
+        default: consume(try fh.resolve(ViewModel.self))
+        }
+    }
+    exit(0)
+}
+
+/// Goals from the issues: (case, contender, reference, at most this ratio).
+let goals: [(String, String, String, Double, String)] = [
+    ("graph9", "factoryhost", "hand", 2.0, "factoryhost ≤ 2× hand-written"),
+    ("graph9", "factoryhost", "swinject", 0.1, "factoryhost ≥ 10× faster than Swinject"),
+    ("lua_call", "swift_closure", "cfunction", 2.0, "Swift closure ≤ 2× bare lua_CFunction"),
+    ("startup", "factoryhost", "lua5.4", 4.0, "run start-up ≤ 4× lua5.4"),
+]
+
+var results: [CaseResult] = []
+let groups: [([String], () throws -> [CaseResult])] = [
+    (["graph9", "singleton", "assisted3", "regs10", "regs10000", "threads1", "threads8"], registryCases),
+    (["lua_call"], luaCallCases), (["startup"], startupCases),
+]
+for (names, run) in groups where filter.map({ f in names.contains { $0.contains(f) } }) ?? true {
+    for result in try run() where filter.map({ result.name.contains($0) }) ?? true {
+        results.append(result)
+    }
+}
+
+if json {
+    var object: [String: [String: Double]] = [:]
+    for result in results {
+        object[result.name] = Dictionary(uniqueKeysWithValues: result.contenders.map { ($0.0, ($0.1 * 10).rounded() / 10) })
+    }
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+} else {
+    func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(0, n - s.count)) }
+    func format(_ ns: Double) -> String {
+        ns >= 1_000_000 ? String(format: "%.2f ms", ns / 1e6) : ns >= 1000 ? String(format: "%.2f µs", ns / 1000) : String(format: "%.1f ns", ns)
+    }
+    print(pad("case", 12) + pad("contender", 16) + pad("median", 12) + "vs first")
+    for result in results {
+        let first = result.contenders.first?.1 ?? 1
+        for (index, (contender, ns)) in result.contenders.enumerated() {
+            print(pad(index == 0 ? result.name : "", 12) + pad(contender, 16) + pad(format(ns), 12) + String(format: "%.2fx", ns / first))
+        }
+    }
+    if let r10 = results.first(where: { $0.name == "regs10" })?.ns("factoryhost"),
+       let r10k = results.first(where: { $0.name == "regs10000" })?.ns("factoryhost") {
+        print(String(format: "\nregs10000 / regs10 (factoryhost): %.2fx (goal ≤ 1.10x)", r10k / r10))
+    }
+    for (name, contender, reference, limit, text) in goals {
+        guard let result = results.first(where: { $0.name == name }), let a = result.ns(contender), let b = result.ns(reference) else { continue }
+        let ratio = a / b
+        print(String(format: "%@: %@ / %@ = %.2fx — %@ %@", name, contender, reference, ratio, text, ratio <= limit ? "✓" : "✗"))
+    }
+}

@@ -1,0 +1,82 @@
+/// An open-addressing table from service keys to registration indices,
+/// hashed on the type's identity (a pointer) and kept in raw memory, so a
+/// lookup costs a few nanoseconds and no reference counting, whatever the
+/// number of registrations.
+@usableFromInline
+final class KeyTable: @unchecked Sendable {
+    struct Entry {
+        var id: UInt          // 0: empty
+        var nameIndex: Int32  // -1: no name; else an index into `names`
+        var value: Int32
+    }
+
+    let entries: UnsafeMutableBufferPointer<Entry>
+    let names: [String]
+    let mask: Int
+
+    init(_ keys: [ServiceKey]) {
+        var capacity = 16
+        while capacity < keys.count * 2 { capacity <<= 1 }
+        mask = capacity - 1
+        entries = .allocate(capacity: capacity)
+        entries.initialize(repeating: Entry(id: 0, nameIndex: -1, value: -1))
+        var names: [String] = []
+        for (value, key) in keys.enumerated() {
+            var nameIndex: Int32 = -1
+            if let name = key.name {
+                nameIndex = Int32(names.count)
+                names.append(name)
+            }
+            var i = KeyTable.slot(key.type.id, key.name, mask)
+            while entries[i].id != 0 { i = (i + 1) & mask }
+            entries[i] = Entry(id: UInt(bitPattern: key.type.id), nameIndex: nameIndex, value: Int32(value))
+        }
+        self.names = names
+    }
+
+    deinit { entries.deallocate() }
+
+    @inline(__always)
+    static func slot(_ id: ObjectIdentifier, _ name: String?, _ mask: Int) -> Int {
+        var h = UInt(bitPattern: id) &>> 4
+        if let name { h ^= UInt(bitPattern: name.hashValue) }
+        h = h &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: h &>> 32) & mask
+    }
+
+    /// The index registered for (`id`, `name`), or nil.
+    @usableFromInline
+    func find(_ id: ObjectIdentifier, _ name: String?) -> Int? { lookup.find(id, name) }
+
+    func find(_ key: ServiceKey) -> Int? { find(key.type.id, key.name) }
+
+    /// A trivially-copyable view for the resolve path (valid while the table lives).
+    var lookup: Lookup { Lookup(entries: entries, mask: mask, table: Unmanaged.passUnretained(self)) }
+
+    struct Lookup {
+        let entries: UnsafeMutableBufferPointer<Entry>
+        let mask: Int
+        let table: Unmanaged<KeyTable>
+
+        @inline(__always)
+        func find(_ id: ObjectIdentifier, _ name: String?) -> Int? {
+            let raw = UInt(bitPattern: id)
+            var i = KeyTable.slot(id, name, mask)
+            while true {
+                let entry = entries[i]
+                if entry.id == 0 { return nil }
+                if entry.id == raw {
+                    if let name {
+                        if entry.nameIndex >= 0,
+                           table._withUnsafeGuaranteedRef({ $0.names[Int(entry.nameIndex)] == name }) {
+                            return Int(entry.value)
+                        }
+                    } else if entry.nameIndex < 0 {
+                        return Int(entry.value)
+                    }
+                }
+                i = (i + 1) & mask
+            }
+        }
+    }
+}
