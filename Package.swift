@@ -62,6 +62,10 @@ let package = Package(
             dependencies: ["FactoryRegistry"]
         ),
         .testTarget(
+            name: "ReadmeExampleTests",
+            dependencies: ["FactoryRegistry"]
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: ["factoryhost"],
             exclude: ["Fixtures"]

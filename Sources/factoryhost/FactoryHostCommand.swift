@@ -1,7 +1,6 @@
 import ArgumentParser
 
 /// `factoryhost` — the command-line tool.
-@main
 struct FactoryHostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "factoryhost",
