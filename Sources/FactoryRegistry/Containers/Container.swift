@@ -15,6 +15,8 @@ public final class Container: Resolving, @unchecked Sendable {
     /// The configuration this container is an instance of.
     public var configuration: String { plan.configuration }
     @usableFromInline let plan: ContainerPlan
+    /// The plan's hot data as trivial values, copied into each resolve.
+    let template: ResolutionTemplate
     let slots: [InstanceSlot]
     /// Held while a singleton, weak or scoped instance is built: one builder
     /// at a time, so no two threads build the same instance and no lock-order
@@ -25,6 +27,7 @@ public final class Container: Resolving, @unchecked Sendable {
 
     init(plan: ContainerPlan) throws {
         self.plan = plan
+        self.template = ResolutionTemplate(plan: plan)
         slots = plan.registrations.filter { $0.slot >= 0 }.map { InstanceSlot(weak: $0.lifetime == .weak) }
         for index in plan.eagerSingletons {
             _ = try ResolutionContext.run(container: self, scope: nil) { try $0.resolve(index, as: Any.self, arguments: .none) }
@@ -80,6 +83,24 @@ public final class Container: Resolving, @unchecked Sendable {
 
     /// Every registration this container resolves from.
     public var registrations: [Registration] { plan.registrations.map(\.registration) }
+}
+
+/// The parts of a plan every resolve reads, as values that need no
+/// reference counting (the container keeps the plan alive).
+struct ResolutionTemplate {
+    unowned(unsafe) let plan: ContainerPlan
+    let hotRegistrations: UnsafeMutableBufferPointer<HotRegistration>
+    let hotDependencies: UnsafeMutableBufferPointer<Int32>
+    let hotDependencyTypes: UnsafeMutableBufferPointer<UInt>
+    let keys: KeyTable.Lookup
+
+    init(plan: ContainerPlan) {
+        self.plan = plan
+        hotRegistrations = plan.hot.registrations
+        hotDependencies = plan.hot.dependencies
+        hotDependencyTypes = plan.hot.dependencyTypes
+        keys = plan.hot.keys.lookup
+    }
 }
 
 /// What a resolve starts from: a container, and the scope handle it was

@@ -25,13 +25,15 @@ struct ResolutionState {
     @usableFromInline let stackFloor: UInt
 
     init(container: Container, scope: ScopeHandle?) {
+        // Everything from the container's precomputed template: no reference
+        // counting on the shared plan, which would bounce between cores.
+        let template = container.template
         self.container = container
-        self.plan = container.plan
-        let hot = container.plan.hot
-        self.hotRegistrations = hot.registrations
-        self.hotDependencies = hot.dependencies
-        self.hotDependencyTypes = hot.dependencyTypes
-        self.keys = hot.keys.lookup
+        self.plan = template.plan
+        self.hotRegistrations = template.hotRegistrations
+        self.hotDependencies = template.hotDependencies
+        self.hotDependencyTypes = template.hotDependencyTypes
+        self.keys = template.keys
         self.scope = scope
         let low = StackGuard.lowBound()
         // Unknown bound: allow 256 KiB from here, inside the smallest thread stacks.
@@ -132,7 +134,7 @@ struct ResolutionContext {
     /// The registration `holder` declares as an unnamed instance dependency
     /// of type `typeID`, found by scanning its own few declarations; nil
     /// sends the caller down the hashed path (names, errors).
-    @inlinable
+    @inlinable @inline(__always)
     func declaredInstance(of holder: Int, typeID: ObjectIdentifier) -> Int? {
         let h = state.pointee.hotRegistrations[holder]
         let types = state.pointee.hotDependencyTypes
@@ -153,7 +155,7 @@ struct ResolutionContext {
     /// runtime arguments: runs every check, enters the path and returns the
     /// factory; the caller calls it, then `leaveFastPath()`. Nil otherwise
     /// (the caller takes the general path).
-    @inlinable
+    @inlinable @inline(__always)
     func enterFastPath(_ index: Int, typeID: ObjectIdentifier) throws -> Unmanaged<AnyFactory>? {
         let entry = state.pointee.hotRegistrations[index]
         guard entry.lifetime == .transient, entry.isTyped, entry.typeID == typeID, entry.argumentCount == 0 else { return nil }
@@ -175,7 +177,7 @@ struct ResolutionContext {
         return entry.factory
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func leaveFastPath() { state.pointee.pathCount -= 1 }
 
     /// A factory's error, as `build` reports it.

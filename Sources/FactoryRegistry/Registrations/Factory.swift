@@ -34,7 +34,7 @@ public final class TypedFactory<T>: AnyFactory, @unchecked Sendable {
         withoutArguments = body
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func makeTyped(_ resolver: Resolver, _ arguments: Arguments) throws -> T {
         if let withoutArguments { return try withoutArguments(resolver) }
         if let withArguments { return try withArguments(resolver, arguments) }
