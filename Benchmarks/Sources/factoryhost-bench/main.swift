@@ -20,6 +20,7 @@ if let at = arguments.firstIndex(of: "--iterate") {
         switch contender {
         case "hand": consume(handGraph9())
         case "swinject": consume(sw.resolve(ViewModel.self))
+        case "singleton": consume(try fh.resolve(Logger.self, name: "shared"))
         default: consume(try fh.resolve(ViewModel.self))
         }
     }

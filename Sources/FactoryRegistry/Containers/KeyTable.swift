@@ -39,9 +39,18 @@ final class KeyTable: @unchecked Sendable {
     @inline(__always)
     static func slot(_ id: ObjectIdentifier, _ name: String?, _ mask: Int) -> Int {
         var h = UInt(bitPattern: id) &>> 4
-        if let name { h ^= UInt(bitPattern: name.hashValue) }
+        if let name { h ^= nameHash(name) }
         h = h &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: h &>> 32) & mask
+    }
+
+    /// FNV-1a over the name's UTF-8: names are short, and SipHash (String's
+    /// hashValue) would cost more than the rest of a lookup.
+    @inline(__always)
+    static func nameHash(_ name: String) -> UInt {
+        var h: UInt = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { h = (h ^ UInt(byte)) &* 0x0000_0100_0000_01B3 }
+        return h
     }
 
     /// The index registered for (`id`, `name`), or nil.

@@ -177,6 +177,15 @@ struct ResolutionContext {
         return entry.factory
     }
 
+    /// The instance of singleton registration `index` if it is built already
+    /// (nothing to check then: it cannot be part of a cycle or captive).
+    @usableFromInline
+    func builtSingleton(_ index: Int) -> Any? {
+        let entry = state.pointee.hotRegistrations[index]
+        guard entry.lifetime == .singleton else { return nil }
+        return state.pointee.container.slots[Int(entry.slot)].value
+    }
+
     @inlinable @inline(__always)
     func leaveFastPath() { state.pointee.pathCount -= 1 }
 

@@ -42,6 +42,7 @@ public struct Resolver {
                 throw context.factoryError(error, index)
             }
         }
+        if let built = context.builtSingleton(index), let value = built as? T { return value }
         return try context.resolve(index, as: T.self, arguments: .none)
     }
 

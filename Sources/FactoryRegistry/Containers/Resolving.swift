@@ -32,6 +32,7 @@ extension Resolving {
                     throw context.factoryError(error, index)
                 }
             }
+            if let built = context.builtSingleton(index), let value = built as? T { return value }
             return try context.resolve(index, as: T.self, arguments: .none)
         }
     }
