@@ -8,28 +8,6 @@ func consume<T>(_ value: T) {
 
 func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-/// The median nanoseconds per call of `body`, over 11 samples of a batch
-/// sized so each sample takes at least `sampleNanoseconds`.
-func measure(sampleNanoseconds: UInt64 = 20_000_000, _ body: () throws -> Void) rethrows -> Double {
-    for _ in 0..<100 { try body() }                       // warm up
-    var batch = 1
-    while true {
-        let start = now()
-        for _ in 0..<batch { try body() }
-        if now() - start >= sampleNanoseconds / 4 || batch >= 1 << 26 { break }
-        batch *= 2
-    }
-    batch *= 4
-    var samples: [Double] = []
-    for _ in 0..<11 {
-        let start = now()
-        for _ in 0..<batch { try body() }
-        samples.append(Double(now() - start) / Double(batch))
-    }
-    samples.sort()
-    return samples[samples.count / 2]
-}
-
 /// Median ns per call for each contender, sampling them in turn (a sample of
 /// each, then the next round), so a slow phase of the machine hits every
 /// contender alike and the ratios hold.

@@ -1,14 +1,9 @@
-/// A registration as a container uses it: its index, lifetime, factory, and
+/// A registration as a container uses it: its index, scope, factory, and
 /// its declared dependencies resolved to indices.
 final class PlannedRegistration: @unchecked Sendable {
-    enum Lifetime: Equatable {
-        case transient, graph, singleton, weak
-        case custom(String)
-    }
-
     let index: Int
     let registration: Registration
-    let lifetime: Lifetime
+    let lifetime: Scope
     let factory: AnyFactory
     /// The factory is a TypedFactory of the registered type (see `build`).
     let isTyped: Bool
@@ -28,13 +23,7 @@ final class PlannedRegistration: @unchecked Sendable {
         self.isTyped = registration.factory.isTyped && registration.factory.producedType == registration.key.type.id
         self.typeID = registration.key.type.id
         self.arguments = registration.arguments
-        switch registration.scope {
-        case .transient: lifetime = .transient
-        case .graph: lifetime = .graph
-        case .singleton: lifetime = .singleton
-        case .weak: lifetime = .weak
-        case .custom(let name): lifetime = .custom(name)
-        }
+        self.lifetime = registration.scope
     }
 
     var key: ServiceKey { registration.key }
@@ -162,18 +151,6 @@ final class ContainerPlan: @unchecked Sendable {
         case .custom(let holderScope):
             if self.scope(holderScope, isWithin: scope) { return nil }
             return "\(holderScope)-scoped \(holder.name) would keep \(scope)-scoped instances after their scope closes"
-        }
-    }
-}
-
-extension PlannedRegistration.Lifetime: CustomStringConvertible {
-    var description: String {
-        switch self {
-        case .transient: return "transient"
-        case .graph: return "graph"
-        case .singleton: return "singleton"
-        case .weak: return "weak"
-        case .custom(let name): return name
         }
     }
 }

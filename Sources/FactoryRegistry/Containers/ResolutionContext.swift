@@ -84,9 +84,10 @@ struct ResolutionContext {
         return (inline + state.pointee.overflow.prefix(max(0, count - InlinePath.capacity))).map { Int($0) }
     }
 
-    @inline(__always)
-    private func pathContains(_ index: Int32) -> Bool {
-        let inlineCount = min(pathCount, InlinePath.capacity)
+    @inlinable @inline(__always)
+    func pathContains(_ index: Int32) -> Bool {
+        let count = state.pointee.pathCount
+        let inlineCount = min(count, InlinePath.capacity)
         let found = withUnsafeBytes(of: &state.pointee.inlinePath) { raw -> Bool in
             let items = raw.bindMemory(to: Int32.self)
             var i = 0
@@ -96,24 +97,25 @@ struct ResolutionContext {
             }
             return false
         }
-        return found || (pathCount > InlinePath.capacity
-                         && state.pointee.overflow.prefix(pathCount - InlinePath.capacity).contains(index))
+        return found || (count > InlinePath.capacity
+                         && state.pointee.overflow.prefix(count - InlinePath.capacity).contains(index))
     }
 
-    @inline(__always)
-    private func pushPath(_ index: Int32) {
-        if pathCount < InlinePath.capacity {
-            let position = pathCount
+    @inlinable @inline(__always)
+    func pushPath(_ index: Int32) {
+        let count = state.pointee.pathCount
+        if count < InlinePath.capacity {
+            let position = count
             withUnsafeMutableBytes(of: &state.pointee.inlinePath) { $0.storeBytes(of: index, toByteOffset: position * 4, as: Int32.self) }
         } else {
-            let position = pathCount - InlinePath.capacity
+            let position = count - InlinePath.capacity
             if position < state.pointee.overflow.count {
                 state.pointee.overflow[position] = index
             } else {
                 state.pointee.overflow.append(index)
             }
         }
-        pathCount += 1
+        state.pointee.pathCount = count + 1
     }
 
     /// The path's names, outermost first, followed by `extra`.
@@ -159,22 +161,31 @@ struct ResolutionContext {
     func enterFastPath(_ index: Int, typeID: ObjectIdentifier) throws -> Unmanaged<AnyFactory>? {
         let entry = state.pointee.hotRegistrations[index]
         guard entry.lifetime == .transient, entry.isTyped, entry.typeID == typeID, entry.argumentCount == 0 else { return nil }
-        let count = state.pointee.pathCount
-        if count >= InlinePath.capacity { return nil }          // deep paths take the general path
-        let marker = Int32(index)
-        let onPath = withUnsafeBytes(of: &state.pointee.inlinePath) { raw -> Bool in
-            let items = raw.bindMemory(to: Int32.self)
-            var i = 0
-            while i < count {
-                if items[i] == marker { return true }
-                i += 1
-            }
-            return false
-        }
-        if onPath { throw cycleError(index) }
-        withUnsafeMutableBytes(of: &state.pointee.inlinePath) { $0.storeBytes(of: marker, toByteOffset: count * 4, as: Int32.self) }
-        state.pointee.pathCount = count + 1
+        // Deep paths take the general path, which also watches the stack.
+        if state.pointee.pathCount >= InlinePath.capacity { return nil }
+        if pathContains(Int32(index)) { throw cycleError(index) }
+        pushPath(Int32(index))
         return entry.factory
+    }
+
+    /// Resolves registration `index` as a `T` with no runtime arguments:
+    /// transient typed registrations (most of a graph) are built right here,
+    /// specialized for T; a built singleton is returned; anything else takes
+    /// the general path. Used by both top-level and nested resolves.
+    @inlinable @inline(__always)
+    func resolveInline<T>(_ index: Int, as type: T.Type) throws -> T {
+        if let factory = try enterFastPath(index, typeID: ObjectIdentifier(T.self)) {
+            defer { leaveFastPath() }
+            do {
+                return try factory._withUnsafeGuaranteedRef {
+                    try unsafeDowncast($0, to: TypedFactory<T>.self).makeTyped(Resolver(context: self, current: index), .none)
+                }
+            } catch {
+                throw factoryError(error, index)
+            }
+        }
+        if let built = builtSingleton(index), let value = built as? T { return value }
+        return try resolve(index, as: T.self, arguments: .none)
     }
 
     /// The instance of singleton registration `index` if it is built already

@@ -30,20 +30,7 @@ public struct Resolver {
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
         let declared = name == nil ? context.declaredInstance(of: current, typeID: ObjectIdentifier(T.self)) : nil
         let index = try declared ?? instanceDependency(ObjectIdentifier(type), name, T.self)
-        // Transient typed registrations (most of a graph) are built right here,
-        // specialized for T; everything else takes the general path.
-        if let factory = try context.enterFastPath(index, typeID: ObjectIdentifier(T.self)) {
-            defer { context.leaveFastPath() }
-            do {
-                return try factory._withUnsafeGuaranteedRef {
-                    try unsafeDowncast($0, to: TypedFactory<T>.self).makeTyped(Resolver(context: context, current: index), .none)
-                }
-            } catch {
-                throw context.factoryError(error, index)
-            }
-        }
-        if let built = context.builtSingleton(index), let value = built as? T { return value }
-        return try context.resolve(index, as: T.self, arguments: .none)
+        return try context.resolveInline(index, as: T.self)
     }
 
     @usableFromInline

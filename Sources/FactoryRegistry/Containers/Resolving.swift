@@ -20,21 +20,7 @@ extension Resolving {
         guard let index = container.plan.index.find(ObjectIdentifier(type), name) else {
             return try resolve(type, name: name, arguments: .none)      // reports the missing registration
         }
-        return try ResolutionContext.run(container: container, scope: entry.scope) { context in
-            // A transient typed root is built right here, specialized for T.
-            if let factory = try context.enterFastPath(index, typeID: ObjectIdentifier(T.self)) {
-                defer { context.leaveFastPath() }
-                do {
-                    return try factory._withUnsafeGuaranteedRef {
-                        try unsafeDowncast($0, to: TypedFactory<T>.self).makeTyped(Resolver(context: context, current: index), .none)
-                    }
-                } catch {
-                    throw context.factoryError(error, index)
-                }
-            }
-            if let built = context.builtSingleton(index), let value = built as? T { return value }
-            return try context.resolve(index, as: T.self, arguments: .none)
-        }
+        return try ResolutionContext.run(container: container, scope: entry.scope) { try $0.resolveInline(index, as: T.self) }
     }
 
     /// An instance of `type` built with one runtime argument.
