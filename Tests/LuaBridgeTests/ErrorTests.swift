@@ -42,13 +42,13 @@ struct ErrorTests {
 
     @Test func swiftErrorBecomesLuaErrorAtCallerPosition() throws {
         struct NotAllowed: Error, CustomStringConvertible { var description: String { "not allowed here" } }
-        lua.register("forbidden") { _ in throw NotAllowed() }
+        lua.register("forbidden") { (_: LuaCall) in throw NotAllowed() }
         let error = try #require(expectLuaError(lua, "local x = 1\nforbidden()", name: "caller.lua"))
         #expect(error.message == "caller.lua:2: not allowed here")
         let caught = try lua.run("local ok, msg = pcall(forbidden) return ok, msg", name: "p.lua")
         #expect(caught == [false, "not allowed here"])
         // A message that already says where is raised as it is.
-        lua.register("raw") { _ in throw LuaRaise("somewhere.lua:9: exact") }
+        lua.register("raw") { (_: LuaCall) in throw LuaRaise("somewhere.lua:9: exact") }
         #expect(expectLuaError(lua, "raw()")?.message == "somewhere.lua:9: exact")
     }
 

@@ -17,6 +17,10 @@ func luaCallCases() throws -> [CaseResult] {
         lua_setglobal(L, "cfunction")
     }
     lua.register("swift_closure") { call in [.integer(try call.argument(1, as: Int.self) + 1)] }
+    lua.registerFrame("swift_frame") { f in
+        f.push(try f.integer(1) + 1)
+        return 1
+    }
     let loop = try lua.run("""
         return function(f, n)
           local x = 0
@@ -26,8 +30,10 @@ func luaCallCases() throws -> [CaseResult] {
         """, name: "bench")[0].function()
     let calls = 100_000
     let cfunction = try lua.global("cfunction"), closure = try lua.global("swift_closure")
+    let frame = try lua.global("swift_frame")
     let perLoop = try measureInterleaved([
         ("cfunction", { consume(try loop.call(cfunction, .integer(calls))) }),
+        ("swift_frame", { consume(try loop.call(frame, .integer(calls))) }),
         ("swift_closure", { consume(try loop.call(closure, .integer(calls))) }),
     ])
     return [CaseResult(name: "lua_call", contenders: perLoop.map { ($0.0, $0.1 / Double(calls)) })]

@@ -53,19 +53,30 @@ public struct LuaCall {
 /// What the state keeps for a Swift function pushed into Lua.
 final class SwiftFunctionBox {
     let name: String
-    let body: LuaFunctionBody
+    let body: LuaFunctionBody?
+    let frame: LuaFrameFunction?
     init(name: String, body: @escaping LuaFunctionBody) {
         self.name = name
         self.body = body
+        self.frame = nil
+    }
+    init(name: String, frame: @escaping LuaFrameFunction) {
+        self.name = name
+        self.body = nil
+        self.frame = frame
     }
 }
 
 extension LuaState {
     /// A Lua function that runs `body`. `name` is used in argument errors.
     public func function(_ name: String, _ body: @escaping LuaFunctionBody) throws -> LuaFunction {
+        try pushSwiftFunction(SwiftFunctionBox(name: name, body: body))
+    }
+
+    func pushSwiftFunction(_ box: SwiftFunctionBox) throws -> LuaFunction {
         let L = try thread()
         try reserve(4, in: L)
-        fh_push_closure(L, Unmanaged.passRetained(SwiftFunctionBox(name: name, body: body)).toOpaque())
+        fh_push_closure(L, Unmanaged.passRetained(box).toOpaque())
         defer { fh_pop(L, 1) }
         return try value(at: -1, in: L).function()
     }
@@ -86,7 +97,16 @@ extension LuaState {
         current = L
         defer { current = saved }
         do {
-            let results = try box.body(LuaCall(state: self, name: box.name, L: L))
+            if let frame = box.frame {
+                let top = lua_gettop(L)
+                let pushed = try frame(LuaFrame(state: self, name: box.name, L: L))
+                guard pushed >= 0, pushed <= lua_gettop(L) - top else {
+                    throw LuaError(.typeMismatch, "'\(box.name)' reported \(pushed) results but pushed \(lua_gettop(L) - top)")
+                }
+                return pushed
+            }
+            guard let body = box.body else { return 0 }
+            let results = try body(LuaCall(state: self, name: box.name, L: L))
             try reserve(results.count, in: L)
             for result in results { try push(result, in: L) }
             return Int32(results.count)

@@ -7,8 +7,10 @@ import CLuaShim
 /// reference does not keep its state alive: once the state is closed, using
 /// it throws a `.closed` error.
 public class LuaReference {
-    /// The state the object lives in (weak: a reference never keeps it open).
-    weak var state: LuaState?
+    /// The state the object lives in, through its link (a reference never
+    /// keeps the state open; the link goes empty when the state closes).
+    let link: LuaStateLink
+    var state: LuaState? { link.state }
     /// The object's slot in the registry.
     let ref: Int32
     /// The object's address in Lua, for identity (`==`, hashing).
@@ -16,7 +18,7 @@ public class LuaReference {
 
     /// References the value at `index` on thread `L`.
     init(state: LuaState, L: OpaquePointer, index: Int32) {
-        self.state = state
+        self.link = state.link
         self.identity = lua_topointer(L, index)
         lua_pushvalue(L, index)
         self.ref = fh_ref(L)

@@ -1,0 +1,140 @@
+import CLua
+import CLuaShim
+
+/// The body of a Swift function that works directly on its Lua stack frame:
+/// it reads arguments by position, pushes its results, and returns how many
+/// it pushed. No arrays are built, so a call costs little more than a bare
+/// `lua_CFunction` (see the `lua_call` benchmark). Throwing raises a Lua
+/// error at the caller's position, as with ``LuaFunctionBody``.
+public typealias LuaFrameFunction = (LuaFrame) throws -> Int32
+
+/// One call's stack frame, for ``LuaFrameFunction``s.
+///
+/// ```swift
+/// lua.registerFrame("add") { f in
+///     f.push(try f.integer(1) + f.integer(2))
+///     return 1
+/// }
+/// // add(1, "x")  →  bad argument #2 to 'add' (integer expected, got string)
+/// ```
+///
+/// Up to 20 results can be pushed as they are (Lua guarantees that much
+/// room); call ``reserve(_:)`` before pushing more.
+public struct LuaFrame {
+    /// The state the call runs in (unowned: it is running this call).
+    public unowned(unsafe) let state: LuaState
+    /// The name the function reports in argument errors.
+    public let name: String
+    let L: OpaquePointer
+    /// How many arguments Lua passed (results pushed later do not count).
+    public let count: Int32
+
+    init(state: LuaState, name: String, L: OpaquePointer) {
+        self.state = state
+        self.name = name
+        self.L = L
+        self.count = lua_gettop(L)
+    }
+
+    // MARK: Arguments
+
+    /// Argument `position` as an integer (a float with an exact integer value converts).
+    @inline(__always)
+    public func integer(_ position: Int32) throws -> Int {
+        var exact: Int32 = 0
+        if lua_type(L, position) == LUA_TNUMBER {
+            let value = fh_tointegerx(L, position, &exact)
+            if exact != 0 { return Int(value) }
+            throw argumentError(position, "number has no integer representation")
+        }
+        throw typeError(position, expected: "integer")
+    }
+
+    /// Argument `position` as a Double (integers convert).
+    @inline(__always)
+    public func number(_ position: Int32) throws -> Double {
+        guard lua_type(L, position) == LUA_TNUMBER else { throw typeError(position, expected: "number") }
+        return fh_tonumberx(L, position, nil)
+    }
+
+    /// Argument `position` as a Bool (only `true` and `false` are booleans).
+    public func boolean(_ position: Int32) throws -> Bool {
+        guard lua_type(L, position) == LUA_TBOOLEAN else { throw typeError(position, expected: "boolean") }
+        return lua_toboolean(L, position) != 0
+    }
+
+    /// Argument `position` as Swift text (a string of valid UTF-8).
+    public func string(_ position: Int32) throws -> String {
+        guard lua_type(L, position) == LUA_TSTRING else { throw typeError(position, expected: "string") }
+        var length = 0
+        guard let chars = fh_tolstring(L, position, &length),
+              let text = String(validating: UnsafeRawBufferPointer(start: chars, count: length), as: UTF8.self) else {
+            throw argumentError(position, "string is not valid UTF-8")
+        }
+        return text
+    }
+
+    /// Argument `position` as any value (`.nil` past the last one).
+    public func value(_ position: Int32) -> LuaValue {
+        position <= count ? state.value(at: position, in: L) : .nil
+    }
+
+    /// The Swift object of type `T` inside argument `position`, a userdata
+    /// pushed as `typeName` (see ``LuaState/pushObject(_:type:)``).
+    public func object<T: AnyObject>(_ position: Int32, as type: T.Type, typeName: String) throws -> T {
+        guard let raw = fh_to_object(L, position, typeName),
+              let object = Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? T else {
+            throw typeError(position, expected: typeName)
+        }
+        return object
+    }
+
+    // MARK: Results
+
+    @inline(__always) public func push(_ value: Int) { lua_pushinteger(L, lua_Integer(value)) }
+    @inline(__always) public func push(_ value: Double) { lua_pushnumber(L, value) }
+    @inline(__always) public func push(_ value: Bool) { lua_pushboolean(L, value ? 1 : 0) }
+    public func push(_ value: String) { state.pushBytes(Array(value.utf8), in: L) }
+    public func pushNil() { lua_pushnil(L) }
+    /// Pushes any value (throws for a reference from another state).
+    public func push(_ value: LuaValue) throws { try state.push(value, in: L) }
+
+    /// Makes room for `count` more results.
+    public func reserve(_ count: Int) throws { try state.reserve(count, in: L) }
+
+    // MARK: Errors
+
+    /// `bad argument #n to 'name' (T expected, got U)`, as Lua's auxlib words it.
+    public func typeError(_ position: Int32, expected: String) -> LuaError {
+        let got: String
+        if position > count {
+            got = "no value"
+        } else if lua_type(L, position) == LUA_TNUMBER {
+            got = lua_isinteger(L, position) != 0 ? "integer" : "float"
+        } else if lua_type(L, position) == LUA_TUSERDATA {
+            got = state.value(at: position, in: L).typeName
+        } else {
+            got = LuaType(rawValue: lua_type(L, position))?.description ?? "?"
+        }
+        return argumentError(position, "\(expected) expected, got \(got)")
+    }
+
+    /// `bad argument #n to 'name' (detail)`.
+    public func argumentError(_ position: Int32, _ detail: String) -> LuaError {
+        LuaError(.typeMismatch, "bad argument #\(position) to '\(name)' (\(detail))")
+    }
+}
+
+extension LuaState {
+    /// A Lua function that runs `body` on its stack frame. `name` is used in
+    /// argument errors.
+    public func frameFunction(_ name: String, _ body: @escaping LuaFrameFunction) throws -> LuaFunction {
+        try pushSwiftFunction(SwiftFunctionBox(name: name, frame: body))
+    }
+
+    /// Makes `body` callable from Lua as the global `name`.
+    public func registerFrame(_ name: String, _ body: @escaping LuaFrameFunction) {
+        guard let f = try? frameFunction(name, body) else { return }
+        try? setGlobal(name, .function(f))
+    }
+}
