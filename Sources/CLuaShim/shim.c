@@ -382,6 +382,21 @@ void *fh_to_object(lua_State *L, int idx, const char *name) {
     return same ? *(void **)lua_touserdata(L, idx) : NULL;
 }
 
+const void *fh_object_metatable_identity(lua_State *L, const char *name) {
+    fh_object_metatable(L, name);
+    const void *identity = lua_topointer(L, -1);
+    lua_pop(L, 1);
+    return identity;
+}
+
+void *fh_to_object_with(lua_State *L, int idx, const void *metatable) {
+    if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(void *) || !lua_getmetatable(L, idx))
+        return NULL;
+    int same = lua_topointer(L, -1) == metatable;   /* bridge metatables are never collected */
+    lua_pop(L, 1);
+    return same ? *(void **)lua_touserdata(L, idx) : NULL;
+}
+
 /// What Lua calls for a Swift closure. The closure never raises: it returns a
 /// marker, and the error is raised here, in C.
 static int fh_trampoline(lua_State *L) {
@@ -413,6 +428,26 @@ static int fh_trampoline(lua_State *L) {
 void fh_push_closure(lua_State *L, void *retainedBox) {
     fh_push_object(L, retainedBox, fh_closure_mt);
     lua_pushcclosure(L, fh_trampoline, 1);
+}
+
+/// __index of an exported type: methods by a raw table lookup (upvalue 1),
+/// anything else through the property getter (upvalue 2, a Swift function
+/// called with the object and the key).
+static int exported_index(lua_State *L) {
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) return 1;
+    lua_pop(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+void fh_where(lua_State *L, int level) { luaL_where(L, level); }
+
+void fh_push_exported_index(lua_State *L) {
+    lua_pushcclosure(L, exported_index, 2);
 }
 
 // MARK: - State

@@ -8,6 +8,11 @@ let bareIncrement: lua_CFunction = { L in
     return 1
 }
 
+/// An exported class with one method, for the `swift_method` contender.
+final class Stepper: LuaExportable {
+    static let luaTypeName = "Stepper"
+}
+
 /// `lua_call`: the cost of one call from a Lua loop into a bare C function
 /// and into a Swift closure registered through the bridge.
 func luaCallCases() throws -> [CaseResult] {
@@ -28,12 +33,25 @@ func luaCallCases() throws -> [CaseResult] {
           return x
         end
         """, name: "bench")[0].function()
+    let stepper = try LuaClass<Stepper>()
+        .constructor { Stepper() }
+        .method("step") { (_, x: Int) in x + 1 }
+        .install(in: lua)
+    try lua.setGlobal("Stepper", .table(stepper))
+    let methodLoop = try lua.run("""
+        return function(n)
+          local s, x = Stepper.new(), 0
+          for i = 1, n do x = s:step(x) end
+          return x
+        end
+        """, name: "bench-method")[0].function()
     let calls = 100_000
     let cfunction = try lua.global("cfunction"), closure = try lua.global("swift_closure")
     let frame = try lua.global("swift_frame")
     let perLoop = try measureInterleaved([
         ("cfunction", { consume(try loop.call(cfunction, .integer(calls))) }),
         ("swift_frame", { consume(try loop.call(frame, .integer(calls))) }),
+        ("swift_method", { consume(try methodLoop.call(.integer(calls))) }),
         ("swift_closure", { consume(try loop.call(closure, .integer(calls))) }),
     ])
     return [CaseResult(name: "lua_call", contenders: perLoop.map { ($0.0, $0.1 / Double(calls)) })]

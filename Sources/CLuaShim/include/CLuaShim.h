@@ -105,9 +105,22 @@ void fh_push_object(lua_State *L, void *retained, const char *name);
 /// The Swift reference in the userdata at `idx` if it carries metatable
 /// `metatable` and was not yet released; NULL otherwise.
 void *fh_to_object(lua_State *L, int idx, const char *metatable);
+/// The identity of the bridge's metatable `name` (created if needed); stable
+/// for the state's life, since the private table keeps every metatable.
+const void *fh_object_metatable_identity(lua_State *L, const char *name);
+/// Like fh_to_object, for a metatable identity from fh_object_metatable_identity
+/// (no name lookup: the fast check for exported methods' `self`).
+void *fh_to_object_with(lua_State *L, int idx, const void *metatable);
 /// Pushes a Lua function that calls the Swift closure `retainedBox` (a +1
 /// reference, released when the function is collected).
 void fh_push_closure(lua_State *L, void *retainedBox);
+
+/// Pushes "chunk:line: " for the function at `level` (luaL_where; no allocation
+/// failure can raise here while Swift runs, the cap being off).
+void fh_where(lua_State *L, int level);
+/// Pops a methods table and a property-getter function and pushes an
+/// __index function for an exported type: methods by raw lookup, else the getter.
+void fh_push_exported_index(lua_State *L);
 
 // MARK: Libraries
 

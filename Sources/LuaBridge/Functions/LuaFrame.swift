@@ -89,6 +89,18 @@ public struct LuaFrame {
         return object
     }
 
+    /// The Swift object of type `T` inside argument `position`, checked
+    /// against a metatable identity (see ``LuaState/metatableIdentity(for:)``).
+    @inline(__always)
+    public func object<T: AnyObject>(_ position: Int32, as type: T.Type, metatable: UnsafeRawPointer,
+                                     typeName: String) throws -> T {
+        guard let raw = fh_to_object_with(L, position, metatable),
+              let object = Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? T else {
+            throw typeError(position, expected: typeName)
+        }
+        return object
+    }
+
     // MARK: Results
 
     @inline(__always) public func push(_ value: Int) { lua_pushinteger(L, lua_Integer(value)) }
@@ -104,19 +116,19 @@ public struct LuaFrame {
 
     // MARK: Errors
 
+    /// "chunk:line: " of the Lua code `level` calls up (1: this function's
+    /// caller), or "" where that is C.
+    public func location(level: Int32 = 1) -> String {
+        fh_where(L, level)
+        defer { fh_pop(L, 1) }
+        var length = 0
+        guard let chars = fh_tolstring(L, -1, &length) else { return "" }
+        return String(decoding: UnsafeRawBufferPointer(start: chars, count: length), as: UTF8.self)
+    }
+
     /// `bad argument #n to 'name' (T expected, got U)`, as Lua's auxlib words it.
     public func typeError(_ position: Int32, expected: String) -> LuaError {
-        let got: String
-        if position > count {
-            got = "no value"
-        } else if lua_type(L, position) == LUA_TNUMBER {
-            got = lua_isinteger(L, position) != 0 ? "integer" : "float"
-        } else if lua_type(L, position) == LUA_TUSERDATA {
-            got = state.value(at: position, in: L).typeName
-        } else {
-            got = LuaType(rawValue: lua_type(L, position))?.description ?? "?"
-        }
-        return argumentError(position, "\(expected) expected, got \(got)")
+        argumentError(position, "\(expected) expected, got \(typeName(position))")
     }
 
     /// `bad argument #n to 'name' (detail)`.

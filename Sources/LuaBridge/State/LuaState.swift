@@ -212,6 +212,16 @@ public final class LuaState {
         return try value(at: -1, in: L).table()
     }
 
+    /// `setmetatable(table, metatable)`, raw (no `__metatable` check).
+    public func setMetatable(of table: LuaTable, to metatable: LuaTable?) throws {
+        let L = try thread()
+        try reserve(4, in: L)
+        try push(.table(table), in: L)
+        if let metatable { try push(.table(metatable), in: L) } else { lua_pushnil(L) }
+        lua_setmetatable(L, -2)
+        fh_pop(L, 1)
+    }
+
     // MARK: Errors
 
     /// Pops the error a failed load or protected call left, and makes it a

@@ -1,0 +1,196 @@
+import CLua
+import CLuaShim
+
+/// Describes how a Swift class appears in Lua: its constructor, methods,
+/// properties, `tostring` and equality. Every exported function checks its
+/// arguments, so a wrong one is a Lua error such as
+/// `bad argument #2 to 'MovieLoader.new' (HTTPSession expected, got string)`.
+///
+/// ```swift
+/// let loader = LuaClass<MovieLoader>()
+///     .constructor { (cache: Cache, session: HTTPSession) in MovieLoader(cache: cache, session: session) }
+///     .method("load") { (loader, id: Int) in loader.load(id) }
+///     .property("pending") { $0.pendingCount }
+///     .property("label", get: { $0.label }, set: { $0.label = $1 })
+/// let table = try loader.install(in: lua)       // MovieLoader.new(...), obj:load(1), obj.pending
+/// ```
+public final class LuaClass<Object: LuaExportable> {
+    typealias Method = (Object, LuaFrame) throws -> Int32
+    typealias Getter = (Object, LuaFrame) throws -> Void
+    typealias Setter = (Object, LuaFrame, Int32) throws -> Void
+
+    var constructorBody: ((LuaFrame) throws -> Object)?
+    var namedConstructorBody: ((LuaTable, LuaFrame) throws -> Object)?
+    var methods: [(String, Method)] = []
+    var getters: [String: Getter] = [:]
+    var setters: [String: Setter] = [:]
+    var describe: ((Object) -> String)?
+    var equal: ((Object, Object) -> Bool)?
+
+    public init() {}
+
+    /// The Lua-visible name (`Object.luaTypeName`).
+    public var name: String { Object.luaTypeName }
+
+    // MARK: Constructors
+
+    /// `Type.new()`.
+    @discardableResult
+    public func constructor(_ body: @escaping () throws -> Object) -> Self {
+        constructorBody = { _ in try body() }
+        return self
+    }
+
+    /// `Type.new(a)`.
+    @discardableResult
+    public func constructor<A: LuaArgument>(_ body: @escaping (A) throws -> Object) -> Self {
+        constructorBody = { f in try body(A.read(from: f, at: 1)) }
+        return self
+    }
+
+    /// `Type.new(a, b)`.
+    @discardableResult
+    public func constructor<A: LuaArgument, B: LuaArgument>(_ body: @escaping (A, B) throws -> Object) -> Self {
+        constructorBody = { f in try body(A.read(from: f, at: 1), B.read(from: f, at: 2)) }
+        return self
+    }
+
+    /// `Type.new(a, b, c)`.
+    @discardableResult
+    public func constructor<A: LuaArgument, B: LuaArgument, C: LuaArgument>(_ body: @escaping (A, B, C) throws -> Object) -> Self {
+        constructorBody = { f in try body(A.read(from: f, at: 1), B.read(from: f, at: 2), C.read(from: f, at: 3)) }
+        return self
+    }
+
+    /// `Type.new { name = value, … }`: a constructor taking one table of named
+    /// arguments (read them with ``LuaNamedArguments``).
+    @discardableResult
+    public func namedConstructor(_ body: @escaping (LuaNamedArguments) throws -> Object) -> Self {
+        namedConstructorBody = { table, f in
+            let arguments = LuaNamedArguments(table: table, function: "\(Object.luaTypeName).new")
+            let object = try body(arguments)
+            try arguments.checkNoneUnused()
+            _ = f
+            return object
+        }
+        return self
+    }
+
+    // MARK: Methods
+
+    /// `obj:name()`.
+    @discardableResult
+    public func method<R: LuaResult>(_ name: String, _ body: @escaping (Object) throws -> R) -> Self {
+        methods.append((name, { object, f in try body(object).push(to: f); return 1 }))
+        return self
+    }
+
+    /// `obj:name(a)`.
+    @discardableResult
+    public func method<A: LuaArgument, R: LuaResult>(_ name: String, _ body: @escaping (Object, A) throws -> R) -> Self {
+        methods.append((name, { object, f in try body(object, A.read(from: f, at: 2)).push(to: f); return 1 }))
+        return self
+    }
+
+    /// `obj:name(a, b)`.
+    @discardableResult
+    public func method<A: LuaArgument, B: LuaArgument, R: LuaResult>(_ name: String, _ body: @escaping (Object, A, B) throws -> R) -> Self {
+        methods.append((name, { object, f in try body(object, A.read(from: f, at: 2), B.read(from: f, at: 3)).push(to: f); return 1 }))
+        return self
+    }
+
+    /// `obj:name(…)` returning nothing.
+    @discardableResult
+    public func method(_ name: String, _ body: @escaping (Object) throws -> Void) -> Self {
+        methods.append((name, { object, _ in try body(object); return 0 }))
+        return self
+    }
+
+    /// `obj:name(a)` returning nothing.
+    @discardableResult
+    public func method<A: LuaArgument>(_ name: String, _ body: @escaping (Object, A) throws -> Void) -> Self {
+        methods.append((name, { object, f in try body(object, A.read(from: f, at: 2)); return 0 }))
+        return self
+    }
+
+    /// A method working on its frame directly (any arguments, any results).
+    @discardableResult
+    public func method(_ name: String, frame body: @escaping (Object, LuaFrame) throws -> Int32) -> Self {
+        methods.append((name, body))
+        return self
+    }
+
+    // MARK: Properties, tostring, equality
+
+    /// A read-only property: `obj.name`.
+    @discardableResult
+    public func property<V: LuaResult>(_ name: String, _ get: @escaping (Object) throws -> V) -> Self {
+        getters[name] = { object, f in try get(object).push(to: f) }
+        return self
+    }
+
+    /// A read-write property: `obj.name`, `obj.name = value` (the value is checked).
+    @discardableResult
+    public func property<V: LuaResult & LuaArgument>(_ name: String, get: @escaping (Object) throws -> V,
+                                                      set: @escaping (Object, V) throws -> Void) -> Self {
+        getters[name] = { object, f in try get(object).push(to: f) }
+        setters[name] = { object, f, position in try set(object, V.read(from: f, at: position)) }
+        return self
+    }
+
+    /// What `tostring(obj)` says (default: `Type: 0x…`).
+    @discardableResult
+    public func tostring(_ body: @escaping (Object) -> String) -> Self {
+        describe = body
+        return self
+    }
+
+    /// What `a == b` means for two objects of this type (default: identity).
+    @discardableResult
+    public func equality(_ body: @escaping (Object, Object) -> Bool) -> Self {
+        equal = body
+        return self
+    }
+}
+
+/// The named arguments of a table-style constructor: `T.new { a = 1, b = "x" }`.
+/// Reading checks each value's type; an unknown name is an error too.
+public final class LuaNamedArguments {
+    let table: LuaTable
+    let function: String
+    private var used: Set<String> = []
+
+    init(table: LuaTable, function: String) {
+        self.table = table
+        self.function = function
+    }
+
+    /// The argument `name` (nil if absent) converted to `T`.
+    public func optional<T: LuaConvertible>(_ name: String, as type: T.Type = T.self) throws -> T? {
+        used.insert(name)
+        let value = try table.rawGet(LuaValue(name))
+        if case .nil = value { return nil }
+        do {
+            return try T.fromLua(value)
+        } catch let error as LuaError {
+            throw LuaError(.typeMismatch, "bad argument '\(name)' to '\(function)' (\(error.message))")
+        }
+    }
+
+    /// The argument `name`, which must be present.
+    public func required<T: LuaConvertible>(_ name: String, as type: T.Type = T.self) throws -> T {
+        guard let value = try optional(name, as: T.self) else {
+            throw LuaError(.typeMismatch, "bad argument '\(name)' to '\(function)' (\(T.luaTypeName) expected, got no value)")
+        }
+        return value
+    }
+
+    func checkNoneUnused() throws {
+        for (key, _) in try table.pairs() {
+            guard case .string(let name) = key, used.contains(name.description) else {
+                let known = used.sorted().joined(separator: ", ")
+                throw LuaError(.typeMismatch, "'\(function)' has no argument named \(key) (it takes: \(known.isEmpty ? "none" : known))")
+            }
+        }
+    }
+}
