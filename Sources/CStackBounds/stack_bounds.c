@@ -3,29 +3,36 @@
 #include <pthread.h>
 
 static __thread uintptr_t cached_low_bound = 0;
+static __thread uintptr_t cached_size = 0;
 static __thread int looked_up = 0;
+__thread fh_active_resolve fh_active = {0, 0};
+__thread uint64_t fh_next_token = 0;
 
-static uintptr_t compute_low_bound(void) {
+static void look_up(void) {
+    looked_up = 1;
 #if defined(__APPLE__)
     uintptr_t top = (uintptr_t)pthread_get_stackaddr_np(pthread_self());
-    return top - (uintptr_t)pthread_get_stacksize_np(pthread_self());
+    cached_size = (uintptr_t)pthread_get_stacksize_np(pthread_self());
+    cached_low_bound = top - cached_size;
 #elif defined(__linux__)
     pthread_attr_t attributes;
-    if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 0;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0) return;
     void *address = 0;
     size_t size = 0;
-    int status = pthread_attr_getstack(&attributes, &address, &size);
+    if (pthread_attr_getstack(&attributes, &address, &size) == 0) {
+        cached_low_bound = (uintptr_t)address;
+        cached_size = (uintptr_t)size;
+    }
     pthread_attr_destroy(&attributes);
-    return status == 0 ? (uintptr_t)address : 0;
-#else
-    return 0;
 #endif
 }
 
 uintptr_t fh_stack_low_bound(void) {
-    if (!looked_up) {
-        cached_low_bound = compute_low_bound();
-        looked_up = 1;
-    }
+    if (!looked_up) look_up();
     return cached_low_bound;
+}
+
+uintptr_t fh_stack_size(void) {
+    if (!looked_up) look_up();
+    return cached_size;
 }

@@ -117,7 +117,8 @@ struct ConfigurationTests {
         try app.register(Main.self, dependencies: [.provider(Cache.self), .provider(Screen.self)]) { r in
             Main(try r.provider(Cache.self), try r.provider(Screen.self))
         }
-        let main = try registry.container("app").resolve(Main.self)
+        let container = try registry.container("app")       // providers do not keep it alive
+        let main = try container.resolve(Main.self)
         #expect(life.built("Cache") == 0)
         let a = try main.makeCache(), b = try main.makeCache()
         #expect(a !== b)

@@ -15,7 +15,9 @@ public final class Configuration: @unchecked Sendable {
     public let parent: String?
     /// Where it was defined.
     public let origin: Origin
-    unowned let registry: Registry
+    /// Weak: a configuration must not keep its registry alive, and must not
+    /// crash if it is used after the registry is gone.
+    weak var registry: Registry?
     /// Registrations in the order they were made.
     private(set) var ordered: [Registration] = []
     private var positions: [ServiceKey: Int] = [:]
@@ -28,11 +30,12 @@ public final class Configuration: @unchecked Sendable {
     }
 
     /// The registrations made in this configuration itself (not inherited).
-    public var registrations: [Registration] { registry.lock.withLock { ordered } }
+    public var registrations: [Registration] { registry?.lock.withLock { ordered } ?? ordered }
 
     /// The registration of `key` made in this configuration itself, if any.
     public func registration(for key: ServiceKey) -> Registration? {
-        registry.lock.withLock { positions[key].map { ordered[$0] } }
+        let find = { self.positions[key].map { self.ordered[$0] } }
+        return registry?.lock.withLock(find) ?? find()
     }
 
     /// Adds a registration. Registering a key twice is an error naming both
@@ -46,6 +49,10 @@ public final class Configuration: @unchecked Sendable {
                 .invalidRegistration,
                 "\(registration.key) takes runtime arguments, so it must be transient (it is \(registration.scope))",
                 configuration: name, details: ["registered at \(registration.origin)"], origin: registration.origin)
+        }
+        guard let registry else {
+            throw RegistryError(.invalidRegistration, "cannot register \(registration.key): the registry of configuration '\(name)' is gone",
+                                origin: registration.origin)
         }
         try registry.lock.withLock {
             if let existing = positions[registration.key] {

@@ -56,8 +56,15 @@ public final class Container: Resolving, @unchecked Sendable {
 
     func open(_ name: String, parent: ScopeHandle?) throws -> ScopeHandle {
         let handle = ScopeHandle(name: name, parent: parent, container: self)
-        try parent?.adopt(handle)
+        // Listed before it is adopted: a parent closing meanwhile then closes
+        // it and unlists it, instead of leaving a closed handle listed.
         scopeLock.withLock { openScopes.append(handle) }
+        do {
+            try parent?.adopt(handle)
+        } catch {
+            scopeDidClose(handle)
+            throw error
+        }
         return handle
     }
 

@@ -20,7 +20,7 @@ final class PlannedRegistration: @unchecked Sendable {
         self.index = index
         self.registration = registration
         self.factory = registration.factory
-        self.isTyped = registration.factory.isTyped && registration.factory.producedType == registration.key.type.id
+        self.isTyped = registration.factory.typedID == registration.key.type.id
         self.typeID = registration.key.type.id
         self.arguments = registration.arguments
         self.lifetime = registration.scope

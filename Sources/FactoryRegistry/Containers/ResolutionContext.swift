@@ -1,3 +1,5 @@
+import CStackBounds
+
 /// The state of one top-level resolve: the path being built (for cycles,
 /// captive checks and messages), the graph-scoped instances, and the scope
 /// handle it started from. It lives on the stack of the top-level resolve
@@ -35,9 +37,7 @@ struct ResolutionState {
         self.hotDependencyTypes = template.hotDependencyTypes
         self.keys = template.keys
         self.scope = scope
-        let low = StackGuard.lowBound()
-        // Unknown bound: allow 256 KiB from here, inside the smallest thread stacks.
-        self.stackFloor = low != 0 ? low + StackGuard.reserve : currentStackAddress() &- 256 * 1024
+        self.stackFloor = StackGuard.floor()
     }
 }
 
@@ -48,16 +48,40 @@ struct ResolutionState {
 @usableFromInline
 struct ResolutionContext {
     @usableFromInline let state: UnsafeMutablePointer<ResolutionState>
+    /// This resolve's token on its thread (see ``isActive``).
+    @usableFromInline let token: UInt64
 
     @usableFromInline
-    init(state: UnsafeMutablePointer<ResolutionState>) { self.state = state }
-
-    /// Runs `body` with a fresh resolution state on this stack frame.
-    @usableFromInline
-    static func run<R>(container: Container, scope: ScopeHandle?, _ body: (ResolutionContext) throws -> R) rethrows -> R {
-        var state = ResolutionState(container: container, scope: scope)
-        return try withUnsafeMutablePointer(to: &state) { try body(ResolutionContext(state: $0)) }
+    init(state: UnsafeMutablePointer<ResolutionState>, token: UInt64) {
+        self.state = state
+        self.token = token
     }
+
+    /// Runs `body` with a fresh resolution state on this stack frame, made
+    /// the active resolve of this thread while it runs. A resolve nested in
+    /// a factory (a provider's call, say) starts here too, so the stack is
+    /// checked on every entry: recursion through providers fails cleanly.
+    @usableFromInline
+    static func run<R>(container: Container, scope: ScopeHandle?, _ body: (ResolutionContext) throws -> R) throws -> R {
+        var state = ResolutionState(container: container, scope: scope)
+        if currentStackAddress() < state.stackFloor {
+            throw RegistryError(.tooDeep, "the graph is too deep to build: nested resolves exhausted the thread's stack",
+                                configuration: container.configuration,
+                                details: ["a provider or container called from a factory may be recursing without end"])
+        }
+        return try withUnsafeMutablePointer(to: &state) { pointer in
+            var token: UInt64 = 0
+            let previous = fh_begin_resolve(UnsafeRawPointer(pointer), &token)
+            defer { fh_end_resolve(previous) }
+            return try body(ResolutionContext(state: pointer, token: token))
+        }
+    }
+
+    /// Whether this resolve is still the one running on this thread. False
+    /// for a resolver kept past its factory call, or used on another thread:
+    /// its state is gone, and must not be touched.
+    @inlinable
+    var isActive: Bool { fh_resolve_is_active(UnsafeRawPointer(state), token) != 0 }
 
     var container: Container { state.pointee.container }
     var plan: ContainerPlan { state.pointee.plan }
@@ -69,10 +93,6 @@ struct ResolutionContext {
     var pathCount: Int {
         get { state.pointee.pathCount }
         nonmutating set { state.pointee.pathCount = newValue }
-    }
-    var graphInstances: [Int: Any]? {
-        get { state.pointee.graphInstances }
-        nonmutating set { state.pointee.graphInstances = newValue }
     }
 
     /// The registrations on the path, outermost first.
@@ -214,18 +234,17 @@ struct ResolutionContext {
     func resolve<T>(_ index: Int, as type: T.Type, arguments: Arguments) throws -> T {
         let entry = hotRegistrations[index]
         if pathContains(Int32(index)) { throw cycleError(index) }
-        // Each level uses far less than the reserve, so every 8th level is enough.
-        if pathCount & 7 == 7 && currentStackAddress() < stackFloor { throw tooDeepError(index) }
+        if currentStackAddress() < stackFloor { throw tooDeepError(index) }
         pushPath(Int32(index))
         defer { pathCount -= 1 }
         switch entry.lifetime {
         case .transient:
             return try build(index, entry, as: T.self, arguments)
         case .graph:
-            if let existing = graphInstances?[index] { return try cast(existing, index) }
+            if let existing = state.pointee.graphInstances?[index] { return try cast(existing, index) }
             let value = try build(index, entry, as: T.self, arguments)
-            if graphInstances == nil { graphInstances = [:] }
-            graphInstances?[index] = value
+            if state.pointee.graphInstances == nil { state.pointee.graphInstances = [:] }
+            state.pointee.graphInstances?[index] = value      // in place: no copy of the dictionary
             return value
         case .singleton, .weak:
             let slot = container.slots[Int(entry.slot)]
@@ -306,7 +325,7 @@ struct ResolutionContext {
     private func cast<T>(_ value: Any, _ index: Int) throws -> T {
         if let typed = value as? T { return typed }
         let planned = plan.registrations[index]
-        throw error(.wrongType, "\(planned.name) is a \(describe(value)), not a \(String(describing: T.self))",
+        throw error(.wrongType, "\(planned.name) is \(describe(value)), not a \(String(describing: T.self))",
                     details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
     }
 

@@ -22,13 +22,33 @@ public struct Resolver {
     }
 
     /// The container being resolved from.
-    public var container: Container { context.container }
+    public var container: Container {
+        get throws {
+            try ensureActive()
+            return context.container
+        }
+    }
+
+    /// Refuses a resolver kept past its factory call or used on another
+    /// thread: its resolve state is gone.
+    @inlinable @inline(__always)
+    func ensureActive() throws {
+        if !context.isActive { throw expired() }
+    }
+
+    @usableFromInline
+    func expired() -> RegistryError {
+        RegistryError(.resolverExpired,
+                      "a Resolver was used after its factory returned, or on another thread",
+                      details: ["keep a Provider (declare .provider(T.self)) to build things later"])
+    }
 
     /// An instance of `type` (the one named `name`), which the registration
     /// must declare as an instance dependency.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
-        let declared = name == nil ? context.declaredInstance(of: current, typeID: ObjectIdentifier(T.self)) : nil
+        try ensureActive()
+        let declared = name == nil ? context.declaredInstance(of: current, typeID: ObjectIdentifier(type)) : nil
         let index = try declared ?? instanceDependency(ObjectIdentifier(type), name, T.self)
         return try context.resolveInline(index, as: T.self)
     }
@@ -40,6 +60,7 @@ public struct Resolver {
 
     /// Resolves a declared dependency by key, untyped (for script factories).
     public func resolveAny(_ key: ServiceKey) throws -> Any {
+        try ensureActive()
         let index = try dependency(key.type.id, key.name, { key.type.name }, kind: .instance)
         return try context.resolve(index, as: Any.self, arguments: .none)
     }
@@ -47,14 +68,26 @@ public struct Resolver {
     /// A provider of `type`, which the registration must declare as a
     /// provider dependency. It resolves later, each time it is called.
     public func provider<T>(_ type: T.Type = T.self, name: String? = nil) throws -> Provider<T> {
+        try ensureActive()
         let index = try dependency(ObjectIdentifier(type), name, { String(describing: T.self) }, kind: .provider)
-        return Provider(container: context.container, scope: context.scope, index: index)
+        return Provider(container: context.container, scope: providerScope, index: index)
+    }
+
+    /// The scope a provider made here resolves in: the scope this resolve
+    /// started from — unless the holder outlives scopes (singleton, weak),
+    /// whose providers use the scopes open when they are called.
+    var providerScope: ScopeHandle? {
+        switch context.plan.registrations[current].lifetime {
+        case .singleton, .weak: return nil
+        default: return context.scope
+        }
     }
 
     /// An untyped provider of a declared provider dependency (for script factories).
     public func anyProvider(_ key: ServiceKey) throws -> Provider<Any> {
+        try ensureActive()
         let index = try dependency(key.type.id, key.name, { key.type.name }, kind: .provider)
-        return Provider(container: context.container, scope: context.scope, index: index)
+        return Provider(container: context.container, scope: providerScope, index: index)
     }
 
     /// The index of a declared dependency. `typeName` is only called to word
@@ -95,9 +128,18 @@ public struct Resolver {
 /// let signedIn = try makeSignedIn(userSession)     // a provider with a runtime argument
 /// ```
 public struct Provider<T>: @unchecked Sendable {
-    let container: Container
-    let scope: ScopeHandle?
+    /// Weak: a singleton that keeps a provider must not keep its container alive.
+    weak var container: Container?
+    /// Weak too; once that scope is closed, the provider resolves in the
+    /// scopes open at the time of the call.
+    weak var scope: ScopeHandle?
     let index: Int
+
+    init(container: Container, scope: ScopeHandle?, index: Int) {
+        self.container = container
+        self.scope = scope
+        self.index = index
+    }
 
     /// Resolves a new instance (or the scoped one).
     public func callAsFunction() throws -> T {
@@ -116,9 +158,13 @@ public struct Provider<T>: @unchecked Sendable {
 
     /// Resolves with any runtime arguments, checked against the registration.
     public func call(arguments: Arguments) throws -> T {
-        try ResolutionContext.run(container: container, scope: scope) { try $0.resolve(index, as: T.self, arguments: arguments) }
+        guard let container else {
+            throw RegistryError(.scopeClosed, "a provider was called after its container was released")
+        }
+        let live = scope.flatMap { $0.isClosed ? nil : $0 }
+        return try ResolutionContext.run(container: container, scope: live) { try $0.resolve(index, as: T.self, arguments: arguments) }
     }
 
-    /// The registration this provider resolves.
-    public var registration: Registration { container.plan.registrations[index].registration }
+    /// The registration this provider resolves (nil once the container is gone).
+    public var registration: Registration? { container?.plan.registrations[index].registration }
 }

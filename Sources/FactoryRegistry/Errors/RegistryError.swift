@@ -27,6 +27,7 @@ public struct RegistryError: Error, CustomStringConvertible, Equatable {
         case invalidRegistration
         case factoryFailed
         case tooDeep
+        case resolverExpired
     }
 
     public let kind: Kind

@@ -3,18 +3,22 @@
 /// script factories return `Any`, which the registry checks against the
 /// registered type.
 open class AnyFactory: @unchecked Sendable {
-    public init() {}
+    /// The type a TypedFactory produces; nil for every other factory. Set
+    /// only by TypedFactory's initializer and never overridable: the resolve
+    /// path trusts it to downcast without checking.
+    let typedID: ObjectIdentifier?
+
+    public init() { typedID = nil }
+
+    init(typedID: ObjectIdentifier) { self.typedID = typedID }
 
     /// Builds one instance. Subclasses override it; the base class has nothing to build.
     open func make(_ resolver: Resolver, _ arguments: Arguments) throws -> Any {
         throw RegistryError(.factoryFailed, "this factory has no body (AnyFactory.make was not overridden)")
     }
 
-    /// Whether `make`'s result is statically of one type (``producedType``).
-    open var isTyped: Bool { false }
-
-    /// The type a typed factory produces.
-    open var producedType: ObjectIdentifier? { nil }
+    /// Whether `make`'s result is statically of one type (a TypedFactory).
+    public final var isTyped: Bool { typedID != nil }
 }
 
 /// A Swift closure producing `T`.
@@ -26,12 +30,14 @@ public final class TypedFactory<T>: AnyFactory, @unchecked Sendable {
     public init(_ body: @escaping @Sendable (Resolver, Arguments) throws -> T) {
         withArguments = body
         withoutArguments = nil
+        super.init(typedID: ObjectIdentifier(T.self))
     }
 
     /// A factory without runtime arguments (one closure call less per resolve).
     public init(_ body: @escaping @Sendable (Resolver) throws -> T) {
         withArguments = nil
         withoutArguments = body
+        super.init(typedID: ObjectIdentifier(T.self))
     }
 
     @inlinable @inline(__always)
@@ -45,9 +51,6 @@ public final class TypedFactory<T>: AnyFactory, @unchecked Sendable {
         try makeTyped(resolver, arguments)
     }
 
-    public override var isTyped: Bool { true }
-
-    public override var producedType: ObjectIdentifier? { ObjectIdentifier(T.self) }
 }
 
 /// A closure producing any value, checked against the registered type
@@ -57,6 +60,7 @@ public final class UntypedFactory: AnyFactory, @unchecked Sendable {
 
     public init(_ body: @escaping @Sendable (Resolver, Arguments) throws -> Any) {
         self.body = body
+        super.init()
     }
 
     public override func make(_ resolver: Resolver, _ arguments: Arguments) throws -> Any {

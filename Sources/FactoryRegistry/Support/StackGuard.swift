@@ -5,12 +5,20 @@ import CStackBounds
 /// depth of graphs that fit.
 enum StackGuard {
     /// Room kept free below the deepest resolve: one more level of factory
-    /// code (a script factory runs the Lua VM) must still fit.
+    /// code (a script factory runs the Lua VM) must still fit. A quarter of
+    /// the stack on threads whose stack is smaller than 768 KiB.
     static let reserve: UInt = 192 * 1024
 
-    /// The lowest usable stack address of this thread (0 if unknown).
-    @inline(__always)
-    static func lowBound() -> UInt { UInt(fh_stack_low_bound()) }
+    /// The address below which a resolve on this thread fails with `.tooDeep`.
+    static func floor() -> UInt {
+        let low = UInt(fh_stack_low_bound()), size = UInt(fh_stack_size())
+        if low != 0 && size != 0 { return low + min(reserve, size / 4) }
+        // Unknown bound: allow 256 KiB below the outermost resolve on this thread.
+        if let enclosing = fh_active_state() {
+            return enclosing.assumingMemoryBound(to: ResolutionState.self).pointee.stackFloor
+        }
+        return currentStackAddress() &- 256 * 1024
+    }
 }
 
 /// An address on the caller's stack.

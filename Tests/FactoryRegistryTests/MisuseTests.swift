@@ -1,0 +1,122 @@
+import Dispatch
+import Testing
+@testable import FactoryRegistry
+
+/// API misuse that must end in a clear error, never a crash or a leak.
+@Suite("Misuse of the Swift API fails cleanly")
+struct MisuseTests {
+    let life = Lifecycle()
+    let registry = Registry()
+
+    @Test func aResolverKeptPastItsFactoryIsRefused() throws {
+        final class LazyCache: @unchecked Sendable {
+            let get: () throws -> Cache
+            init(_ get: @escaping () throws -> Cache) { self.get = get }
+        }
+        let app = try registry.defineConfiguration("app")
+        try app.register(Cache.self) { _ in Cache(life, "Cache") }
+        try app.register(LazyCache.self, dependencies: [.instance(Cache.self)]) { r in LazyCache { try r.resolve() } }
+        let lazy = try registry.container("app").resolve(LazyCache.self)
+        // Several resolves in between, so the dead frame's address is likely reused.
+        for _ in 0..<3 { _ = try registry.container("app").resolve(Cache.self) }
+        let error = registryError { _ = try lazy.get() }
+        #expect(error?.kind == .resolverExpired)
+        #expect(error?.message == "a Resolver was used after its factory returned, or on another thread")
+    }
+
+    @Test func aResolverUsedOnAnotherThreadIsRefused() throws {
+        final class Box: @unchecked Sendable { var error: RegistryError?; var resolver: Resolver? }
+        let box = Box()
+        let app = try registry.defineConfiguration("app")
+        try app.register(Cache.self) { _ in Cache(life, "Cache") }
+        try app.register(Logger.self, dependencies: [.instance(Cache.self)]) { r in
+            // Swift 6 refuses to send a Resolver to another thread; smuggle it.
+            box.resolver = r
+            let done = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                box.error = registryError { _ = try box.resolver?.resolve(Cache.self) }
+                done.signal()
+            }
+            done.wait()
+            return Logger(life, "Logger")
+        }
+        _ = try registry.container("app").resolve(Logger.self)
+        #expect(box.error?.kind == .resolverExpired)
+    }
+
+    @Test func aFactorySubclassCannotClaimToBeTyped() throws {
+        final class Pretender: AnyFactory, @unchecked Sendable {
+            override func make(_ resolver: Resolver, _ arguments: Arguments) throws -> Any { "not a cache" }
+        }
+        let app = try registry.defineConfiguration("app")
+        try app.add(Registration(key: ServiceKey(Cache.self), origin: Origin(file: "x.swift", line: 1), factory: Pretender()))
+        #expect(!Pretender().isTyped)
+        #expect(registryError { _ = try registry.container("app").resolve(Cache.self) }?.kind == .wrongType)
+    }
+
+    @Test func recursionThroughProvidersFailsInsteadOfOverflowing() throws {
+        final class Node: @unchecked Sendable {
+            let child: Node?
+            init(child: Node?) { self.child = child }
+        }
+        let app = try registry.defineConfiguration("app")
+        try app.register(Node.self, dependencies: [.provider(Node.self)]) { r in
+            let child: Provider<Node> = try r.provider()
+            return Node(child: try child())
+        }
+        #expect(registry.validate().isEmpty)     // providers are lazy: no cycle to report statically
+        let error = registryError { _ = try registry.container("app").resolve(Node.self) }
+        #expect(error?.kind == .tooDeep)
+    }
+
+    @Test func aSingletonKeepingAProviderDoesNotKeepItsContainer() throws {
+        final class Coordinator: @unchecked Sendable {
+            let make: Provider<Cache>
+            init(_ make: Provider<Cache>) { self.make = make }
+        }
+        let app = try registry.defineConfiguration("app")
+        try app.register(Cache.self) { _ in Cache(life, "Cache") }
+        try app.register(Coordinator.self, scope: .singleton, dependencies: [.provider(Cache.self)]) { r in
+            Coordinator(try r.provider())
+        }
+        weak var weakContainer: Container?
+        var kept: Coordinator?
+        do {
+            let container = try registry.container("app")
+            weakContainer = container
+            kept = try container.resolve(Coordinator.self)
+            #expect(try kept?.make().tag == "Cache")
+        }
+        #expect(weakContainer == nil)
+        let late = registryError { _ = try kept?.make() }
+        #expect(late?.message == "a provider was called after its container was released")
+    }
+
+    @Test func aSingletonsProviderUsesTheScopesOpenWhenCalled() throws {
+        final class Coordinator: @unchecked Sendable {
+            let make: Provider<UserSession>
+            init(_ make: Provider<UserSession>) { self.make = make }
+        }
+        try registry.declareScope("session")
+        let app = try registry.defineConfiguration("app")
+        try app.register(UserSession.self, scope: .custom("session")) { _ in UserSession(life, "UserSession") }
+        try app.register(Coordinator.self, scope: .singleton, dependencies: [.provider(UserSession.self)]) { r in
+            Coordinator(try r.provider())
+        }
+        let container = try registry.container("app")
+        let first = try container.openScope("session")
+        let coordinator = try first.resolve(Coordinator.self)
+        first.close()
+        let second = try container.openScope("session")
+        #expect(try coordinator.make() === second.resolve(UserSession.self))
+    }
+
+    @Test func aConfigurationOutlivingItsRegistryFailsCleanly() throws {
+        var registry: Registry? = Registry()
+        let app = try registry?.defineConfiguration("app")
+        registry = nil
+        let error = registryError { try app?.register(Cache.self) { _ in Cache(life, "Cache") } }
+        #expect(error?.message == "cannot register Cache: the registry of configuration 'app' is gone")
+        #expect(app?.registrations.isEmpty == true)
+    }
+}
