@@ -1,14 +1,18 @@
 import FactoryRegistry
-import Synchronization
+import Foundation
 
-/// Records births, deaths and their order, across threads.
-final class Lifecycle: Sendable {
-    private let state = Mutex<(alive: Int, built: [String: Int], died: [String])>((0, [:], []))
-    func born(_ name: String) { state.withLock { $0.alive += 1; $0.built[name, default: 0] += 1 } }
-    func died(_ name: String) { state.withLock { $0.alive -= 1; $0.died.append(name) } }
-    var alive: Int { state.withLock { $0.alive } }
-    func built(_ name: String) -> Int { state.withLock { $0.built[name] ?? 0 } }
-    var deaths: [String] { state.withLock { $0.died } }
+/// Records births, deaths and their order, across threads. (NSLock, a
+/// pthread mutex, rather than Synchronization.Mutex: on Linux the latter
+/// locks with raw futexes the thread sanitizer cannot see, so every use
+/// would be reported as a race.)
+final class Lifecycle: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state: (alive: Int, built: [String: Int], died: [String]) = (0, [:], [])
+    func born(_ name: String) { lock.withLock { state.alive += 1; state.built[name, default: 0] += 1 } }
+    func died(_ name: String) { lock.withLock { state.alive -= 1; state.died.append(name) } }
+    var alive: Int { lock.withLock { state.alive } }
+    func built(_ name: String) -> Int { lock.withLock { state.built[name] ?? 0 } }
+    var deaths: [String] { lock.withLock { state.died } }
 }
 
 class Tracked: @unchecked Sendable {
