@@ -36,3 +36,16 @@ uintptr_t fh_stack_size(void) {
     if (!looked_up) look_up();
     return cached_size;
 }
+
+static __thread uintptr_t cached_floor = 0;
+static __thread uintptr_t cached_floor_reserve = 0;
+
+uintptr_t fh_stack_floor(uintptr_t reserve) {
+    if (cached_floor_reserve == reserve && cached_floor != 0) return cached_floor;
+    uintptr_t low = fh_stack_low_bound(), size = fh_stack_size();
+    if (low == 0 || size == 0) return 0;
+    uintptr_t keep = size / 4 < reserve ? size / 4 : reserve;
+    cached_floor = low + keep;
+    cached_floor_reserve = reserve;
+    return cached_floor;
+}

@@ -10,6 +10,8 @@
 uintptr_t fh_stack_low_bound(void);
 /// The size of the calling thread's stack in bytes, or 0 if unknown.
 uintptr_t fh_stack_size(void);
+/// low bound + min(reserve, size / 4), computed once per thread; 0 if unknown.
+uintptr_t fh_stack_floor(uintptr_t reserve);
 
 /// The resolve running on this thread: its state's address and a token
 /// unique on this thread. A resolver checks both before touching the state,

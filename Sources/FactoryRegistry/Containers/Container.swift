@@ -36,6 +36,17 @@ public final class Container: Resolving, @unchecked Sendable {
 
     public var resolutionEntry: ResolutionEntry { ResolutionEntry(container: self, scope: nil) }
 
+    /// An instance of `type` (the one named `name`). The same as
+    /// ``Resolving``'s, without the entry indirection — the hot path for
+    /// container-level resolves.
+    @inlinable
+    public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
+        guard let index = plan.index.find(ObjectIdentifier(type), name) else {
+            return try resolve(type, name: name, arguments: .none)      // reports the missing registration
+        }
+        return try ResolutionContext.run(container: self, scope: nil) { try $0.resolveInline(index, as: T.self) }
+    }
+
     // MARK: Scopes
 
     /// Opens an instance of custom scope `name`. A nested scope (`screen` in

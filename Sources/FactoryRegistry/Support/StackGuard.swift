@@ -11,8 +11,8 @@ enum StackGuard {
 
     /// The address below which a resolve on this thread fails with `.tooDeep`.
     static func floor() -> UInt {
-        let low = UInt(fh_stack_low_bound()), size = UInt(fh_stack_size())
-        if low != 0 && size != 0 { return low + min(reserve, size / 4) }
+        let known = UInt(fh_stack_floor(UInt(reserve)))
+        if known != 0 { return known }
         // Unknown bound: allow 256 KiB below the outermost resolve on this thread.
         if let enclosing = fh_active_state() {
             return enclosing.assumingMemoryBound(to: ResolutionState.self).pointee.stackFloor
