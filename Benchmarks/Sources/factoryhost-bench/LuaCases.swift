@@ -48,13 +48,15 @@ func luaCallCases() throws -> [CaseResult] {
     let calls = 100_000
     let cfunction = try lua.global("cfunction"), closure = try lua.global("swift_closure")
     let frame = try lua.global("swift_frame")
-    let perLoop = try measureInterleaved([
+    let perLoop = try measureInterleavedSamples([
         ("cfunction", { consume(try loop.call(cfunction, .integer(calls))) }),
         ("swift_frame", { consume(try loop.call(frame, .integer(calls))) }),
         ("swift_method", { consume(try methodLoop.call(.integer(calls))) }),
         ("swift_closure", { consume(try loop.call(closure, .integer(calls))) }),
-    ])
-    return [CaseResult(name: "lua_call", contenders: perLoop.map { ($0.0, $0.1 / Double(calls)) })]
+    ]).map { ($0.0, $0.1.map { $0 / Double(calls) }) }
+    var result = CaseResult(name: "lua_call", contenders: perLoop.map { ($0.0, median($0.1)) })
+    result.samples = Dictionary(uniqueKeysWithValues: perLoop)
+    return [result]
 }
 
 /// `startup`: one `run` of a one-line script, `lua5.4` against the release

@@ -76,9 +76,9 @@ if json {
        let r10k = results.first(where: { $0.name == "regs10000" })?.ns("factoryhost") {
         print(String(format: "\nregs10000 / regs10 (factoryhost): %.2fx (goal ≤ 1.10x)", r10k / r10))
     }
+    print("\nGoals (ratios: median over rounds of the two contenders' times in the same round):")
     for (name, contender, reference, limit, text) in goals {
-        guard let result = results.first(where: { $0.name == name }), let a = result.ns(contender), let b = result.ns(reference) else { continue }
-        let ratio = a / b
+        guard let result = results.first(where: { $0.name == name }), let ratio = result.pairedRatio(contender, reference) else { continue }
         print(String(format: "%@: %@ / %@ = %.2fx — %@ %@", name, contender, reference, ratio, text, ratio <= limit ? "✓" : "✗"))
     }
 }
