@@ -26,6 +26,7 @@ struct ResolutionState {
     /// instead of overflowing the thread's stack (see ``StackGuard``).
     @usableFromInline let stackFloor: UInt
 
+    @usableFromInline
     init(container: Container, scope: ScopeHandle?) {
         // Everything from the container's precomputed template: no reference
         // counting on the shared plan, which would bounce between cores.
@@ -61,20 +62,23 @@ struct ResolutionContext {
     /// the active resolve of this thread while it runs. A resolve nested in
     /// a factory (a provider's call, say) starts here too, so the stack is
     /// checked on every entry: recursion through providers fails cleanly.
-    @usableFromInline
+    @inlinable
     static func run<R>(container: Container, scope: ScopeHandle?, _ body: (ResolutionContext) throws -> R) throws -> R {
         var state = ResolutionState(container: container, scope: scope)
-        if currentStackAddress() < state.stackFloor {
-            throw RegistryError(.tooDeep, "the graph is too deep to build: nested resolves exhausted the thread's stack",
-                                configuration: container.configuration,
-                                details: ["a provider or container called from a factory may be recursing without end"])
-        }
+        if currentStackAddress() < state.stackFloor { throw tooDeepOnEntry(container) }
         return try withUnsafeMutablePointer(to: &state) { pointer in
             var token: UInt64 = 0
             let previous = fh_begin_resolve(UnsafeRawPointer(pointer), &token)
             defer { fh_end_resolve(previous) }
             return try body(ResolutionContext(state: pointer, token: token))
         }
+    }
+
+    @usableFromInline
+    static func tooDeepOnEntry(_ container: Container) -> RegistryError {
+        RegistryError(.tooDeep, "the graph is too deep to build: nested resolves exhausted the thread's stack",
+                      configuration: container.configuration,
+                      details: ["a provider or container called from a factory may be recursing without end"])
     }
 
     /// Whether this resolve is still the one running on this thread. False

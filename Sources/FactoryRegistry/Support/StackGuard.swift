@@ -22,7 +22,7 @@ enum StackGuard {
 }
 
 /// An address on the caller's stack.
-@inline(never)
+@usableFromInline @inline(never)
 func currentStackAddress() -> UInt {
     var marker: UInt8 = 0
     return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
