@@ -55,6 +55,16 @@ struct RunMatchesStockLuaTests {
                                       stderr: "factoryhost: cannot open no-such-script.lua: No such file or directory\n"))
     }
 
+    @Test func failingLuaInitIsReportedLikeStockLua() throws {
+        let lua = try #require(CommandRunner.stockLua)
+        let env = ["LUA_INIT": "error('bad init')"]
+        let stock = try CommandRunner.run(lua, ["-"], input: "print('never')", environment: env)
+        let ours = try CommandRunner.factoryhost(["run", "-"], input: "print('never')", environment: env)
+        #expect(ours.status == stock.status)
+        #expect(ours.stdout == stock.stdout)
+        #expect(ours.stderr == stock.stderr.replacingOccurrences(of: "\(lua): ", with: "factoryhost: "))
+    }
+
     @Test func luaInitRunsFirst() throws {
         let ours = try CommandRunner.factoryhost(["run", "-"], input: "print(PRELUDE)",
                                                  environment: ["LUA_INIT": "PRELUDE = 'from LUA_INIT'"])

@@ -120,3 +120,39 @@ struct MisuseTests {
         #expect(app?.registrations.isEmpty == true)
     }
 }
+
+@Suite("Declaration errors name what is wrong and where")
+struct DeclarationErrorTests {
+    let registry = Registry()
+
+    @Test func scopeDeclarations() throws {
+        let reserved = registryError { try registry.declareScope("singleton", file: "s.swift", line: 1) }
+        #expect(reserved?.message == "'singleton' cannot name a custom scope")
+        try registry.declareScope("session", file: "s.swift", line: 2)
+        let twice = registryError { try registry.declareScope("session", file: "s.swift", line: 3) }
+        #expect(twice?.description == "scope 'session' is declared twice\n  first at s.swift:2\n  again at s.swift:3")
+        let orphan = registryError { try registry.declareScope("screen", in: "sesion", file: "s.swift", line: 4) }
+        #expect(orphan?.kind == .unknownScope)
+        #expect(orphan?.message == "scope 'screen' nests in 'sesion', which is not declared")
+        #expect(registry.scopes.map(\.name) == ["session"])
+    }
+
+    @Test func configurationNames() throws {
+        let empty = registryError { try registry.defineConfiguration("") }
+        #expect(empty?.message == "a configuration needs a name")
+    }
+
+    @Test func topLevelScopeCannotBeOpenedInsideAnother() throws {
+        try registry.declareScope("session")
+        try registry.declareScope("request")
+        try registry.defineConfiguration("app")
+        let container = try registry.container("app")
+        let session = try container.openScope("session")
+        let error = registryError { _ = try session.openScope("request") }
+        #expect(error?.description == "cannot open scope 'request' inside 'session': it is a top-level scope; open it from the container in configuration 'app'")
+        withExtendedLifetime(container) {}
+        // A handle whose container is gone says so.
+        let orphan = try registry.container("app").openScope("session")
+        #expect(registryError { _ = try orphan.openScope("request") }?.message == "cannot open scope 'request': the container is gone")
+    }
+}

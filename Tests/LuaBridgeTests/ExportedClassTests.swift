@@ -128,3 +128,21 @@ struct ExportedMethodsOnlyTests {
             == "f.lua:2: Cache has no writable property \"extra\"")
     }
 }
+
+@Suite("Named constructor arguments")
+struct NamedConstructorTests {
+    @Test func missingAndMistypedNamedArguments() throws {
+        let lua = try LuaState()
+        try lua.setGlobal("HTTPSession", .table(LuaClass<HTTPSession>()
+            .namedConstructor { args in HTTPSession(host: try args.required("host")) }
+            .install(in: lua)))
+        #expect(expectLuaError(lua, "HTTPSession.new {}", name: "n.lua")?.message
+            == "n.lua:1: bad argument 'host' to 'HTTPSession.new' (string expected, got no value)")
+        #expect(expectLuaError(lua, "HTTPSession.new('positional')", name: "n.lua")?.message
+            == "n.lua:1: bad argument #1 to 'HTTPSession.new' (table of named arguments expected, got string)")
+        let none = try LuaState()
+        try none.setGlobal("Cache", .table(LuaClass<Cache>().install(in: none)))
+        #expect(expectLuaError(none, "Cache.new()", name: "c.lua")?.message
+            == "c.lua:1: Cache cannot be created from Lua (it has no constructor)")
+    }
+}
