@@ -1,4 +1,11 @@
 import LuaBridge
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The entry point. `factoryhost run script.lua …` in its plain forms starts
 /// the script directly: setting up the argument parser costs about as much
