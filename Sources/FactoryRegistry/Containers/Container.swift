@@ -16,7 +16,7 @@ public final class Container: Resolving, @unchecked Sendable {
     public var configuration: String { plan.configuration }
     @usableFromInline let plan: ContainerPlan
     /// The plan's hot data as trivial values, copied into each resolve.
-    let template: ResolutionTemplate
+    @usableFromInline let template: ResolutionTemplate
     let slots: [InstanceSlot]
     /// Held while a singleton, weak or scoped instance is built: one builder
     /// at a time, so no two threads build the same instance and no lock-order
@@ -41,7 +41,7 @@ public final class Container: Resolving, @unchecked Sendable {
     /// container-level resolves.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
-        guard let index = plan.index.find(ObjectIdentifier(type), name) else {
+        guard let index = template.keys.find(ObjectIdentifier(type), name) else {
             return try resolve(type, name: name, arguments: .none)      // reports the missing registration
         }
         return try ResolutionContext.run(container: self, scope: nil) { try $0.resolveInline(index, as: T.self) }
@@ -105,12 +105,13 @@ public final class Container: Resolving, @unchecked Sendable {
 
 /// The parts of a plan every resolve reads, as values that need no
 /// reference counting (the container keeps the plan alive).
+@usableFromInline
 struct ResolutionTemplate {
     unowned(unsafe) let plan: ContainerPlan
     let hotRegistrations: UnsafeMutableBufferPointer<HotRegistration>
     let hotDependencies: UnsafeMutableBufferPointer<Int32>
     let hotDependencyTypes: UnsafeMutableBufferPointer<UInt>
-    let keys: KeyTable.Lookup
+    @usableFromInline let keys: KeyTable.Lookup
 
     init(plan: ContainerPlan) {
         self.plan = plan

@@ -4,14 +4,15 @@
 /// number of registrations.
 @usableFromInline
 final class KeyTable: @unchecked Sendable {
+    @usableFromInline
     struct Entry {
-        var id: UInt          // 0: empty
-        var nameIndex: Int32  // -1: no name; else an index into `names`
-        var value: Int32
+        @usableFromInline var id: UInt          // 0: empty
+        @usableFromInline var nameIndex: Int32  // -1: no name; else an index into `names`
+        @usableFromInline var value: Int32
     }
 
     let entries: UnsafeMutableBufferPointer<Entry>
-    let names: [String]
+    @usableFromInline let names: [String]
     let mask: Int
 
     init(_ keys: [ServiceKey]) {
@@ -36,7 +37,7 @@ final class KeyTable: @unchecked Sendable {
 
     deinit { entries.deallocate() }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func slot(_ id: ObjectIdentifier, _ name: String?, _ mask: Int) -> Int {
         var h = UInt(bitPattern: id) &>> 4
         if let name { h ^= nameHash(name) }
@@ -46,7 +47,7 @@ final class KeyTable: @unchecked Sendable {
 
     /// FNV-1a over the name's UTF-8: names are short, and SipHash (String's
     /// hashValue) would cost more than the rest of a lookup.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func nameHash(_ name: String) -> UInt {
         var h: UInt = 0xcbf2_9ce4_8422_2325
         for byte in name.utf8 { h = (h ^ UInt(byte)) &* 0x0000_0100_0000_01B3 }
@@ -62,12 +63,13 @@ final class KeyTable: @unchecked Sendable {
     /// A trivially-copyable view for the resolve path (valid while the table lives).
     var lookup: Lookup { Lookup(entries: entries, mask: mask, table: Unmanaged.passUnretained(self)) }
 
+    @usableFromInline
     struct Lookup {
-        let entries: UnsafeMutableBufferPointer<Entry>
-        let mask: Int
-        let table: Unmanaged<KeyTable>
+        @usableFromInline let entries: UnsafeMutableBufferPointer<Entry>
+        @usableFromInline let mask: Int
+        @usableFromInline let table: Unmanaged<KeyTable>
 
-        @inline(__always)
+        @inlinable @inline(__always)
         func find(_ id: ObjectIdentifier, _ name: String?) -> Int? {
             let raw = UInt(bitPattern: id)
             var i = KeyTable.slot(id, name, mask)
