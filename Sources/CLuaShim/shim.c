@@ -286,8 +286,6 @@ static int protected_call(lua_State *L, lua_CFunction f, int nargs, int nresults
 
 static int do_gettable(lua_State *L) { lua_gettable(L, 1); return 1; }
 static int do_settable(lua_State *L) { lua_settable(L, 1); return 0; }
-static int do_tostring(lua_State *L) { luaL_tolstring(L, 1, NULL); return 1; }
-static int do_len(lua_State *L) { lua_pushinteger(L, luaL_len(L, 1)); return 1; }
 
 int fh_pgettable(lua_State *L, int idx) {
     idx = lua_absindex(L, idx);
@@ -303,15 +301,6 @@ int fh_psettable(lua_State *L, int idx) {
     return protected_call(L, do_settable, 3, 0);
 }
 
-int fh_ptostring(lua_State *L, int idx) {
-    lua_pushvalue(L, idx);
-    return protected_call(L, do_tostring, 1, 1);
-}
-
-int fh_plen(lua_State *L, int idx) {
-    lua_pushvalue(L, idx);
-    return protected_call(L, do_len, 1, 1);
-}
 
 // MARK: - Swift objects and closures
 
@@ -659,20 +648,12 @@ int fh_openlibs(lua_State *L, int sandboxed) {
 int fh_errfile(void) { return LUA_ERRFILE; }
 static int do_collect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); return 0; }
 int fh_collect(lua_State *L) { return protected_call(L, do_collect, 0, 0); }   /* __gc code runs under the limits */
-int fh_upvalueindex(int i) { return lua_upvalueindex(i); }
-int fh_registryindex(void) { return LUA_REGISTRYINDEX; }
 void fh_pop(lua_State *L, int n) { lua_pop(L, n); }
-void fh_newtable(lua_State *L) { lua_newtable(L); }
 int fh_isnoneornil(lua_State *L, int idx) { return lua_isnoneornil(L, idx); }
 const char *fh_tolstring(lua_State *L, int idx, size_t *len) { return lua_tolstring(L, idx, len); }
 lua_Integer fh_tointegerx(lua_State *L, int idx, int *isnum) { return lua_tointegerx(L, idx, isnum); }
 lua_Number fh_tonumberx(lua_State *L, int idx, int *isnum) { return lua_tonumberx(L, idx, isnum); }
-void *fh_getextraspace(lua_State *L) { return lua_getextraspace(L); }
 int fh_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
 void fh_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }
 int fh_getref(lua_State *L, int ref) { return lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
-void fh_insert(lua_State *L, int idx) { lua_insert(L, idx); }
-void fh_remove(lua_State *L, int idx) { lua_remove(L, idx); }
-void fh_replace(lua_State *L, int idx) { lua_replace(L, idx); }
 void fh_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
-const char *fh_typename(lua_State *L, int idx) { return luaL_typename(L, idx); }

@@ -5,7 +5,7 @@
 //  - the trampoline that Lua calls for a Swift closure, which turns the
 //    closure's "raise" marker into lua_error;
 //  - the message handler used by every protected call from Swift;
-//  - protected versions of table access and tostring (they may run metamethods);
+//  - protected table access, loading and collection (they may run metamethods);
 //  - the memory-capped allocator and the instruction / time / interrupt hook.
 // It also re-exports Lua's macros (lua_pcall, lua_pop, …) as functions, which
 // Swift cannot import.
@@ -87,10 +87,6 @@ int fh_pgettable(lua_State *L, int idx);
 /// t[k] = v where t is at `idx`, k and v on top: pops both (on failure,
 /// leaves the error on top). Status.
 int fh_psettable(lua_State *L, int idx);
-/// Pushes luaL_tolstring of the value at `idx` (honours __tostring / __name). Status.
-int fh_ptostring(lua_State *L, int idx);
-/// Pushes #v (honours __len) as an integer; fails if not an integer. Status.
-int fh_plen(lua_State *L, int idx);
 
 // MARK: Swift objects and closures
 
@@ -139,22 +135,14 @@ int fh_openlibs(lua_State *L, int sandboxed);
 int fh_errfile(void);
 /// A full garbage collection, protected (finalizers run under the limits). Status.
 int fh_collect(lua_State *L);
-int fh_upvalueindex(int i);
-int fh_registryindex(void);
 void fh_pop(lua_State *L, int n);
-void fh_newtable(lua_State *L);
 int fh_isnoneornil(lua_State *L, int idx);
 const char *fh_tolstring(lua_State *L, int idx, size_t *len);
 lua_Integer fh_tointegerx(lua_State *L, int idx, int *isnum);
 lua_Number fh_tonumberx(lua_State *L, int idx, int *isnum);
-void *fh_getextraspace(lua_State *L);
 int fh_ref(lua_State *L);
 void fh_unref(lua_State *L, int ref);
 int fh_getref(lua_State *L, int ref);
-void fh_insert(lua_State *L, int idx);
-void fh_remove(lua_State *L, int idx);
-void fh_replace(lua_State *L, int idx);
 void fh_pushglobaltable(lua_State *L);
-const char *fh_typename(lua_State *L, int idx);
 
 #endif
