@@ -9,7 +9,11 @@
 //   LuaBridge    the safe Swift API over one lua_State (values, calls, userdata, limits)
 //   FactoryRegistry  the typed factory registry, pure Swift, no Lua
 //                (CStackBounds: where the thread's stack ends, for its depth guard)
-//   factoryhost  the command-line tool
+//   FactoryScripting the host: the Lua DSL over the registry, exported types,
+//                interfaces, Swift and Lua plugins
+//   ExamplePlugins   the Swift plugins the stock binary ships (the articles' types)
+//   FactoryHostCLI   the command line as a library (run, check, graph), for custom hosts
+//   factoryhost  the stock command-line tool: FactoryHostCLI with ExamplePlugins
 import PackageDescription
 
 let package = Package(
@@ -18,8 +22,10 @@ let package = Package(
     products: [
         .library(name: "LuaBridge", targets: ["LuaBridge"]),
         .library(name: "FactoryRegistry", targets: ["FactoryRegistry"]),
+        .library(name: "FactoryScripting", targets: ["FactoryScripting"]),
         // Lua's C API, for hosts (and the benchmarks) that need a raw lua_CFunction.
         .library(name: "CLua", targets: ["CLua"]),
+        .library(name: "FactoryHostCLI", targets: ["FactoryHostCLI"]),
         .executable(name: "factoryhost", targets: ["factoryhost"]),
     ],
     dependencies: [
@@ -46,12 +52,26 @@ let package = Package(
             name: "FactoryRegistry",
             dependencies: ["CStackBounds"]
         ),
-        .executableTarget(
-            name: "factoryhost",
+        .target(
+            name: "FactoryScripting",
+            dependencies: ["LuaBridge", "FactoryRegistry"]
+        ),
+        .target(
+            name: "ExamplePlugins",
+            dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting"]
+        ),
+        .target(
+            name: "FactoryHostCLI",
             dependencies: [
                 "LuaBridge",
+                "FactoryRegistry",
+                "FactoryScripting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        .executableTarget(
+            name: "factoryhost",
+            dependencies: ["FactoryHostCLI", "ExamplePlugins"]
         ),
         .testTarget(
             name: "LuaBridgeTests",

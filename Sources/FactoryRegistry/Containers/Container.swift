@@ -101,6 +101,11 @@ public final class Container: Resolving, @unchecked Sendable {
 
     /// Every registration this container resolves from.
     public var registrations: [Registration] { plan.registrations.map(\.registration) }
+
+    /// The registration a resolve of `key` uses, if any.
+    public func registration(for key: ServiceKey) -> Registration? {
+        plan.index.find(key).map { plan.registrations[$0].registration }
+    }
 }
 
 /// The parts of a plan every resolve reads, as values that need no

@@ -317,7 +317,13 @@ struct ResolutionContext {
                             details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
             }
             return try cast(value, index)
-        } catch let error as RegistryError {
+        } catch var error as RegistryError {
+            // Thrown by the factory itself (a script factory's type check, say):
+            // give it the configuration and path the registry knows.
+            if error.configuration == nil {
+                error.configuration = plan.configuration
+                error.path = pathNames(adding: nil)
+            }
             throw error
         } catch {
             let planned = plan.registrations[index]

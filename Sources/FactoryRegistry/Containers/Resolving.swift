@@ -72,6 +72,15 @@ extension Resolving {
         return Provider(container: container, scope: entry.scope, index: index)
     }
 
+    /// An untyped provider of `key` (for script layers; values are checked
+    /// against the registered type when it is called).
+    public func anyProvider(_ key: ServiceKey) throws -> Provider<Any> {
+        let entry = resolutionEntry
+        let container = try entry.liveContainer()
+        guard let index = container.plan.index.find(key) else { throw missing(key.description, container) }
+        return Provider(container: container, scope: entry.scope, index: index)
+    }
+
     private func missing(_ key: String, _ container: Container) -> RegistryError {
         RegistryError(.missingRegistration, "no registration for \(key)", configuration: container.configuration,
                       path: [key])

@@ -62,6 +62,18 @@ public final class LuaClass<Object: LuaExportable> {
         return self
     }
 
+    /// `Type.new(…)` reading its arguments from the frame directly (for
+    /// arguments no ``LuaArgument`` describes, such as interfaces).
+    ///
+    /// ```swift
+    /// .constructor(frame: { SignInViewModel(api: try authInterface.argument($0, 1)) })
+    /// ```
+    @discardableResult
+    public func constructor(frame body: @escaping (LuaFrame) throws -> Object) -> Self {
+        constructorBody = body
+        return self
+    }
+
     /// `Type.new { name = value, … }`: a constructor taking one table of named
     /// arguments (read them with ``LuaNamedArguments``).
     @discardableResult
@@ -110,6 +122,13 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     public func method<A: LuaArgument>(_ name: String, _ body: @escaping (Object, A) throws -> Void) -> Self {
         methods.append((name, { object, f in try body(object, A.read(from: f, at: 2)); return 0 }))
+        return self
+    }
+
+    /// `obj:name(a, b)` returning nothing.
+    @discardableResult
+    public func method<A: LuaArgument, B: LuaArgument>(_ name: String, _ body: @escaping (Object, A, B) throws -> Void) -> Self {
+        methods.append((name, { object, f in try body(object, A.read(from: f, at: 2), B.read(from: f, at: 3)); return 0 }))
         return self
     }
 

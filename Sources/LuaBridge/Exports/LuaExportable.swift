@@ -9,9 +9,24 @@ import CLuaShim
 ///     static let luaTypeName = "Cache"
 /// }
 /// ```
-public protocol LuaExportable: AnyObject, LuaArgument, LuaResult {
+public protocol LuaExportable: AnyObject, LuaArgument, LuaResult, LuaConvertible {
     /// The name scripts and messages use (`Cache expected, got string`).
     static var luaTypeName: String { get }
+}
+
+extension LuaExportable {
+    /// The object inside a userdata of this type (or of a subclass's exported type).
+    public static func fromLua(_ value: LuaValue) throws -> Self {
+        guard case .userdata(let userdata) = value, let object = userdata.object(as: Self.self) else {
+            throw LuaError.typeMismatch(expected: luaTypeName, got: value.typeName)
+        }
+        return object
+    }
+
+    /// A userdata holding the object, with its exported type's metatable.
+    public func toLua(in state: LuaState) throws -> LuaValue {
+        .userdata(try state.pushObject(self, type: Self.luaTypeName))
+    }
 }
 
 extension LuaExportable {

@@ -49,6 +49,13 @@ public struct ScriptRunner {
             return 1
         }
         defer { state.close() }        // like lua.c: finalizers run before exit
+        return run(in: state)
+    }
+
+    /// Runs the script in `state` (opened with ``libraries``, set up by its
+    /// owner — a host with its own globals, say); `finish` runs after the
+    /// script returns, and may still fail the run. Returns the exit status.
+    public func run(in state: LuaState, finish: () throws -> Void = {}) -> Int32 {
         state.memoryLimit = memoryLimit
         state.timeLimit = timeLimit
         state.instructionLimit = instructionLimit
@@ -59,6 +66,7 @@ public struct ScriptRunner {
             state.interruptOnControlC(true)
             defer { state.interruptOnControlC(false) }
             _ = try main.callAsScript(arguments: arguments)
+            try finish()
             return 0
         } catch {
             report(error)

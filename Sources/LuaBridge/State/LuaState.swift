@@ -42,6 +42,8 @@ public final class LuaState {
     /// reference would move every retain and release of the state to a side
     /// table, which made each call from Lua into Swift several times slower.
     let link = LuaStateLink()
+    /// The thread the state belongs to (see ``checkOwnerThread(_:)``).
+    let ownerThread = LuaStateOwnerThread()
 
     /// Creates a state and opens `libraries`.
     public init(libraries: Libraries = .standard) throws {

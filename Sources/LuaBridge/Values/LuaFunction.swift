@@ -42,3 +42,17 @@ public final class LuaFunction: LuaReference {
         return try state.protectedCall(L, arguments: Int32(arguments.count), base: base, asScript: asScript)
     }
 }
+
+extension LuaFunction {
+    /// Where the function was defined, as `chunk:line` (`fake.lua:12`), or
+    /// `[C]` for a C or Swift function; nil once the state is closed.
+    public var definition: String? {
+        guard let (_, L) = try? pushSelf() else { return nil }
+        var info = lua_Debug()
+        guard lua_getinfo(L, ">S", &info) != 0 else { return nil }     // pops the function; never raises
+        let source = withUnsafeBytes(of: &info.short_src) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return info.linedefined > 0 ? "\(source):\(info.linedefined)" : source
+    }
+}

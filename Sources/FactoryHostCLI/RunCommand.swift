@@ -1,7 +1,8 @@
 import ArgumentParser
 import LuaBridge
 
-/// `factoryhost run script.lua [args…]`: runs a script exactly as `lua5.4` would.
+/// `factoryhost run script.lua [args…]`: runs a script in a host (the DSL and
+/// the plugins' types); plain Lua behaves exactly as under `lua5.4`.
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -21,6 +22,12 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Stop the script after this long (seconds, or with ms, s or m).", valueName: "duration"))
     var timeout: String?
+
+    @Option(help: ArgumentHelp("The configuration that unqualified `resolve \"X\"` calls use.", valueName: "name"))
+    var config: String?
+
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"))
+    var pluginPath: [String] = []
 
     @Argument(help: ArgumentHelp("The script to run; `-` reads standard input.", valueName: "script"))
     var script: String
@@ -43,7 +50,8 @@ struct RunCommand: ParsableCommand {
         runner.libraries = sandbox ? .sandboxed : .standard
         runner.memoryLimit = memoryLimit.flatMap(Limits.bytes)
         runner.timeLimit = timeout.flatMap(Limits.duration)
-        let status = runner.run()
+        let settings = RunSettings(runner: runner, setup: HostSetup(pluginPaths: pluginPath), configuration: config)
+        let status = settings.run()
         if status != 0 { throw ExitCode(status) }
     }
 }

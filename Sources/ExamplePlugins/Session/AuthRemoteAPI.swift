@@ -1,0 +1,21 @@
+import LuaBridge
+
+/// The remote API that signs users in (the Koober article's), implemented
+/// in Swift for the app and by a Lua table in tests.
+public protocol AuthRemoteAPI: AnyObject {
+    func signIn(user: String, password: String) throws -> UserSession
+}
+
+/// A Lua table implementing ``AuthRemoteAPI``: each call's result is checked.
+final class LuaAuthRemoteAPI: AuthRemoteAPI, LuaImplemented {
+    let implementation: LuaImplementation
+    init(_ implementation: LuaImplementation) { self.implementation = implementation }
+
+    func signIn(user: String, password: String) throws -> UserSession {
+        try implementation.call("signIn", user, password, returning: UserSession.self)
+    }
+}
+
+extension LuaInterface where Protocol == any AuthRemoteAPI {
+    static let authRemoteAPI = LuaInterface("AuthRemoteAPI", requires: ["signIn"]) { LuaAuthRemoteAPI($0) }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import FactoryRegistry
+import FactoryScripting
+import LuaBridge
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The `factoryhost` command line as a library, so an application can build
+/// its own host binary with its own Swift plugins:
+///
+/// ```swift
+/// // Sources/my-host/main.swift
+/// import FactoryHostCLI
+/// FactoryHostCLI.main(plugins: [PaymentsPlugin(), NetworkingPlugin()])
+/// ```
+public enum FactoryHostCLI {
+    /// The plugins every command's host gets (set by ``main(plugins:)``).
+    nonisolated(unsafe) static var plugins: [any FactoryPlugin] = []
+
+    /// Runs the command line in `CommandLine.arguments` and exits.
+    public static func main(plugins: [any FactoryPlugin]) -> Never {
+        self.plugins = plugins
+        if let settings = FastRunArguments.parse(CommandLine.arguments) {
+            exit(settings.run())
+        }
+        FactoryHostCommand.main()
+        exit(0)
+    }
+}
+
+/// What every command that loads scripts shares: the Lua plugin path.
+struct HostSetup {
+    var pluginPaths: [String] = []
+    var libraries: LuaState.Libraries = .standard
+
+    /// The plugin path: `--plugin-path` entries, then `FACTORYHOST_PLUGIN_PATH`'s.
+    var searchPath: [String] {
+        var paths = pluginPaths.flatMap { $0.split(separator: ":").map(String.init) }
+        if let value = getenv("FACTORYHOST_PLUGIN_PATH") {
+            paths += String(cString: value).split(separator: ":").map(String.init)
+        }
+        return paths
+    }
+
+    /// A host with the binary's Swift plugins and the Lua plugins on the path.
+    func makeHost() throws -> FactoryHost {
+        let host = try FactoryHost(plugins: FactoryHostCLI.plugins, libraries: libraries)
+        try host.loadLuaPlugins(searchPath: searchPath)
+        return host
+    }
+}
+
+/// `factoryhost: <message>` on standard error.
+func reportError(_ error: Error) {
+    writeToStandardError("factoryhost: \(describe(error))\n")
+}
+
+/// An error as the CLI prints it: a registry error starts with its origin.
+func describe(_ error: Error) -> String {
+    if let error = error as? LuaError { return error.description }
+    if let error = error as? RegistryError, let origin = error.origin { return "\(origin): \(error)" }
+    return String(describing: error)
+}

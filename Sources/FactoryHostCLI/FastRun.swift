@@ -1,0 +1,75 @@
+import FactoryScripting
+import LuaBridge
+
+/// `factoryhost run` with its settings, run without the argument parser
+/// in its plain forms: setting the parser up costs about as much start-up
+/// time as the whole Swift runtime, and `run` must start within 4× of
+/// lua5.4. Everything else — help, errors, other commands — goes through
+/// the argument parser as usual.
+struct RunSettings {
+    var runner: ScriptRunner
+    var setup = HostSetup()
+    var configuration: String?
+
+    /// Runs the script in a host; returns the exit status.
+    func run() -> Int32 {
+        var setup = self.setup
+        setup.libraries = runner.libraries
+        let host: FactoryHost
+        do {
+            host = try setup.makeHost()
+        } catch {
+            reportError(error)
+            return 1
+        }
+        host.defaultConfiguration = configuration
+        defer { host.lua.close() }         // like lua.c: finalizers run before exit
+        return runner.run(in: host.lua, finish: host.finishScript)
+    }
+}
+
+/// The plain forms of `factoryhost run`: known options (with valid values)
+/// before the script, then the script and its arguments. Anything else
+/// returns nil, and the argument parser handles (and reports) it.
+enum FastRunArguments {
+    static func parse(_ argv: [String]) -> RunSettings? {
+        guard argv.count >= 3, argv[1] == "run" else { return nil }
+        var settings = RunSettings(runner: ScriptRunner(commandLine: argv, scriptIndex: 0))
+        var i = 2
+        while i < argv.count {
+            let word = argv[i]
+            guard word.hasPrefix("-"), word != "-" else { break }          // the script
+            let (name, inline) = splitOption(word)
+            switch name {
+            case "--sandbox" where inline == nil:
+                settings.runner.libraries = .sandboxed
+            case "--memory-limit", "--timeout", "--config", "--plugin-path":
+                guard let value = inline ?? (i + 1 < argv.count ? argv[i + 1] : nil) else { return nil }
+                if inline == nil { i += 1 }
+                switch name {
+                case "--timeout":
+                    guard let duration = Limits.duration(value) else { return nil }
+                    settings.runner.timeLimit = duration
+                case "--memory-limit":
+                    guard let bytes = Limits.bytes(value) else { return nil }
+                    settings.runner.memoryLimit = bytes
+                case "--config":
+                    settings.configuration = value
+                default:
+                    settings.setup.pluginPaths.append(value)
+                }
+            default:
+                return nil                                                 // --help, --, unknown: the parser's job
+            }
+            i += 1
+        }
+        guard i < argv.count else { return nil }                           // no script: the parser reports it
+        settings.runner.scriptIndex = i
+        return settings
+    }
+
+    private static func splitOption(_ word: String) -> (String, String?) {
+        guard let equals = word.firstIndex(of: "=") else { return (word, nil) }
+        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+    }
+}

@@ -1,0 +1,135 @@
+// A dependency graph as text: an indented tree, Graphviz DOT, or JSON.
+extension DependencyGraph {
+    /// An indented tree from each root. Each node shows its key, scope and
+    /// origin; edges show the dependency's label and whether it is a
+    /// provider; a node already drawn is marked `(see above)`, a cycle `(cycle)`.
+    ///
+    /// ```text
+    /// MovieLoader [transient] app.lua:14
+    /// ├── cache: Cache [singleton] app.lua:3
+    /// └── session: HTTPSession [missing]
+    /// ```
+    public func renderTree() -> String {
+        var lines: [String] = []
+        var drawn: Set<Int> = []
+        func describe(_ node: Node) -> String {
+            var text = "\(node.key) [\(node.scope)]"
+            if !node.arguments.isEmpty { text += " args(\(node.arguments.map(\.description).joined(separator: ", ")))" }
+            if let origin = node.origin { text += " \(origin)" }
+            return text
+        }
+        func draw(_ id: Int, prefix: String, path: [Int]) {
+            let outgoing = edges(from: id)
+            for (position, edge) in outgoing.enumerated() {
+                let last = position == outgoing.count - 1
+                let target = nodes[edge.to]
+                var label = edge.label.map { "\($0): " } ?? ""
+                if edge.kind == .provider { label += "provider of " }
+                var line = prefix + (last ? "└── " : "├── ") + label + describe(target)
+                let cycle = path.contains(edge.to)
+                let repeated = !cycle && drawn.contains(edge.to) && !edges(from: edge.to).isEmpty
+                if cycle { line += " (cycle)" } else if repeated { line += " (see above)" }
+                lines.append(line)
+                if !cycle && !repeated {
+                    drawn.insert(edge.to)
+                    draw(edge.to, prefix: prefix + (last ? "    " : "│   "), path: path + [edge.to])
+                }
+            }
+        }
+        for root in roots {
+            if drawn.contains(root) && !edges(from: root).isEmpty && roots.count > 1 { continue }
+            lines.append(describe(nodes[root]))
+            drawn.insert(root)
+            draw(root, prefix: "", path: [root])
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Graphviz DOT: boxes for registrations (key, scope, origin), dashed
+    /// edges for providers, red dashed boxes for missing dependencies.
+    public func renderDOT() -> String {
+        var lines = ["digraph \(dotString(configuration)) {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];"]
+        for node in nodes {
+            var label = "\(node.key)\\n\(node.scope)"
+            if !node.arguments.isEmpty { label += "\\nargs: " + node.arguments.map(\.description).joined(separator: ", ") }
+            if let origin = node.origin { label += "\\n\(origin)" }
+            let style = node.isMissing ? ", style=dashed, color=red" : ""
+            lines.append("  n\(node.id) [label=\(dotString(label, escapingNewlines: false))\(style)];")
+        }
+        for edge in edges {
+            var attributes: [String] = []
+            let label = (edge.label ?? "") + (edge.kind == .provider ? " (provider)" : "")
+            if !label.isEmpty { attributes.append("label=\(dotString(label.trimmingSpaces()))") }
+            if edge.kind == .provider { attributes.append("style=dashed") }
+            lines.append("  n\(edge.from) -> n\(edge.to)" + (attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]") + ";")
+        }
+        lines.append("}")
+        return lines.joined(separator: "\n")
+    }
+
+    /// JSON: `{ "configuration", "roots", "nodes": [{ id, key, type, name,
+    /// scope, origin, arguments }], "edges": [{ from, to, label, kind }] }`.
+    public func renderJSON() -> String {
+        func string(_ text: String?) -> String { text.map(jsonString) ?? "null" }
+        let nodeLines = nodes.map { node in
+            let arguments = node.arguments.map { "{\"name\": \(jsonString($0.name)), \"type\": \(jsonString($0.type.name))}" }
+            return "    {\"id\": \(node.id), \"key\": \(jsonString(node.key)), \"type\": \(jsonString(node.typeName)), "
+                + "\"name\": \(string(node.name)), \"scope\": \(jsonString(node.scope)), "
+                + "\"origin\": \(string(node.origin?.description)), \"arguments\": [\(arguments.joined(separator: ", "))]}"
+        }
+        let edgeLines = edges.map { edge in
+            "    {\"from\": \(edge.from), \"to\": \(edge.to), \"label\": \(string(edge.label)), \"kind\": \(jsonString(edge.kind.rawValue))}"
+        }
+        return """
+            {
+              "configuration": \(jsonString(configuration)),
+              "roots": [\(roots.map(String.init).joined(separator: ", "))],
+              "nodes": [
+            \(nodeLines.joined(separator: ",\n"))
+              ],
+              "edges": [
+            \(edgeLines.joined(separator: ",\n"))
+              ]
+            }
+            """
+    }
+}
+
+/// A JSON string literal.
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        case _ where scalar.value < 0x20:
+            let hex = String(scalar.value, radix: 16)
+            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}
+
+/// A DOT string literal (`\n` in labels is DOT's own line break when kept).
+private func dotString(_ text: String, escapingNewlines: Bool = true) -> String {
+    var out = "\""
+    for character in text {
+        switch character {
+        case "\"": out += "\\\""
+        case "\\" where escapingNewlines: out += "\\\\"
+        case "\n": out += "\\n"
+        default: out.append(character)
+        }
+    }
+    return out + "\""
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

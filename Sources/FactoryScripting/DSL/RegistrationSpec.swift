@@ -1,0 +1,178 @@
+import FactoryRegistry
+import LuaBridge
+
+/// What `register "Type" { … }` makes: a registration waiting for the
+/// `configuration` that holds it. One that never reaches a configuration is
+/// reported when the script ends (it would otherwise be lost silently).
+final class RegistrationSpec: LuaExportable {
+    static let luaTypeName = "factoryhost.registration"
+    let registration: Registration
+    var added = false
+
+    init(_ registration: Registration) { self.registration = registration }
+}
+
+/// What `provider "Type"` makes: a dependency on a factory closure instead
+/// of an instance.
+final class ProviderMarker: LuaExportable {
+    static let luaTypeName = "factoryhost.provider"
+    let key: String
+
+    init(key: String) { self.key = key }
+}
+
+/// A registration key as scripts write it: `Type` or `Type#name`.
+struct ScriptKey {
+    let type: ScriptType
+    let name: String?
+    var serviceKey: ServiceKey { ServiceKey(type.serviceType, name: name) }
+    var description: String { name.map { "\(type.name)#\($0)" } ?? type.name }
+
+    init(parsing text: String, catalog: TypeCatalog, name explicitName: String? = nil) throws {
+        var typeName = Substring(text), name: String? = nil
+        if let hash = text.firstIndex(of: "#") {
+            typeName = text[..<hash]
+            name = String(text[text.index(after: hash)...])
+            guard name?.isEmpty == false else { throw LuaError(.typeMismatch, "'\(text)': the name after '#' is empty") }
+        }
+        if let explicitName {
+            if let name, name != explicitName {
+                throw LuaError(.typeMismatch, "'\(text)' names '\(name)', but the registration also says name = '\(explicitName)'")
+            }
+            name = explicitName
+        }
+        self.type = try catalog.type(named: String(typeName))
+        self.name = name
+    }
+}
+
+/// Reads the body of `register "Type" { … }`.
+struct RegistrationParser {
+    static let fields = ["args", "deps", "eager", "make", "name", "override", "scope"]
+    let catalog: TypeCatalog
+    let what: String
+
+    func parse(keyText: String, body: LuaTable, origin: Origin, host: FactoryHost) throws -> RegistrationSpec {
+        for (field, _) in try body.pairs() {
+            guard case .string(let text) = field, Self.fields.contains(text.description) else {
+                throw LuaError(.typeMismatch, "\(what): unknown field \(describeKey(field)) (fields: \(Self.fields.joined(separator: ", ")))")
+            }
+        }
+        let name: String? = try field("name", in: body)
+        let key = try ScriptKey(parsing: keyText, catalog: catalog, name: name)
+        let scopeWord: String? = try field("scope", in: body)
+        let eager: Bool = try field("eager", in: body) ?? false
+        let overrides: Bool = try field("override", in: body) ?? false
+        guard let make: LuaFunction = try field("make", in: body) else {
+            throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing")
+        }
+        let scope = scopeWord.map(Scope.init(parsing:)) ?? .transient
+        if eager && scope != .singleton {
+            throw LuaError(.typeMismatch, "\(what): only a singleton can be eager (scope is \(scope))")
+        }
+        let dependencies = try parseDependencies(body.rawGet("deps"))
+        let arguments = try parseArguments(body.rawGet("args"))
+        let factory = LuaFactory(host: host, make: make, key: key.description, resultType: key.type,
+                                 dependencies: dependencies, arguments: arguments.map(\.1))
+        factory.origin = origin
+        factory.argumentNames = arguments.map(\.0)
+        return RegistrationSpec(Registration(
+            key: key.serviceKey, scope: scope, eager: eager, dependencies: dependencies.map(\.dependency),
+            arguments: arguments.map { ArgumentSpec($0.0, $0.1.serviceType) }, origin: origin,
+            overrides: overrides, factory: factory.registryFactory))
+    }
+
+    private func field<T: LuaConvertible>(_ name: String, in body: LuaTable) throws -> T? {
+        do {
+            return try Optional<T>.fromLua(body.rawGet(LuaValue(name)))
+        } catch let error as LuaError {
+            throw LuaError(.typeMismatch, "\(what): '\(name)' must be a \(T.luaTypeName) (\(error.message))")
+        }
+    }
+
+    /// `deps = { cache = "Cache", make = provider "Screen" }` or `deps = { "Cache" }`.
+    private func parseDependencies(_ value: LuaValue) throws -> [LuaFactory.Dependency] {
+        if case .nil = value { return [] }
+        guard case .table(let table) = value else {
+            throw LuaError(.typeMismatch, "\(what): 'deps' must be a table (got \(value.typeName))")
+        }
+        var result: [LuaFactory.Dependency] = []
+        for (label, entry) in try table.pairs() {
+            let kind: Dependency.Kind, keyText: String
+            switch entry {
+            case .string(let text):
+                kind = .instance
+                keyText = text.description
+            case .userdata(let userdata) where userdata.object(as: ProviderMarker.self) != nil:
+                kind = .provider
+                keyText = userdata.object(as: ProviderMarker.self)?.key ?? ""
+            default:
+                throw LuaError(.typeMismatch, "\(what): dependency \(describeKey(label)) must be a type name or provider \"Type\" (got \(entry.typeName))")
+            }
+            let labelValue: LuaValue
+            switch label {
+            case .string: labelValue = label
+            case .integer: labelValue = LuaValue(keyText)
+            default: throw LuaError(.typeMismatch, "\(what): dependency labels must be names (got \(label.typeName))")
+            }
+            let key: ScriptKey
+            do {
+                key = try ScriptKey(parsing: keyText, catalog: catalog)
+            } catch let error as LuaError {
+                throw LuaError(.typeMismatch, "\(what): dependency \(describeKey(labelValue)): \(error.message)")
+            }
+            let labelText = (try? labelValue.string()) ?? keyText
+            result.append(.init(label: labelValue, key: key,
+                                dependency: Dependency(key.serviceKey, kind: kind, label: labelText)))
+        }
+        // pairs() order is Lua's hash order: sort for stable graphs and messages.
+        return result.sorted { $0.dependency.label ?? "" < $1.dependency.label ?? "" }
+    }
+
+    /// `args = { user = "User" }` (one, or several in name order) or
+    /// `args = { {"radius", "number"}, {"toppings", "table"} }` (in that order).
+    private func parseArguments(_ value: LuaValue) throws -> [(String, ScriptType)] {
+        if case .nil = value { return [] }
+        guard case .table(let table) = value else {
+            throw LuaError(.typeMismatch, "\(what): 'args' must be a table (got \(value.typeName))")
+        }
+        var result: [(String, ScriptType)] = []
+        let entries = try table.pairs()
+        let ordered = entries.allSatisfy { if case .integer = $0.key { return true } else { return false } }
+        if ordered {
+            for (_, pair) in entries.sorted(by: { (try? $0.key.int()) ?? 0 < (try? $1.key.int()) ?? 0 }) {
+                guard case .table(let pairTable) = pair, case .string(let name) = try pairTable.rawGet(1),
+                      case .string(let typeName) = try pairTable.rawGet(2) else {
+                    throw LuaError(.typeMismatch, "\(what): each entry of an ordered 'args' list is { \"name\", \"Type\" }")
+                }
+                result.append((name.description, try argumentType(name.description, typeName.description)))
+            }
+        } else {
+            for (name, typeValue) in entries {
+                guard case .string(let nameText) = name, case .string(let typeName) = typeValue else {
+                    throw LuaError(.typeMismatch, "\(what): 'args' maps names to type names (got \(name.typeName) = \(typeValue.typeName))")
+                }
+                result.append((nameText.description, try argumentType(nameText.description, typeName.description)))
+            }
+            result.sort { $0.0 < $1.0 }
+        }
+        if result.count > 1 && !ordered && result.count != Set(result.map(\.0)).count {
+            throw LuaError(.typeMismatch, "\(what): an argument name appears twice")
+        }
+        return result
+    }
+
+    private func argumentType(_ name: String, _ typeName: String) throws -> ScriptType {
+        do {
+            return try catalog.type(named: typeName)
+        } catch let error as LuaError {
+            throw LuaError(.typeMismatch, "\(what): argument '\(name)': \(error.message)")
+        }
+    }
+}
+
+/// A table key as messages show it: `'name'` or `[3]`.
+func describeKey(_ key: LuaValue) -> String {
+    if case .string(let text) = key { return "'\(text)'" }
+    return "[\(key)]"
+}

@@ -1,0 +1,71 @@
+import FactoryRegistry
+import LuaBridge
+
+/// A container as scripts hold it (`container "app"`).
+final class ScriptContainer: LuaExportable {
+    static let luaTypeName = "Container"
+    let container: Container
+    init(_ container: Container) { self.container = container }
+}
+
+/// An open custom scope as scripts hold it (`c:openScope "session"`).
+final class ScriptScope: LuaExportable {
+    static let luaTypeName = "Scope"
+    let handle: ScopeHandle
+    let container: Container
+    init(_ handle: ScopeHandle, container: Container) {
+        self.handle = handle
+        self.container = container
+    }
+}
+
+extension FactoryHost {
+    /// `c:resolve "Key"`, `c:resolve("Key", { arg = … })`, `c:openScope "session"`,
+    /// `c:provider "Key"`, `c.configuration`.
+    func containerClass() -> LuaClass<ScriptContainer> {
+        LuaClass<ScriptContainer>()
+            .method("resolve", frame: { [unowned self] object, frame in
+                try frame.push(self.resolve(in: object.container, container: object.container, frame: frame, keyAt: 2))
+                return 1
+            })
+            .method("openScope", frame: { [unowned self] object, frame in
+                let handle = try object.container.openScope(frame.string(2))
+                try frame.push(self.types.toLua(ScriptScope(handle, container: object.container), in: self.lua))
+                return 1
+            })
+            .method("provider", frame: { [unowned self] object, frame in
+                try frame.push(.function(self.provider(from: object.container, frame: frame)))
+                return 1
+            })
+            .property("configuration") { $0.container.configuration }
+            .tostring { "Container(\($0.container.configuration))" }
+    }
+
+    /// The same for an open scope, plus `s:close()`, `s.name`, `s.isClosed`.
+    func scopeClass() -> LuaClass<ScriptScope> {
+        LuaClass<ScriptScope>()
+            .method("resolve", frame: { [unowned self] object, frame in
+                try frame.push(self.resolve(in: object.handle, container: object.container, frame: frame, keyAt: 2))
+                return 1
+            })
+            .method("openScope", frame: { [unowned self] object, frame in
+                let handle = try object.handle.openScope(frame.string(2))
+                try frame.push(self.types.toLua(ScriptScope(handle, container: object.container), in: self.lua))
+                return 1
+            })
+            .method("provider", frame: { [unowned self] object, frame in
+                try frame.push(.function(self.provider(from: object.handle, frame: frame)))
+                return 1
+            })
+            .method("close") { (object: ScriptScope) in object.handle.close() }
+            .property("name") { $0.handle.name }
+            .property("isClosed") { $0.handle.isClosed }
+            .tostring { "Scope(\($0.handle.name)\($0.handle.isClosed ? ", closed" : ""))" }
+    }
+
+    private func provider(from resolving: Resolving, frame: LuaFrame) throws -> LuaFunction {
+        let keyText = try frame.string(2)
+        let key = try ScriptKey(parsing: keyText, catalog: types)
+        return try providerFunction(resolving.anyProvider(key.serviceKey), name: key.description)
+    }
+}

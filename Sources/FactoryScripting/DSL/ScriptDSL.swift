@@ -1,0 +1,195 @@
+import FactoryRegistry
+import LuaBridge
+
+// The globals scripts declare configurations with:
+//
+//   configuration "app" { extends = "base", register "Cache" { … }, … }
+//   register "MovieLoader" { scope = …, deps = { … }, args = { … }, make = function(d, a) … end }
+//   provider "Screen"                 -- a dependency on a factory closure
+//   scope "session"; scope("screen", { within = "session" })
+//   container "app"                   -- a new container
+//   resolve "MovieLoader"             -- from the --config container
+//   implement("AuthRemoteAPI", t)     -- checks t implements the interface
+extension FactoryHost {
+    func installDSL() throws {
+        try lua.setGlobal("configuration", .function(lua.frameFunction("configuration") { [unowned self] frame in
+            let name = try frame.string(1)
+            let origin = frame.origin()
+            try frame.push(.function(self.lua.frameFunction("configuration '\(name)'") { [unowned self] body in
+                try self.applyConfiguration(name, body: body.value(1), origin: origin)
+                return 0
+            }))
+            return 1
+        }))
+        try lua.setGlobal("register", .function(lua.frameFunction("register") { [unowned self] frame in
+            let keyText = try frame.string(1)
+            let origin = frame.origin()
+            try frame.push(.function(self.lua.frameFunction("register '\(keyText)'") { [unowned self] body in
+                guard case .table(let table) = body.value(1) else {
+                    throw body.typeError(1, expected: "table (register \"\(keyText)\" { make = function() … end })")
+                }
+                let parser = RegistrationParser(catalog: self.types, what: "register \"\(keyText)\" (\(origin))")
+                let spec = try parser.parse(keyText: keyText, body: table, origin: origin, host: self)
+                self.specs.append(spec)
+                try body.push(.userdata(self.lua.pushObject(spec, type: RegistrationSpec.luaTypeName)))
+                return 1
+            }))
+            return 1
+        }))
+        try lua.setGlobal("provider", .function(lua.frameFunction("provider") { [unowned self] frame in
+            let keyText = try frame.string(1)
+            _ = try ScriptKey(parsing: keyText, catalog: self.types)       // an unknown type fails here, at its line
+            try frame.push(.userdata(self.lua.pushObject(ProviderMarker(key: keyText), type: ProviderMarker.luaTypeName)))
+            return 1
+        }))
+        try lua.setGlobal("scope", .function(lua.frameFunction("scope") { [unowned self] frame in
+            let name = try frame.string(1)
+            var parent: String?
+            if !frame.isNoneOrNil(2) {
+                guard case .table(let options) = frame.value(2) else { throw frame.typeError(2, expected: "table") }
+                for (key, _) in try options.pairs() where key != "within" {
+                    throw LuaError(.typeMismatch, "scope '\(name)': unknown option \(describeKey(key)) (options: within)")
+                }
+                parent = try Optional<String>.fromLua(options.rawGet("within"))
+            }
+            try self.registry.declareScope(ScopeDeclaration(name: name, parent: parent, origin: frame.origin()))
+            return 0
+        }))
+        try lua.setGlobal("container", .function(lua.frameFunction("container") { [unowned self] frame in
+            let name = try frame.string(1)
+            if self.stopsAtFirstContainer { throw self.stopForCheck(at: frame.origin()) }
+            let container = try self.registry.container(name)
+            try frame.push(.userdata(self.lua.pushObject(ScriptContainer(container), type: try self.containerType())))
+            return 1
+        }))
+        try lua.setGlobal("resolve", .function(lua.frameFunction("resolve") { [unowned self] frame in
+            if self.stopsAtFirstContainer { throw self.stopForCheck(at: frame.origin()) }
+            let container = try self.sharedContainer()
+            try frame.push(self.resolve(in: container, container: container, frame: frame, keyAt: 1))
+            return 1
+        }))
+        try lua.setGlobal("implement", .function(lua.frameFunction("implement") { [unowned self] frame in
+            let name = try frame.string(1)
+            let type = try self.types.type(named: name)
+            guard type.kind == .interface else {
+                throw frame.argumentError(1, "'\(name)' is a \(type.kind.rawValue), not an interface")
+            }
+            do {
+                _ = try type.fromLua(frame.value(2), self.lua)
+            } catch let error as LuaError where error.kind == .typeMismatch {
+                throw frame.argumentError(2, error.message)
+            }
+            try frame.push(frame.value(2))
+            return 1
+        }))
+    }
+
+    /// `configuration "name" { … }`: defines the configuration (or adds to
+    /// one a plugin or an earlier piece of script defined) and adds its
+    /// registrations in order.
+    private func applyConfiguration(_ name: String, body value: LuaValue, origin: Origin) throws {
+        guard case .table(let body) = value else {
+            throw LuaError(.typeMismatch, "configuration '\(name)' (\(origin)): the body must be a table { register … }")
+        }
+        var specs: [(Int, RegistrationSpec)] = []
+        var parent: String?
+        for (key, item) in try body.pairs() {
+            switch key {
+            case .integer(let position):
+                guard case .userdata(let userdata) = item, let spec = userdata.object(as: RegistrationSpec.self) else {
+                    throw LuaError(.typeMismatch, "configuration '\(name)' (\(origin)): item [\(position)] is \(describeValue(item)), "
+                                   + "not a register \"Type\" { … }")
+                }
+                specs.append((position, spec))
+            case .string(let field) where field.description == "extends":
+                guard case .string(let text) = item else {
+                    throw LuaError(.typeMismatch, "configuration '\(name)' (\(origin)): 'extends' must name a configuration (got \(item.typeName))")
+                }
+                parent = text.description
+            default:
+                throw LuaError(.typeMismatch, "configuration '\(name)' (\(origin)): unknown field \(describeKey(key)) "
+                               + "(a configuration holds register \"…\" { … } items and 'extends')")
+            }
+        }
+        let configuration: Configuration
+        if let existing = registry.configuration(name) {
+            if let parent, existing.parent != parent {
+                throw RegistryError(.invalidRegistration,
+                                    "configuration '\(name)' is given extends = '\(parent)', but it was first defined at \(existing.origin) "
+                                    + (existing.parent.map { "extending '\($0)'" } ?? "extending nothing"),
+                                    details: ["say extends only where the configuration is first defined"], origin: origin)
+            }
+            configuration = existing
+        } else {
+            configuration = try registry.defineConfiguration(name, extends: parent, origin: origin)
+        }
+        for (_, spec) in specs.sorted(by: { $0.0 < $1.0 }) {
+            if spec.added {
+                throw RegistryError(.invalidRegistration, "register \"\(spec.registration.key)\" (\(spec.registration.origin)) is used in two configurations",
+                                    details: ["write one register block per configuration"], origin: spec.registration.origin)
+            }
+            spec.added = true
+            try configuration.add(spec.registration)
+        }
+    }
+
+    // MARK: Resolving from scripts
+
+    /// Resolves the key at argument `keyAt` (with named runtime arguments at
+    /// `keyAt + 1`) from `resolving`, as a Lua value.
+    func resolve(in resolving: Resolving, container: Container, frame: LuaFrame, keyAt position: Int32) throws -> LuaValue {
+        let keyText = try frame.string(position)
+        let key = try ScriptKey(parsing: keyText, catalog: types)
+        let registration = container.registration(for: key.serviceKey)
+        let arguments = try runtimeArguments(frame.value(position + 1), for: registration, key: key.description)
+        return try types.toLua(resolving.resolveAny(key.serviceKey, arguments: arguments), in: lua)
+    }
+
+    /// A table of named runtime arguments as the registration's positional
+    /// ``Arguments``, each converted to its declared type.
+    func runtimeArguments(_ value: LuaValue, for registration: Registration?, key: String) throws -> Arguments {
+        let specs = registration?.arguments ?? []
+        let expected = specs.map(\.description).joined(separator: ", ")
+        guard case .table(let table) = value else {
+            if case .nil = value {
+                if specs.isEmpty { return .none }
+                throw LuaError(.typeMismatch, "\(key) takes runtime arguments (\(expected)): pass them as a table, "
+                               + "resolve(\"\(key)\", { \(specs[0].name) = … })")
+            }
+            throw LuaError(.typeMismatch, "the runtime arguments of \(key) must be a table of names (got \(value.typeName))")
+        }
+        if registration != nil {
+            for (name, _) in try table.pairs() {
+                guard case .string(let text) = name, specs.contains(where: { $0.name == text.description }) else {
+                    throw LuaError(.typeMismatch, "\(key) has no runtime argument \(describeKey(name)) "
+                                   + "(it takes \(specs.isEmpty ? "none" : expected))")
+                }
+            }
+        }
+        var values: [Any] = []
+        for spec in specs {
+            let raw = try table.rawGet(LuaValue(spec.name))
+            if case .nil = raw {
+                throw LuaError(.typeMismatch, "runtime argument '\(spec.name)' of \(key) is missing (\(spec.type.name) expected)")
+            }
+            guard let type = types.type(for: spec.type) else {
+                throw LuaError(.typeMismatch, "runtime argument '\(spec.name)' of \(key) is a \(spec.type.name), which scripts cannot pass")
+            }
+            do {
+                values.append(try type.fromLua(raw, lua))
+            } catch let error as LuaError where error.kind == .typeMismatch {
+                throw LuaError(.typeMismatch, "bad runtime argument '\(spec.name)' for \(key) (\(error.message))")
+            }
+        }
+        return Arguments(values)
+    }
+
+    /// A provider as a Lua function: `make()` or `make({ user = u })`.
+    func providerFunction(_ provider: Provider<Any>, name: String) throws -> LuaFunction {
+        try lua.frameFunction("provider of \(name)") { [unowned self] frame in
+            let arguments = try self.runtimeArguments(frame.value(1), for: provider.registration, key: name)
+            try frame.push(self.types.toLua(provider.call(arguments: arguments), in: self.lua))
+            return 1
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import FactoryRegistry
+import LuaBridge
+
+/// A Lua state with the factory DSL, a registry, and the types plugins
+/// export: the composition root that scripts fill and Swift resolves from.
+///
+/// ```swift
+/// let host = try FactoryHost(plugins: [NetworkingPlugin()])
+/// try host.run(file: "app.lua")                  // declares configurations
+/// let container = try host.container("app-tests")
+/// let loader = try container.resolve(MovieLoader.self)
+/// ```
+///
+/// A host and its Lua state belong to the thread that created it (see
+/// ``LuaState/adoptCurrentThread()``); Swift factories may still be resolved
+/// from any thread, while Lua factories report an error elsewhere.
+public final class FactoryHost {
+    /// The Lua state scripts run in.
+    public let lua: LuaState
+    /// Every configuration scripts and plugins declared.
+    public let registry: Registry
+    /// The types scripts can name.
+    public let types: TypeCatalog
+    /// The configuration unqualified `resolve "X"` calls use (`run --config`).
+    public var defaultConfiguration: String?
+    /// The plugins installed, in order (Swift plugins first, then Lua ones).
+    public private(set) var plugins: [(name: String, version: String)] = []
+
+    /// When set, creating a container stops the script instead (for
+    /// `check` and `graph`, which must not construct anything).
+    var stopsAtFirstContainer = false
+    /// Where the script was stopped, if it was.
+    public private(set) var stoppedAt: Origin?
+    /// Registrations scripts made, to report any that reach no configuration.
+    var specs: [RegistrationSpec] = []
+    private var defaultContainer: Container?
+    var modules: [String: LuaTable] = [:]
+
+    /// A host with `plugins` installed and the DSL's globals defined.
+    public init(plugins: [any FactoryPlugin] = [], libraries: LuaState.Libraries = .standard) throws {
+        lua = try LuaState(libraries: libraries)
+        registry = Registry()
+        types = TypeCatalog()
+        try types.addClass(containerClass(), exporter: "factoryhost")
+        try types.addClass(scopeClass(), exporter: "factoryhost")
+        try installDSL()
+        for plugin in plugins { try install(plugin) }
+    }
+
+    /// Installs a Swift plugin: its types, its module, its factories.
+    public func install(_ plugin: any FactoryPlugin) throws {
+        if plugins.contains(where: { $0.name == plugin.name }) {
+            throw LuaError(.runtime, "plugin '\(plugin.name)' is installed twice")
+        }
+        let context = PluginContext(pluginName: plugin.name, registry: registry, catalog: types)
+        try plugin.install(in: context)
+        try addModule("factoryhost.\(plugin.name)", entries: context.entries)
+        pluginInstalled(plugin.name, plugin.version)
+    }
+
+    func pluginInstalled(_ name: String, _ version: String) {
+        plugins.append((name, version))
+    }
+
+    /// Makes `require(name)` return a table of `entries`, built on first require.
+    private func addModule(_ name: String, entries: [(String, (LuaState) throws -> LuaValue)]) throws {
+        let loader = try lua.frameFunction("require '\(name)'") { [unowned self] frame in
+            if let module = self.modules[name] {
+                try frame.push(.table(module))
+                return 1
+            }
+            let module = try self.lua.newTable(hashCapacity: entries.count)
+            for (key, make) in entries { try module.rawSet(LuaValue(key), make(self.lua)) }
+            self.modules[name] = module
+            try frame.push(.table(module))
+            return 1
+        }
+        guard case .table(let package) = try lua.global("package"),
+              case .table(let preload) = try package.rawGet("preload") else {
+            throw LuaError(.runtime, "cannot add module '\(name)': this state has no package library")
+        }
+        try preload.rawSet(LuaValue(name), .function(loader))
+    }
+
+    // MARK: Running scripts
+
+    /// Runs the script at `path` (errors carry Lua's message and traceback),
+    /// then checks that every registration it made reached a configuration.
+    public func run(file path: String) throws {
+        _ = try lua.runFile(path)
+        try finishScript()
+    }
+
+    /// Runs `code` as a chunk named `name`; returns its results.
+    @discardableResult
+    public func run(_ code: String, name: String) throws -> [LuaValue] {
+        let results = try lua.run(code, name: name)
+        try finishScript()
+        return results
+    }
+
+    /// Fails if a script made a registration that reached no configuration.
+    public func finishScript() throws {
+        if let lost = unaddedRegistrations().first {
+            throw LuaError(.runtime, lost.origin.map { "\($0): " } .map { $0 + lost.description } ?? lost.description)
+        }
+    }
+
+    func unaddedRegistrations() -> [RegistryError] {
+        specs.filter { !$0.added }.map { spec in
+            RegistryError(.invalidRegistration,
+                          "register \"\(spec.registration.key)\" is not inside any configuration, so nothing uses it",
+                          details: ["registered at \(spec.registration.origin)",
+                                    "put it in a configuration: configuration \"app\" { register \"\(spec.registration.key)\" { … } }"],
+                          origin: spec.registration.origin)
+        }
+    }
+
+    // MARK: Containers
+
+    /// A new container of configuration `name` (the same as scripts get
+    /// from `container "name"`).
+    public func container(_ name: String) throws -> Container {
+        try registry.container(name)
+    }
+
+    /// The container unqualified `resolve` calls use: one of
+    /// ``defaultConfiguration``, made on first use.
+    func sharedContainer() throws -> Container {
+        if let defaultContainer { return defaultContainer }
+        guard let name = defaultConfiguration else {
+            let names = registry.configurationNames
+            throw LuaError(.runtime, "resolve needs a configuration: run with --config NAME, or resolve from a container "
+                           + "(container \"name\"):resolve(…)"
+                           + (names.isEmpty ? "" : " — configurations: \(names.joined(separator: ", "))"))
+        }
+        let container = try registry.container(name)
+        defaultContainer = container
+        return container
+    }
+
+    /// The registry key a script writes as `Type` or `Type#name`.
+    public func serviceKey(parsing text: String) throws -> ServiceKey {
+        try ScriptKey(parsing: text, catalog: types).serviceKey
+    }
+
+    // MARK: Checking
+
+    /// Every problem of every configuration (or just `configuration`), found
+    /// from declarations alone, plus registrations that reached none.
+    public func check(_ configuration: String? = nil) -> [RegistryError] {
+        registry.validate(configuration) + unaddedRegistrations()
+    }
+
+    /// Runs the script at `path` only to collect its declarations: it stops
+    /// quietly at the first container it would create, so nothing is built.
+    public func declare(file path: String) throws {
+        stopsAtFirstContainer = true
+        defer { stopsAtFirstContainer = false }
+        do {
+            _ = try lua.runFile(path)
+        } catch where stoppedAt != nil {
+            // Stopped on purpose (anything after that is not a declaration).
+        }
+    }
+
+    /// The Lua type name of script containers, installed on first use.
+    func containerType() throws -> String {
+        _ = try types.classTable(ScriptContainer.luaTypeName, in: lua)
+        return ScriptContainer.luaTypeName
+    }
+
+    func stopForCheck(at origin: Origin) -> Error {
+        stoppedAt = origin
+        return LuaRaise("\(origin): [factoryhost] declarations end here: check and graph create no containers")
+    }
+}

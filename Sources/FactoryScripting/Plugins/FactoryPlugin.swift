@@ -1,0 +1,32 @@
+import FactoryRegistry
+import LuaBridge
+
+/// A Swift plugin: types it exports to scripts (as the Lua module
+/// `factoryhost.<name>`) and factories it registers in Swift.
+///
+/// ```swift
+/// struct NetworkingPlugin: FactoryPlugin {
+///     let name = "networking"
+///     func install(in context: PluginContext) throws {
+///         try context.export(LuaClass<Cache>().constructor { Cache() })
+///         try context.export(LuaClass<MovieLoader>()
+///             .constructor { (cache: Cache, session: HTTPSession) in MovieLoader(cache: cache, session: session) })
+///         try context.configuration("app").register(HTTPSession.self, scope: .singleton) { _ in HTTPSession() }
+///     }
+/// }
+/// let host = try FactoryHost(plugins: [NetworkingPlugin()])
+/// // in Lua: local net = require "factoryhost.networking"; net.Cache.new()
+/// ```
+public protocol FactoryPlugin {
+    /// The plugin's name: its module is `factoryhost.<name>`, and Lua plugins
+    /// list it in their manifest's `requires`.
+    var name: String { get }
+    /// The plugin's version (shown by `factoryhost plugins`, checked by nobody yet).
+    var version: String { get }
+    /// Exports types and registers factories.
+    func install(in context: PluginContext) throws
+}
+
+extension FactoryPlugin {
+    public var version: String { "1.0.0" }
+}

@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FactoryRegistry
+import LuaBridge
+
+extension FactoryHost {
+    /// Loads the Lua plugins found in `searchPath` (each directory holds
+    /// plugin directories with a `manifest.lua` and an `init.lua`), in
+    /// dependency order. A requirement that nothing provides, a requirement
+    /// cycle, two plugins of one name and conflicting registrations are
+    /// errors; a Lua plugin may require a Swift plugin by name.
+    ///
+    /// ```swift
+    /// try host.loadLuaPlugins(searchPath: ["plugins"])   // plugins/analytics/{manifest,init}.lua
+    /// ```
+    @discardableResult
+    public func loadLuaPlugins(searchPath: [String]) throws -> [LuaPluginManifest] {
+        var manifests: [String: LuaPluginManifest] = [:]
+        for root in searchPath where !root.isEmpty {
+            guard isDirectory(root) else {
+                throw LuaError(.runtime, "plugin path entry '\(root)' is not a directory")
+            }
+            for entry in try directoryEntries(root) {
+                let directory = root.hasSuffix("/") ? root + entry : root + "/" + entry
+                guard isDirectory(directory), fileExists(directory + "/manifest.lua") else { continue }
+                let manifest = try LuaPluginManifest.read(directory: directory, in: lua)
+                if let other = manifests[manifest.name] {
+                    throw LuaError(.runtime, "two plugins are named '\(manifest.name)': \(other.manifestPath) and \(manifest.manifestPath)")
+                }
+                if plugins.contains(where: { $0.name == manifest.name }) {
+                    throw LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' is already installed (a Swift plugin has that name)")
+                }
+                manifests[manifest.name] = manifest
+            }
+        }
+        let ordered = try dependencyOrder(manifests)
+        for manifest in ordered {
+            guard fileExists(manifest.entryPath) else {
+                throw LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' has no init.lua")
+            }
+            _ = try lua.runFile(manifest.entryPath)
+            try finishScript()
+            pluginInstalled(manifest.name, manifest.version)
+        }
+        return ordered
+    }
+
+    /// Plugins sorted so each comes after what it requires (ties by name).
+    private func dependencyOrder(_ manifests: [String: LuaPluginManifest]) throws -> [LuaPluginManifest] {
+        var ordered: [LuaPluginManifest] = []
+        var done: Set<String> = Set(plugins.map(\.name))
+        var visiting: [String] = []
+        func visit(_ manifest: LuaPluginManifest) throws {
+            if done.contains(manifest.name) { return }
+            if let start = visiting.firstIndex(of: manifest.name) {
+                let cycle = visiting[start...] + [manifest.name]
+                throw LuaError(.runtime, "plugin requirement cycle: \(cycle.joined(separator: " → "))"
+                               + " (\(cycle.dropLast().compactMap { manifests[$0]?.manifestPath }.joined(separator: ", ")))")
+            }
+            visiting.append(manifest.name)
+            for requirement in manifest.requires where !done.contains(requirement) {
+                guard let required = manifests[requirement] else {
+                    let available = (plugins.map(\.name) + manifests.keys).sorted()
+                    throw LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' requires '\(requirement)', "
+                                   + "which is not installed (plugins: \(available.joined(separator: ", ")))")
+                }
+                try visit(required)
+            }
+            visiting.removeLast()
+            done.insert(manifest.name)
+            ordered.append(manifest)
+        }
+        for name in manifests.keys.sorted() {
+            if let manifest = manifests[name] { try visit(manifest) }
+        }
+        return ordered
+    }
+}
+
+private func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+}
+
+private func fileExists(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+}
+
+/// The names in directory `path`, sorted (no `.` or `..`).
+private func directoryEntries(_ path: String) throws -> [String] {
+    guard let dir = opendir(path) else { throw LuaError(.runtime, "cannot read plugin directory '\(path)'") }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+}

@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FactoryRegistry
+import LuaBridge
+
+/// A Lua plugin's `manifest.lua`: a chunk that returns plain data, run with
+/// an empty environment (it can compute nothing from the host).
+///
+/// ```lua
+/// -- plugins/analytics/manifest.lua
+/// return { name = "analytics", version = "1.2.0", requires = { "networking" } }
+/// ```
+public struct LuaPluginManifest: Sendable {
+    public let name: String
+    public let version: String
+    public let requires: [String]
+    /// The plugin's directory; its factories are registered by `init.lua` there.
+    public let directory: String
+    public var manifestPath: String { directory + "/manifest.lua" }
+    public var entryPath: String { directory + "/init.lua" }
+
+    static let fields = ["name", "requires", "version"]
+
+    /// Reads and checks the manifest in `directory`.
+    static func read(directory: String, in lua: LuaState) throws -> LuaPluginManifest {
+        let path = directory + "/manifest.lua"
+        func bad(_ problem: String) -> LuaError {
+            LuaError(.runtime, "\(path): bad plugin manifest: \(problem)")
+        }
+        guard let source = readFile(path) else { throw bad("cannot read it") }
+        let loader = try lua.load("""
+            local source, path = ...
+            local chunk, err = load(source, "@" .. path, "t", {})
+            if not chunk then return nil, err end
+            local ok, result = pcall(chunk)
+            if not ok then return nil, result end
+            return result
+            """, name: "=manifest reader")
+        let results = try loader.call(.string(LuaString(bytes: source)), LuaValue(path))
+        guard case .table(let table) = results.first ?? .nil else {
+            if results.count > 1, case .string(let message) = results[1] { throw bad(message.description) }
+            throw bad("it must return a table { name = …, version = …, requires = { … } } (it returned \(results.first.map(\.typeName) ?? "nothing"))")
+        }
+        for (key, _) in try table.pairs() {
+            guard case .string(let field) = key, fields.contains(field.description) else {
+                throw bad("unknown field \(key) (fields: \(fields.joined(separator: ", ")))")
+            }
+        }
+        guard case .string(let name) = try table.rawGet("name"), !name.description.isEmpty else {
+            throw bad("'name' must be a non-empty string")
+        }
+        guard case .string(let version) = try table.rawGet("version"), isVersion(version.description) else {
+            throw bad("'version' must be a version string such as \"1.0.0\"")
+        }
+        var requires: [String] = []
+        switch try table.rawGet("requires") {
+        case .nil: break
+        case .table(let list):
+            do {
+                requires = try [String].fromLua(.table(list))
+            } catch let error as LuaError {
+                throw bad("'requires' must list plugin names (\(error.message))")
+            }
+        case let other: throw bad("'requires' must be a list of plugin names (got \(other.typeName))")
+        }
+        return LuaPluginManifest(name: name.description, version: version.description, requires: requires, directory: directory)
+    }
+
+    private static func isVersion(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return (1...3).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+    }
+}
+
+/// The bytes of the file at `path`, or nil if it cannot be read.
+func readFile(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count > 0 { bytes.append(contentsOf: buffer[..<count]) }
+        if count < buffer.count { return ferror(file) == 0 ? bytes : nil }
+    }
+}

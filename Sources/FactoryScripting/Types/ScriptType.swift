@@ -1,0 +1,38 @@
+import FactoryRegistry
+import LuaBridge
+
+/// A type scripts can name in registrations, dependencies and arguments:
+/// a primitive (`integer`, `string`, …), an exported Swift class, or an
+/// interface (a Swift protocol Lua tables may implement).
+///
+/// ```swift
+/// let loader = try host.types.type(named: "MovieLoader")
+/// loader.serviceType.accepts(MovieLoader())   // true
+/// ```
+public struct ScriptType: @unchecked Sendable {
+    public enum Kind: String, Sendable {
+        case primitive, `class`, interface
+    }
+
+    /// The name scripts use.
+    public let name: String
+    public let kind: Kind
+    /// The Swift type behind it, as the registry knows it.
+    public let serviceType: ServiceType
+    /// Reads a Lua value as this type; throws a `.typeMismatch` LuaError
+    /// (`MovieLoader expected, got string`).
+    let fromLua: (LuaValue, LuaState) throws -> Any
+
+    init(name: String, kind: Kind, serviceType: ServiceType,
+         fromLua: @escaping (LuaValue, LuaState) throws -> Any) {
+        self.name = name
+        self.kind = kind
+        self.serviceType = serviceType
+        self.fromLua = fromLua
+    }
+
+    /// The value as this type, converted from Lua.
+    public func value(from lua: LuaValue, in state: LuaState) throws -> Any {
+        try fromLua(lua, state)
+    }
+}

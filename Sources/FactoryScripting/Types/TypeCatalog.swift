@@ -1,0 +1,138 @@
+import FactoryRegistry
+import LuaBridge
+
+/// Every type a host's scripts can name, and the conversions between Swift
+/// values and Lua values that follow from them.
+///
+/// Exported classes are installed into Lua (metatable, methods) the first
+/// time a script needs them — by `require` of their module, or when an
+/// object of theirs is first handed to Lua — so start-up stays cheap.
+public final class TypeCatalog {
+    private var types: [String: ScriptType] = [:]
+    /// Exported class names by Swift class, for handing objects to Lua.
+    private var classNames: [ObjectIdentifier: String] = [:]
+    /// How to install each exported class, until it is installed.
+    private var installers: [String: (LuaState) throws -> LuaTable] = [:]
+    private var installed: [String: LuaTable] = [:]
+    /// Where each name was exported (a plugin's name), for conflict messages.
+    private var exporters: [String: String] = [:]
+
+    init() {
+        addPrimitive("integer", Int.self) { value, _ in try Int.fromLua(value) }
+        addPrimitive("number", Double.self) { value, _ in try Double.fromLua(value) }
+        addPrimitive("string", String.self) { value, _ in try String.fromLua(value) }
+        addPrimitive("boolean", Bool.self) { value, _ in try Bool.fromLua(value) }
+        addPrimitive("table", LuaTable.self) { value, _ in try LuaTable.fromLua(value) }
+        addPrimitive("function", LuaFunction.self) { value, _ in try LuaFunction.fromLua(value) }
+        addPrimitive("any", LuaValue.self) { value, _ in value }
+    }
+
+    private func addPrimitive<T>(_ name: String, _ type: T.Type, _ read: @escaping (LuaValue, LuaState) throws -> Any) {
+        types[name] = ScriptType(name: name, kind: .primitive, serviceType: ServiceType(type, name: name), fromLua: read)
+        exporters[name] = "factoryhost"
+    }
+
+    /// Every name scripts can use, sorted.
+    public var names: [String] { types.keys.sorted() }
+
+    /// The type scripts call `name`, if any.
+    public func type(_ name: String) -> ScriptType? { types[name] }
+
+    /// The type scripts call `name`; an unknown name is an error listing the
+    /// exported ones.
+    public func type(named name: String) throws -> ScriptType {
+        if let type = types[name] { return type }
+        let exported = types.values.filter { $0.kind != .primitive }.map(\.name).sorted()
+        throw LuaError(.typeMismatch, "unknown type '\(name)'"
+                       + (exported.isEmpty ? " (no types are exported: is the plugin loaded?)"
+                                           : " (exported types: \(exported.joined(separator: ", ")))"))
+    }
+
+    /// The script type registered for a Swift service type, if any.
+    public func type(for serviceType: ServiceType) -> ScriptType? {
+        types[serviceType.name].flatMap { $0.serviceType == serviceType ? $0 : nil }
+    }
+
+    // MARK: Adding types
+
+    func addClass<T: LuaExportable>(_ description: LuaClass<T>, exporter: String) throws {
+        let name = T.luaTypeName
+        try claim(name, exporter)
+        types[name] = ScriptType(name: name, kind: .class, serviceType: ServiceType(T.self, name: name)) { value, _ in
+            try T.fromLua(value)
+        }
+        classNames[ObjectIdentifier(T.self)] = name
+        installers[name] = { try description.install(in: $0) }
+    }
+
+    func addInterface<P>(_ interface: LuaInterface<P>, exporter: String) throws {
+        try claim(interface.name, exporter)
+        types[interface.name] = ScriptType(name: interface.name, kind: .interface,
+                                           serviceType: ServiceType(P.self, name: interface.name)) { value, state in
+            try interface.implementation(of: value, in: state)
+        }
+    }
+
+    private func claim(_ name: String, _ exporter: String) throws {
+        if let existing = exporters[name] {
+            throw LuaError(.runtime, "type '\(name)' is exported twice: by \(existing) and by \(exporter)")
+        }
+        exporters[name] = exporter
+    }
+
+    /// The class table of exported class `name` (`{ new = … }`), installing
+    /// the class into `state` on first use.
+    func classTable(_ name: String, in state: LuaState) throws -> LuaTable {
+        if let table = installed[name] { return table }
+        guard let install = installers[name] else { throw LuaError(.runtime, "'\(name)' is not an exported class") }
+        let table = try install(state)
+        installed[name] = table
+        return table
+    }
+
+    // MARK: Swift → Lua
+
+    /// `value` as a Lua value: numbers, strings, booleans and Lua values as
+    /// they are; an exported object as its userdata (its class installed on
+    /// first use); an adapter as the Lua table it wraps; any other class
+    /// instance as an opaque userdata named by its Swift type.
+    func toLua(_ value: Any, in state: LuaState) throws -> LuaValue {
+        switch value {
+        case let v as LuaValue: return v
+        case let v as Int: return .integer(v)
+        case let v as Double: return .number(v)
+        case let v as Bool: return .boolean(v)
+        case let v as String: return LuaValue(v)
+        case let v as LuaTable: return .table(v)
+        case let v as LuaFunction: return .function(v)
+        case let v as LuaImplemented: return .table(v.implementation.table)
+        default: break
+        }
+        if let object = classInstance(value) {
+            if let name = exportedName(of: Swift.type(of: object)) {
+                _ = try classTable(name, in: state)
+                return .userdata(try state.pushObject(object, type: name))
+            }
+            return .userdata(try state.pushObject(object, type: String(describing: Swift.type(of: object))))
+        }
+        if let convertible = value as? any LuaConvertible { return try convertible.toLua(in: state) }
+        throw LuaError(.typeMismatch, "a \(String(describing: Swift.type(of: value))) cannot be handed to Lua (export it from a plugin)")
+    }
+
+    private func classInstance(_ value: Any) -> AnyObject? {
+        guard Swift.type(of: value) is AnyClass else { return nil }
+        return value as AnyObject
+    }
+
+    /// The exported name of `type` or of its nearest exported superclass.
+    private func exportedName(of type: AnyClass) -> String? {
+        var cursor: AnyClass? = type
+        while let current = cursor {
+            if let name = classNames[ObjectIdentifier(current)] { return name }
+            cursor = _getSuperclass(current)
+        }
+        return nil
+    }
+}
+
+

@@ -1,0 +1,58 @@
+/// A Lua table checked to implement an interface: what a protocol adapter
+/// calls. Every result is checked against the type the adapter expects, and
+/// a wrong one is an error naming the method, where it was defined, what
+/// came back and what was expected.
+///
+/// ```swift
+/// func signIn(_ user: String, _ password: String) throws -> UserSession {
+///     try implementation.call("signIn", user, password, returning: UserSession.self)
+/// }
+/// // AuthRemoteAPI.signIn (fake.lua:4) returned string, expected UserSession
+/// ```
+public final class LuaImplementation: @unchecked Sendable {
+    /// The implementing table.
+    public let table: LuaTable
+    /// The interface it implements.
+    public let interfaceName: String
+    private let link: LuaStateLink
+
+    init<P>(checking table: LuaTable, implements interface: LuaInterface<P>, in state: LuaState) throws {
+        let missing = try interface.missingMethods(in: table)
+        guard missing.isEmpty else {
+            throw LuaError(.typeMismatch,
+                           "table does not implement \(interface.name): missing \(missing.joined(separator: ", "))"
+                           + " (required: \(interface.requiredMethods.joined(separator: ", ")))")
+        }
+        self.table = table
+        self.interfaceName = interface.name
+        self.link = state.link
+    }
+
+    /// Calls `table:method(arguments…)` and returns its first result as `R`.
+    public func call<R: LuaConvertible>(_ method: String, _ arguments: any LuaConvertible...,
+                                        returning type: R.Type = R.self) throws -> R {
+        let (results, function) = try invoke(method, arguments)
+        let first = results.first ?? .nil
+        do {
+            return try R.fromLua(first)
+        } catch let error as LuaError where error.kind == .typeMismatch {
+            let place = function.definition.map { " (\($0))" } ?? ""
+            throw LuaError(.typeMismatch, "\(interfaceName).\(method)\(place) returned \(results.isEmpty ? "nothing" : first.typeName), expected \(R.luaTypeName)")
+        }
+    }
+
+    /// Calls `table:method(arguments…)` for its effect; results are ignored.
+    public func call(_ method: String, _ arguments: any LuaConvertible...) throws {
+        _ = try invoke(method, arguments)
+    }
+
+    private func invoke(_ method: String, _ arguments: [any LuaConvertible]) throws -> ([LuaValue], LuaFunction) {
+        guard let state = link.state else { throw LuaError(.closed, "\(interfaceName).\(method): the Lua state is closed") }
+        try state.checkOwnerThread("\(interfaceName).\(method) (implemented in Lua)")
+        guard case .function(let function) = try table.get(LuaValue(method)) else {
+            throw LuaError(.typeMismatch, "\(interfaceName).\(method): the Lua implementation no longer has this method")
+        }
+        let values = try [LuaValue.table(table)] + arguments.map { try $0.toLua(in: state) }
+        return (try function.call(arguments: values), function)
+    }
+}
