@@ -82,6 +82,11 @@ let package = Package(
             dependencies: ["FactoryRegistry"]
         ),
         .testTarget(
+            name: "FactoryScriptingTests",
+            dependencies: ["FactoryScripting", "ExamplePlugins", "FactoryRegistry", "LuaBridge"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
             name: "ReadmeExampleTests",
             dependencies: ["FactoryRegistry"]
         ),

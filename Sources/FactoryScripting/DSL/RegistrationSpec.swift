@@ -83,10 +83,11 @@ struct RegistrationParser {
     }
 
     private func field<T: LuaConvertible>(_ name: String, in body: LuaTable) throws -> T? {
+        let value = try body.rawGet(LuaValue(name))
         do {
-            return try Optional<T>.fromLua(body.rawGet(LuaValue(name)))
-        } catch let error as LuaError {
-            throw LuaError(.typeMismatch, "\(what): '\(name)' must be a \(T.luaTypeName) (\(error.message))")
+            return try Optional<T>.fromLua(value)
+        } catch let error as LuaError where error.kind == .typeMismatch {
+            throw LuaError(.typeMismatch, "\(what): '\(name)' must be a \(T.luaTypeName) (got \(value.typeName))")
         }
     }
 

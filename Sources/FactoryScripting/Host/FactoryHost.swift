@@ -130,9 +130,10 @@ public final class FactoryHost {
         if let defaultContainer { return defaultContainer }
         guard let name = defaultConfiguration else {
             let names = registry.configurationNames
-            throw LuaError(.runtime, "resolve needs a configuration: run with --config NAME, or resolve from a container "
-                           + "(container \"name\"):resolve(…)"
-                           + (names.isEmpty ? "" : " — configurations: \(names.joined(separator: ", "))"))
+            throw RegistryError(.unknownConfiguration,
+                                "resolve needs a configuration: run with --config NAME, or resolve from a container "
+                                + "(container \"name\"):resolve(…)"
+                                + (names.isEmpty ? "" : " — configurations: \(names.joined(separator: ", "))"))
         }
         let container = try registry.container(name)
         defaultContainer = container

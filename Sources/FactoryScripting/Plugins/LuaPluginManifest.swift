@@ -48,7 +48,7 @@ public struct LuaPluginManifest: Sendable {
         }
         for (key, _) in try table.pairs() {
             guard case .string(let field) = key, fields.contains(field.description) else {
-                throw bad("unknown field \(key) (fields: \(fields.joined(separator: ", ")))")
+                throw bad("unknown field \(describeKey(key)) (fields: \(fields.joined(separator: ", ")))")
             }
         }
         guard case .string(let name) = try table.rawGet("name"), !name.description.isEmpty else {

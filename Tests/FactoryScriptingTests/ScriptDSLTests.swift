@@ -1,0 +1,177 @@
+import ExamplePlugins
+import FactoryRegistry
+@testable import FactoryScripting
+import LuaBridge
+import Foundation
+import Testing
+
+final class MessageBox: @unchecked Sendable { var text = "" }
+
+@Suite("The script DSL: configurations, registrations, containers")
+struct ScriptDSLTests {
+    @Test func scriptConfigurationsResolveFromSwift() throws {
+        let host = try makeHost()
+        try host.run(appScript, name: "app.lua")
+        let tests = try host.container("app-tests")
+        let loader = try tests.resolve(MovieLoader.self)
+        #expect(loader.session.baseURL == "fixture://")
+        #expect(try tests.resolve(MovieLoader.self) !== loader)                 // transient
+        #expect(try tests.resolve(MovieLoader.self).cache === loader.cache)     // singleton cache
+        #expect(try host.container("app").resolve(MovieLoader.self).session.baseURL == "https://movies.example")
+        #expect(try host.container("app-tests").resolve(Cache.self) !== loader.cache)   // containers share nothing
+    }
+
+    @Test func originsAreScriptLines() throws {
+        let host = try makeHost()
+        try host.run(appScript, name: "app.lua")
+        let registrations = try host.registry.registrations(in: "app-tests")
+        let origins = Dictionary(uniqueKeysWithValues: registrations.map { ($0.key.description, $0.origin.description) })
+        #expect(origins == ["Cache": "app.lua:4", "HTTPSession": "app.lua:14", "MovieLoader": "app.lua:7"])
+        let loader = try #require(registrations.first { $0.key.description == "MovieLoader" })
+        #expect(loader.dependencies.map(\.description) == ["cache: Cache", "session: HTTPSession"])
+    }
+
+    @Test func resolvesFromLuaWithNamesArgumentsProvidersAndScopes() throws {
+        let host = try makeHost()
+        let results = try host.run(appScript + """
+
+            local s = require "factoryhost.session"
+            scope "session"
+            configuration "extra" {
+              extends = "app-tests",
+              register "Cache#fast" { make = function() return net.Cache.new() end },
+              register "UserSession" { args = { {"user", "string"}, {"token", "string"} },
+                make = function(_, a) return s.UserSession.new { user = a.user, token = a.token } end },
+              register "MovieLoader#scoped" { scope = "session", deps = { cache = "Cache#fast", session = "HTTPSession" },
+                make = function(d) return net.MovieLoader.new(d.cache, d.session) end },
+              register "SignInViewModel" { deps = { makeUser = provider "UserSession", api = "AuthRemoteAPI" },
+                make = function(d)
+                  local u = d.makeUser { user = "from provider", token = "t" }
+                  return s.SignInViewModel.new(d.api)
+                end },
+              register "AuthRemoteAPI" { make = function() return { signIn = function(self, user) return s.UserSession.new { user = user } end } end },
+            }
+            local c = container "extra"
+            local u = c:resolve("UserSession", { user = "ana", token = "xyz" })
+            local sess = c:openScope "session"
+            local a, b = sess:resolve "MovieLoader#scoped", sess:resolve "MovieLoader#scoped"
+            local closedBefore = sess.isClosed
+            sess:close()
+            local vm = c:resolve "SignInViewModel"
+            local makeLoader = c:provider "MovieLoader"
+            return u.user, u.token, a == b, closedBefore, sess.isClosed, vm:signIn("bo", "pw"), makeLoader() ~= makeLoader(),
+                   pcall(c.resolve, c, "MovieLoader#scoped")
+            """, name: "app.lua")
+        #expect(results.prefix(7) == ["ana", "xyz", true, false, true, "signed in as bo", true])
+        #expect(results[7] == false)
+        #expect(try results[8].string().hasPrefix("no 'session' scope is open to hold MovieLoader#scoped in configuration 'extra'"))
+        // Ordered arguments keep their order for Swift callers.
+        let extra = try host.container("extra")
+        let session = try extra.resolve(UserSession.self, arguments: "cy", "tok")
+        #expect(session.user == "cy" && session.token == "tok")
+    }
+
+    @Test func luaFactoryResultsAreChecked() throws {
+        let host = try makeHost()
+        try host.run("""
+            local net = require "factoryhost.networking"
+            configuration "app" {
+              register "Cache" { make = function() return "oops" end },
+              register "MovieLoader" { make = function() return net.Cache.new() end },
+              register "HTTPSession" { make = function() end },
+            }
+            """, name: "app.lua")
+        let app = try host.container("app")
+        #expect(message { _ = try app.resolve(Cache.self) } == """
+            the factory for Cache returned string "oops", expected Cache in configuration 'app'
+              resolution path: Cache
+              registered at app.lua:3
+            """)
+        #expect(message { _ = try app.resolve(MovieLoader.self) }.hasPrefix(
+            "the factory for MovieLoader returned a Cache, expected MovieLoader in configuration 'app'"))
+        #expect(message { _ = try app.resolve(HTTPSession.self) }.hasPrefix(
+            "the factory for HTTPSession returned nothing, expected HTTPSession"))
+        let error = try #require(throws: RegistryError.self) { try app.resolve(Cache.self) }
+        #expect(error.kind == .wrongType && error.origin == Origin(file: "app.lua", line: 3))
+    }
+
+    @Test(arguments: [
+        ("configuration 'app' { register 'Cache' { scop = 'singleton', make = print } }",
+         "x.lua:1: register \"Cache\" (x.lua:1): unknown field 'scop' (fields: args, deps, eager, make, name, override, scope)"),
+        ("configuration 'app' { register 'Cash' { make = print } }",
+         "x.lua:1: unknown type 'Cash' (exported types: AuthRemoteAPI, Cache, Container, HTTPSession, MovieLoader, Scope, SignInViewModel, UserSession)"),
+        ("configuration 'app' { register 'Cache' { } }", "x.lua:1: register \"Cache\" (x.lua:1): 'make' (the factory function) is missing"),
+        ("configuration 'app' { register 'Cache' { make = 1 } }",
+         "x.lua:1: register \"Cache\" (x.lua:1): 'make' must be a function (got integer)"),
+        ("configuration 'app' { register 'Cache' { deps = { c = 3 }, make = print } }",
+         "x.lua:1: register \"Cache\" (x.lua:1): dependency 'c' must be a type name or provider \"Type\" (got integer)"),
+        ("configuration 'app' { register 'Cache' { eager = true, make = print } }",
+         "x.lua:1: register \"Cache\" (x.lua:1): only a singleton can be eager (scope is transient)"),
+        ("configuration 'app' { register 'Cache' { args = { n = 'Nope' }, make = print } }",
+         "x.lua:1: register \"Cache\" (x.lua:1): argument 'n': unknown type 'Nope' (exported types: AuthRemoteAPI, Cache, Container, HTTPSession, MovieLoader, Scope, SignInViewModel, UserSession)"),
+        ("configuration 'app' { 'Cache' }", "x.lua:1: configuration 'app' (x.lua:1): item [1] is string \"Cache\", not a register \"Type\" { … }"),
+        ("configuration 'app' { extend = 'base' }",
+         "x.lua:1: configuration 'app' (x.lua:1): unknown field 'extend' (a configuration holds register \"…\" { … } items and 'extends')"),
+        ("configuration 'app' { register 'Cache' { make = print }, register 'Cache' { make = print } }",
+         "x.lua:1: Cache is registered twice in configuration 'app'\n  first at x.lua:1\n  again at x.lua:1 (say it overrides to replace the first)"),
+        ("register 'Cache' { make = print }",
+         "x.lua:1: register \"Cache\" is not inside any configuration, so nothing uses it\n  registered at x.lua:1\n  put it in a configuration: configuration \"app\" { register \"Cache\" { … } }"),
+        ("scope('screen', { within = 'session' })", "x.lua:1: scope 'screen' nests in 'session', which is not declared\n  declared at x.lua:1"),
+        ("scope('screen', { inside = 'session' })", "x.lua:1: scope 'screen': unknown option 'inside' (options: within)"),
+        ("resolve 'Cache'", "x.lua:1: resolve needs a configuration: run with --config NAME, or resolve from a container (container \"name\"):resolve(…)"),
+        ("implement('Cache', {})", "x.lua:1: bad argument #1 to 'implement' ('Cache' is a class, not an interface)"),
+        ("configuration 'a' { }; configuration 'a' { extends = 'b' }",
+         "x.lua:1: configuration 'a' is given extends = 'b', but it was first defined at x.lua:1 extending nothing\n  say extends only where the configuration is first defined"),
+    ])
+    func badDeclarationsAreClearErrors(script: String, expected: String) throws {
+        let host = try makeHost()
+        let text = message { try host.run(script, name: "x.lua") }
+        #expect(text.components(separatedBy: "\nstack traceback:").first == expected)
+    }
+
+    @Test func luaFactoriesRefuseOtherThreads() throws {
+        let host = try makeHost()
+        try host.run(appScript, name: "app.lua")
+        let container = try host.container("app")
+        let box = MessageBox()
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            box.text = message { _ = try container.resolve(Cache.self) }
+            done.signal()
+        }.start()
+        done.wait()
+        #expect(box.text.contains("the Lua factory for Cache (app.lua:4) was called on another thread"))
+        #expect(try container.resolve(Cache.self).count == 0)      // still fine on the owner's thread
+    }
+
+    @Test func checkRunsOnlyDeclarationsAndReportsEveryProblem() throws {
+        let host = try makeHost()
+        let path = try writeScript("""
+            local net = require "factoryhost.networking"
+            scope "session"
+            configuration "app" {
+              register "Cache" { scope = "singleton", deps = { s = "UserSession" }, make = function() return net.Cache.new() end },
+              register "UserSession" { scope = "session", make = function() end },
+              register "MovieLoader" { deps = { cache = "Cache", session = "HTTPSession" }, make = function() end },
+              register "SignInViewModel" { deps = { m = "SignInViewModel" }, make = function() end },
+            }
+            local c = container "app"
+            error("never reached")
+            """)
+        try host.declare(file: path)
+        #expect(host.stoppedAt?.line == 9)
+        let problems = host.check().map { "\($0.origin.map(\.description) ?? "?") \($0.kind)" }
+        let file = String(path.split(separator: "/").last ?? "")
+        #expect(problems.sorted() == ["\(file):4 captiveDependency", "\(file):6 missingRegistration", "\(file):7 cycle"]
+            .map { String(path.dropLast(file.count)) + $0 }.sorted())
+    }
+}
+
+/// Writes `text` to a new temporary `.lua` file; returns its path.
+func writeScript(_ text: String, name: String = "script.lua") throws -> String {
+    let directory = "/tmp/fh-scripting-\(UInt64.random(in: 0...UInt64.max))"
+    try host_mkdir(directory)
+    let path = directory + "/" + name
+    try host_write(path, text)
+    return path
+}
