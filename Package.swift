@@ -73,6 +73,13 @@ let package = Package(
             name: "factoryhost",
             dependencies: ["FactoryHostCLI", "ExamplePlugins"]
         ),
+        // The README's "your own host binary" example, built and run by the end-to-end tests.
+        .executableTarget(
+            name: "custom-host-example",
+            dependencies: ["FactoryHostCLI", "FactoryScripting", "LuaBridge"],
+            path: "Examples/custom-host",
+            exclude: ["greet.lua"]
+        ),
         .testTarget(
             name: "LuaBridgeTests",
             dependencies: ["LuaBridge", "CLua", "CLuaShim"]
@@ -92,7 +99,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["factoryhost"],
+            dependencies: ["factoryhost", "custom-host-example"],
             exclude: ["Fixtures"]
         ),
     ],

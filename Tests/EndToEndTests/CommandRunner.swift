@@ -32,6 +32,10 @@ enum CommandRunner {
         return packageRoot.appendingPathComponent(".build/debug/factoryhost").path
     }()
 
+    /// The custom host built from Examples/custom-host, beside `factoryhost`.
+    static let customHost: String = URL(fileURLWithPath: factoryhost).deletingLastPathComponent()
+        .appendingPathComponent("custom-host-example").path
+
     /// The stock interpreter to compare with (`lua5.4`, else `lua`), if installed.
     static let stockLua: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"

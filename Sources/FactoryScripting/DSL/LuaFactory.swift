@@ -63,7 +63,14 @@ final class LuaFactory: @unchecked Sendable {
         for (name, value) in zip(argumentNames, arguments.values) {
             try args.rawSet(LuaValue(name), host.types.toLua(value, in: lua))
         }
-        let results = try make.call(.table(deps), .table(args))
+        let results: [LuaValue]
+        do {
+            results = try make.call(.table(deps), .table(args))
+        } catch let error as LuaError {
+            // The message says where in the script; the outer traceback shows the resolve.
+            throw RegistryError(.factoryFailed, "the factory for \(key) failed: \(error.message)",
+                                details: ["registered at \(origin)"], origin: origin)
+        }
         let result = results.first ?? .nil
         do {
             return try resultType.fromLua(result, lua)

@@ -16,7 +16,12 @@ extension FactoryHost {
             let name = try frame.string(1)
             let origin = frame.origin()
             try frame.push(.function(self.lua.frameFunction("configuration '\(name)'") { [unowned self] body in
-                try self.applyConfiguration(name, body: body.value(1), origin: origin)
+                do {
+                    try self.applyConfiguration(name, body: body.value(1), origin: origin)
+                } catch let error as RegistryError {
+                    // Point at the registration at fault (the second of two duplicates, say).
+                    throw LuaRaise("\(error.origin ?? origin): \(error)")
+                }
                 return 0
             }))
             return 1

@@ -1,0 +1,1 @@
+return { name = "a", version = "1.0", requires = { "b" } }

@@ -1,0 +1,1 @@
+return { name = "b", version = "1.0", requires = { "a" } }

@@ -1,0 +1,2 @@
+local c = container "app"
+print(c:resolve "Cache#tracking" == c:resolve "Cache#tracking")

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// `run`, `check` and `graph` on scripts that use the DSL, good and broken,
+/// with their exact output, as a user sees it.
+@Suite("factoryhost run, check and graph on configuration scripts")
+struct ScriptCommandsTests {
+    let dsl = CommandRunner.fixtures.appendingPathComponent("dsl")
+    let plugins = CommandRunner.fixtures.appendingPathComponent("plugins")
+
+    @Test func runResolvesFromTheConfigurationItIsGiven() throws {
+        let result = try CommandRunner.factoryhost(["run", "--config", "app-tests", "app.lua"], in: dsl)
+        #expect(result == ProcessResult(status: 0, stdout: "movie 1 from fixture://\t1\nsigned in as ana\n", stderr: ""))
+        let parsed = try CommandRunner.factoryhost(["run", "--config=app", "--timeout", "10", "app.lua"], in: dsl)
+        #expect(parsed.status == 1)       // only app-tests has the sign-in screen
+        #expect(parsed.stdout == "movie 1 from https://movies.example\t1\n")
+        #expect(parsed.stderr.hasPrefix("factoryhost: app.lua:33: no registration for SignInViewModel in configuration 'app'\n"))
+        let none = try CommandRunner.factoryhost(["run", "app.lua"], in: dsl)
+        #expect(none.stderr.hasPrefix("factoryhost: app.lua:31: resolve needs a configuration: run with --config NAME, "
+                                      + "or resolve from a container (container \"name\"):resolve(…) — configurations: app, app-tests\n"))
+    }
+
+    @Test func checkPassesAGoodScriptWithoutRunningIt() throws {
+        let result = try CommandRunner.factoryhost(["check", "app.lua"], in: dsl)
+        #expect(result == ProcessResult(status: 0, stdout: "ok: 2 configurations, 10 registrations, no problems\n", stderr: ""))
+    }
+
+    @Test func checkReportsEveryProblemWithItsLine() throws {
+        let result = try CommandRunner.factoryhost(["check", "broken.lua"], in: dsl)
+        #expect(result == ProcessResult(status: 1, stdout: """
+            broken.lua:7: no registration for HTTPSession in configuration 'app'
+              required by MovieLoader as session: HTTPSession
+              MovieLoader registered at broken.lua:7
+            broken.lua:9: dependency cycle: SignInViewModel → SignInViewModel in configuration 'app'
+              SignInViewModel registered at broken.lua:9
+            broken.lua:4: captive dependency: singleton Cache would keep session-scoped instances after their scope closes in configuration 'app'
+              path: Cache → UserSession
+              UserSession registered at broken.lua:6
+              Cache registered at broken.lua:4
+            3 problems in 1 configuration, 4 registrations
+
+            """, stderr: ""))
+        let one = try CommandRunner.factoryhost(["check", "--config", "nope", "broken.lua"], in: dsl)
+        #expect(one == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: no configuration named 'nope'\n  defined: app\n"))
+    }
+
+    @Test(arguments: [
+        ("wrong_return.lua", """
+            factoryhost: wrong_return.lua:4: the factory for Cache returned string "a string", expected Cache in configuration 'app'
+              resolution path: Cache
+              registered at wrong_return.lua:2
+            stack traceback:
+            	[C]: in method 'resolve'
+            	wrong_return.lua:4: in main chunk
+            	[C]: in ?
+
+            """),
+        ("duplicate.lua", """
+            factoryhost: duplicate.lua:4: Cache is registered twice in configuration 'app'
+              first at duplicate.lua:3
+              again at duplicate.lua:4 (say it overrides to replace the first)
+            stack traceback:
+            	[C]: in ?
+            	duplicate.lua:2: in main chunk
+            	[C]: in ?
+
+            """),
+        ("missing_method.lua", """
+            factoryhost: missing_method.lua:5: the factory for AuthRemoteAPI failed: missing_method.lua:3: bad argument #2 to 'implement' (table does not implement AuthRemoteAPI: missing signIn (required: signIn)) in configuration 'app-tests'
+              resolution path: AuthRemoteAPI
+              registered at missing_method.lua:3
+            stack traceback:
+            	[C]: in method 'resolve'
+            	missing_method.lua:5: in main chunk
+            	[C]: in ?
+
+            """),
+        ("wrong_argument.lua", """
+            factoryhost: wrong_argument.lua:2: bad argument #2 to 'MovieLoader.new' (HTTPSession expected, got string)
+            stack traceback:
+            	[C]: in field 'new'
+            	wrong_argument.lua:2: in main chunk
+            	[C]: in ?
+
+            """),
+    ])
+    func brokenScriptsFailWithExactMessages(script: String, expected: String) throws {
+        let result = try CommandRunner.factoryhost(["run", script], in: dsl)
+        #expect(result == ProcessResult(status: 1, stdout: "", stderr: expected))
+    }
+
+    @Test func graphPrintsTreeDotAndJSON() throws {
+        let tree = try CommandRunner.factoryhost(["graph", "app.lua", "--config", "app-tests", "--root", "SignInViewModel"], in: dsl)
+        #expect(tree == ProcessResult(status: 0, stdout: """
+            SignInViewModel [transient] app.lua:27
+            ├── api: AuthRemoteAPI [transient] app.lua:23
+            └── makeSession: provider of UserSession [transient] args(user: string) app.lua:15
+
+            """, stderr: ""))
+        let dot = try CommandRunner.factoryhost(["graph", "app.lua", "--config", "app", "--root", "MovieLoader", "--format", "dot"], in: dsl)
+        #expect(dot.stdout == """
+            digraph "app" {
+              rankdir=LR;
+              node [shape=box, fontname="Helvetica"];
+              n0 [label="MovieLoader\\ntransient\\napp.lua:11"];
+              n1 [label="Cache\\nsingleton\\napp.lua:8"];
+              n2 [label="HTTPSession\\nsingleton\\napp.lua:9"];
+              n0 -> n1 [label="cache"];
+              n0 -> n2 [label="session"];
+            }
+
+            """)
+        let json = try CommandRunner.factoryhost(["graph", "broken.lua", "--config", "app", "--format", "json"], in: dsl)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let nodes = try #require(object["nodes"] as? [[String: Any]])
+        let edges = try #require(object["edges"] as? [[String: Any]])
+        #expect(object["configuration"] as? String == "app")
+        #expect(nodes.count == 5 && edges.count == 4)
+        let missing = try #require(nodes.first { $0["scope"] as? String == "missing" })
+        #expect(missing["key"] as? String == "HTTPSession")
+        #expect(missing["origin"] is NSNull)
+        let bad = try CommandRunner.factoryhost(["graph", "app.lua", "--config", "app", "--root", "Nope"], in: dsl)
+        #expect(bad.status == 1)
+        #expect(bad.stderr.hasPrefix("factoryhost: unknown type 'Nope' (exported types: "))
+        let format = try CommandRunner.factoryhost(["graph", "app.lua", "--config", "app", "--format", "svg"], in: dsl)
+        #expect(format.status != 0 && format.stderr.contains("'svg'"))
+    }
+
+    @Test func luaPluginsLoadFromTheFlagAndTheEnvironment() throws {
+        let flag = try CommandRunner.factoryhost(["run", "--plugin-path", "good", "good/use.lua"], in: plugins)
+        #expect(flag == ProcessResult(status: 0, stdout: "true\n", stderr: ""))
+        let env = try CommandRunner.factoryhost(["run", "good/use.lua"], in: plugins, environment: ["FACTORYHOST_PLUGIN_PATH": "good"])
+        #expect(env == ProcessResult(status: 0, stdout: "true\n", stderr: ""))
+        let cycle = try CommandRunner.factoryhost(["check", "--plugin-path", "cycle", "good/use.lua"], in: plugins)
+        #expect(cycle == ProcessResult(status: 1, stdout: "", stderr:
+            "factoryhost: plugin requirement cycle: a → b → a (cycle/a/manifest.lua, cycle/b/manifest.lua)\n"))
+        let manifest = try CommandRunner.factoryhost(["run", "--plugin-path", "badmanifest", "good/use.lua"], in: plugins)
+        #expect(manifest == ProcessResult(status: 1, stdout: "", stderr:
+            "factoryhost: badmanifest/p/manifest.lua: bad plugin manifest: 'version' must be a version string such as \"1.0.0\"\n"))
+    }
+
+    @Test func anApplicationBuildsItsOwnHostInAFewLines() throws {
+        let script = CommandRunner.packageRoot.appendingPathComponent("Examples/custom-host/greet.lua").path
+        let result = try CommandRunner.run(CommandRunner.customHost, ["run", script, "Linus"])
+        #expect(result == ProcessResult(status: 0, stdout: "Hello, Ada!\nGood evening, Linus!\n", stderr: ""))
+        let check = try CommandRunner.run(CommandRunner.customHost, ["check", script])
+        #expect(check == ProcessResult(status: 0, stdout: "ok: 2 configurations, 3 registrations, no problems\n", stderr: ""))
+    }
+}
