@@ -20,6 +20,7 @@ let package = Package(
             dependencies: [
                 .product(name: "FactoryRegistry", package: "factoryhost"),
                 .product(name: "LuaBridge", package: "factoryhost"),
+                .product(name: "FactoryScripting", package: "factoryhost"),
                 .product(name: "CLua", package: "factoryhost"),
                 .product(name: "Swinject", package: "Swinject"),
             ]

@@ -80,11 +80,14 @@ func registryCases() throws -> [CaseResult] {
     let sw = swinjectContainer()
     var results: [CaseResult] = []
 
+    let (host, lua) = try luaGraph9Container()
     let graph9 = try measureInterleavedSamples([
         ("hand", { consume(handGraph9()) }),
         ("factoryhost", { consume(try fh.resolve(ViewModel.self)) }),
+        ("lua", { consume(try lua.resolve(ViewModel.self)) }),
         ("swinject", { consume(sw.resolve(ViewModel.self)) }),
     ])
+    withExtendedLifetime(host) {}
     var graph9Result = CaseResult(name: "graph9", contenders: graph9.map { ($0.0, median($0.1)) })
     graph9Result.samples = Dictionary(uniqueKeysWithValues: graph9)
     results.append(graph9Result)

@@ -23,10 +23,13 @@ if let at = arguments.firstIndex(of: "--iterate") {
     let n = rest.dropFirst().first.flatMap { Int($0) } ?? 100_000
     let fh = try factoryhostContainer()
     let sw = swinjectContainer()
+    let (host, lua) = try luaGraph9Container()
+    defer { withExtendedLifetime(host) {} }
     for _ in 0..<n {
         switch contender {
         case "hand": consume(handGraph9())
         case "swinject": consume(sw.resolve(ViewModel.self))
+        case "lua": consume(try lua.resolve(ViewModel.self))
         case "singleton": consume(try fh.resolve(Logger.self, name: "shared"))
         default: consume(try fh.resolve(ViewModel.self))
         }
@@ -38,6 +41,7 @@ if let at = arguments.firstIndex(of: "--iterate") {
 let goals: [(String, String, String, Double, String)] = [
     ("graph9", "factoryhost", "hand", 2.0, "factoryhost ≤ 2× hand-written"),
     ("graph9", "factoryhost", "swinject", 0.1, "factoryhost ≥ 10× faster than Swinject"),
+    ("graph9", "lua", "swinject", 1.0, "Lua factories faster than Swinject's Swift closures"),
     ("lua_call", "swift_method", "cfunction", 2.0, "exported Swift method ≤ 2× bare lua_CFunction"),
     ("startup", "factoryhost", "lua5.4", 4.0, "run start-up ≤ 4× lua5.4"),
 ]
@@ -45,7 +49,7 @@ let goals: [(String, String, String, Double, String)] = [
 var results: [CaseResult] = []
 let groups: [([String], () throws -> [CaseResult])] = [
     (["graph9", "singleton", "assisted3", "regs10", "regs10000", "threads1", "threads8"], registryCases),
-    (["lua_call"], luaCallCases), (["startup"], startupCases),
+    (["lua_call"], luaCallCases), (["load1000", "load10000"], loadCases), (["startup"], startupCases),
 ]
 for (names, run) in groups where filter.map({ f in names.contains { $0.contains(f) } }) ?? true {
     for result in try run() where filter.map({ result.name.contains($0) }) ?? true {
@@ -75,6 +79,10 @@ if json {
     if let r10 = results.first(where: { $0.name == "regs10" })?.ns("factoryhost"),
        let r10k = results.first(where: { $0.name == "regs10000" })?.ns("factoryhost") {
         print(String(format: "\nregs10000 / regs10 (factoryhost): %.2fx (goal ≤ 1.10x)", r10k / r10))
+    }
+    if let l1 = results.first(where: { $0.name == "load1000" })?.ns("factoryhost"),
+       let l10 = results.first(where: { $0.name == "load10000" })?.ns("factoryhost") {
+        print(String(format: "load10000 / load1000 (factoryhost): %.2fx (goal: linear, ≈ 10x; ≤ 12x)", l10 / l1))
     }
     print("\nGoals (ratios: median over rounds of the two contenders' times in the same round):")
     for (name, contender, reference, limit, text) in goals {

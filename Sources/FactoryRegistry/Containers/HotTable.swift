@@ -9,6 +9,8 @@ struct HotRegistration {
     @usableFromInline var lifetime: Lifetime
     /// The factory is a TypedFactory of the registered type.
     @usableFromInline var isTyped: Bool
+    /// The factory checks its own results (an UntypedFactory that says so).
+    var checksResults: Bool
     var slot: Int32
     @usableFromInline var argumentCount: Int32
     @usableFromInline var typeID: ObjectIdentifier
@@ -63,7 +65,8 @@ final class HotTable: @unchecked Sendable {
             case .custom: lifetime = .custom
             }
             registrations.initializeElement(at: i, to: HotRegistration(
-                lifetime: lifetime, isTyped: p.isTyped, slot: Int32(p.slot), argumentCount: Int32(p.arguments.count),
+                lifetime: lifetime, isTyped: p.isTyped,
+                checksResults: (p.factory as? UntypedFactory)?.checksResults ?? false, slot: Int32(p.slot), argumentCount: Int32(p.arguments.count),
                 typeID: p.typeID, factory: Unmanaged.passUnretained(p.factory),
                 instanceStart: Int32(instanceStart), instanceCount: Int32(p.instanceDependencies.count),
                 providerStart: Int32(providerStart), providerCount: Int32(p.providerDependencies.count)))

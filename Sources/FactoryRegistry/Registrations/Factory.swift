@@ -57,9 +57,14 @@ public final class TypedFactory<T>: AnyFactory, @unchecked Sendable {
 /// after each call (for script-defined factories).
 public final class UntypedFactory: AnyFactory, @unchecked Sendable {
     public let body: @Sendable (Resolver, Arguments) throws -> Any
+    /// The body checks its results against the registered type itself (a
+    /// script layer that converts them to that type), so the registry does
+    /// not check them again.
+    public let checksResults: Bool
 
-    public init(_ body: @escaping @Sendable (Resolver, Arguments) throws -> Any) {
+    public init(checksResults: Bool = false, _ body: @escaping @Sendable (Resolver, Arguments) throws -> Any) {
         self.body = body
+        self.checksResults = checksResults
         super.init()
     }
 

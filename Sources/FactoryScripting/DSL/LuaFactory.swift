@@ -11,6 +11,8 @@ final class LuaFactory: @unchecked Sendable {
     struct Dependency {
         /// The key in the `deps` table the make function receives.
         let label: LuaValue
+        /// The label as text (labels are names; array entries use the key).
+        let labelText: String
         let key: ScriptKey
         let dependency: FactoryRegistry.Dependency
     }
@@ -37,7 +39,8 @@ final class LuaFactory: @unchecked Sendable {
 
     /// As the registry sees it.
     var registryFactory: UntypedFactory {
-        UntypedFactory { [self] resolver, arguments in try build(resolver, arguments) }
+        // Results are checked here (build reads them as the registered type).
+        UntypedFactory(checksResults: true) { [self] resolver, arguments in try build(resolver, arguments) }
     }
 
     private func build(_ resolver: Resolver, _ arguments: Arguments) throws -> Any {
@@ -47,42 +50,48 @@ final class LuaFactory: @unchecked Sendable {
         }
         let lua = host.lua
         try lua.checkOwnerThread("the Lua factory for \(key) (\(origin))")
-        let deps = try lua.newTable(hashCapacity: dependencies.count)
-        for dependency in dependencies {
-            let value: LuaValue
-            switch dependency.dependency.kind {
-            case .instance:
-                value = try host.types.toLua(resolver.resolveAny(dependency.key.serviceKey), in: lua)
-            case .provider:
-                value = .function(try host.providerFunction(resolver.anyProvider(dependency.key.serviceKey),
-                                                            name: dependency.key.description))
-            }
-            try deps.rawSet(dependency.label, value)
-        }
-        let args = try lua.newTable(hashCapacity: arguments.count)
-        for (name, value) in zip(argumentNames, arguments.values) {
-            try args.rawSet(LuaValue(name), host.types.toLua(value, in: lua))
-        }
-        let results: [LuaValue]
+        let types = host.types
         do {
-            results = try make.call(.table(deps), .table(args))
+            return try make.call(pushing: { frame in
+                frame.pushNewTable(hashCapacity: Int32(dependencies.count))
+                for dependency in dependencies {
+                    switch dependency.dependency.kind {
+                    case .instance:
+                        try types.push(resolver.resolveAny(dependency.key.serviceKey), to: frame)
+                    case .provider:
+                        try frame.push(.function(host.providerFunction(resolver.anyProvider(dependency.key.serviceKey),
+                                                                       name: dependency.key.description)))
+                    }
+                    frame.setField(dependency.labelText, inTableAt: -2)
+                }
+                if argumentNames.isEmpty { return 1 }          // make(d); `a` is nil, no table made
+                frame.pushNewTable(hashCapacity: Int32(arguments.count))
+                for (name, value) in zip(argumentNames, arguments.values) {
+                    try types.push(value, to: frame)
+                    frame.setField(name, inTableAt: -2)
+                }
+                return 2
+            }, reading: { frame, index in
+                do {
+                    return try resultType.fromFrame(frame, index)
+                } catch let error as LuaError where error.kind == .typeMismatch {
+                    throw wrongResult(frame.value(index), error)
+                }
+            })
         } catch let error as LuaError {
             // The message says where in the script; the outer traceback shows the resolve.
             throw RegistryError(.factoryFailed, "the factory for \(key) failed: \(error.message)",
                                 details: ["registered at \(origin)"], origin: origin)
         }
-        let result = results.first ?? .nil
-        do {
-            return try resultType.fromLua(result, lua)
-        } catch let error as LuaError where error.kind == .typeMismatch {
-            let what = results.isEmpty ? "nothing" : describeValue(result)
-            let problem = resultType.kind == .interface && error.message.hasPrefix("table does not implement")
-                ? "a table that does not implement \(resultType.name): "
-                    + error.message.dropFirst("table does not implement \(resultType.name): ".count)
-                : "\(what), expected \(resultType.name)"
-            throw RegistryError(.wrongType, "the factory for \(key) returned \(problem)",
-                                details: ["registered at \(origin)"], origin: origin)
-        }
+    }
+
+    private func wrongResult(_ result: LuaValue, _ error: LuaError) -> RegistryError {
+        let problem = resultType.kind == .interface && error.message.hasPrefix("table does not implement")
+            ? "a table that does not implement \(resultType.name): "
+                + error.message.dropFirst("table does not implement \(resultType.name): ".count)
+            : "\(result.isNil ? "nothing" : describeValue(result)), expected \(resultType.name)"
+        return RegistryError(.wrongType, "the factory for \(key) returned \(problem)",
+                             details: ["registered at \(origin)"], origin: origin)
     }
 }
 

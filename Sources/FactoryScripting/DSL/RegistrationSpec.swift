@@ -123,7 +123,7 @@ struct RegistrationParser {
                 throw LuaError(.typeMismatch, "\(what): dependency \(describeKey(labelValue)): \(error.message)")
             }
             let labelText = (try? labelValue.string()) ?? keyText
-            result.append(.init(label: labelValue, key: key,
+            result.append(.init(label: labelValue, labelText: labelText, key: key,
                                 dependency: Dependency(key.serviceKey, kind: kind, label: labelText)))
         }
         // pairs() order is Lua's hash order: sort for stable graphs and messages.

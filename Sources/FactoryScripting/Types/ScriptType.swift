@@ -22,13 +22,17 @@ public struct ScriptType: @unchecked Sendable {
     /// Reads a Lua value as this type; throws a `.typeMismatch` LuaError
     /// (`MovieLoader expected, got string`).
     let fromLua: (LuaValue, LuaState) throws -> Any
+    /// The same for a value on a stack (no reference made when it is an object).
+    let fromFrame: (LuaFrame, Int32) throws -> Any
 
     init(name: String, kind: Kind, serviceType: ServiceType,
-         fromLua: @escaping (LuaValue, LuaState) throws -> Any) {
+         fromLua: @escaping (LuaValue, LuaState) throws -> Any,
+         fromFrame: ((LuaFrame, Int32) throws -> Any)? = nil) {
         self.name = name
         self.kind = kind
         self.serviceType = serviceType
         self.fromLua = fromLua
+        self.fromFrame = fromFrame ?? { frame, index in try fromLua(frame.value(index), frame.state) }
     }
 
     /// The value as this type, converted from Lua.

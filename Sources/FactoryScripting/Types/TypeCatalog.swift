@@ -14,6 +14,8 @@ public final class TypeCatalog {
     /// How to install each exported class, until it is installed.
     private var installers: [String: (LuaState) throws -> LuaTable] = [:]
     private var installed: [String: LuaTable] = [:]
+    /// Exported class names by the exact Swift type of values already handed to Lua.
+    private var exportedByType: [ObjectIdentifier: String] = [:]
     /// Where each name was exported (a plugin's name), for conflict messages.
     private var exporters: [String: String] = [:]
 
@@ -58,9 +60,14 @@ public final class TypeCatalog {
     func addClass<T: LuaExportable>(_ description: LuaClass<T>, exporter: String) throws {
         let name = T.luaTypeName
         try claim(name, exporter)
-        types[name] = ScriptType(name: name, kind: .class, serviceType: ServiceType(T.self, name: name)) { value, _ in
+        types[name] = ScriptType(name: name, kind: .class, serviceType: ServiceType(T.self, name: name), fromLua: { value, _ in
             try T.fromLua(value)
-        }
+        }, fromFrame: { frame, index in
+            // The exact class by its metatable; anything else (a subclass, a
+            // wrong value) through the general path and its message.
+            if let object = try? frame.object(index, as: T.self, typeName: name) { return object }
+            return try T.fromLua(frame.value(index))
+        })
         classNames[ObjectIdentifier(T.self)] = name
         installers[name] = { try description.install(in: $0) }
     }
@@ -97,6 +104,24 @@ public final class TypeCatalog {
     /// first use); an adapter as the Lua table it wraps; any other class
     /// instance as an opaque userdata named by its Swift type.
     func toLua(_ value: Any, in state: LuaState) throws -> LuaValue {
+        // The common case — an object of an exported class — without the
+        // dynamic casts below (each costs a conformance lookup).
+        if let name = exportedByType[ObjectIdentifier(Swift.type(of: value))] {
+            return .userdata(try state.pushObject(classReference(value), type: name))
+        }
+        return try slowToLua(value, in: state)
+    }
+
+    /// Pushes `value` (converted as by ``toLua(_:in:)``) onto `frame`'s stack.
+    func push(_ value: Any, to frame: LuaFrame) throws {
+        if let name = exportedByType[ObjectIdentifier(Swift.type(of: value))] {
+            frame.pushObject(classReference(value), type: name)
+            return
+        }
+        try frame.push(slowToLua(value, in: frame.state))
+    }
+
+    private func slowToLua(_ value: Any, in state: LuaState) throws -> LuaValue {
         switch value {
         case let v as LuaValue: return v
         case let v as Int: return .integer(v)
@@ -111,12 +136,22 @@ public final class TypeCatalog {
         if let object = classInstance(value) {
             if let name = exportedName(of: Swift.type(of: object)) {
                 _ = try classTable(name, in: state)
+                exportedByType[ObjectIdentifier(Swift.type(of: value))] = name
                 return .userdata(try state.pushObject(object, type: name))
             }
             return .userdata(try state.pushObject(object, type: String(describing: Swift.type(of: object))))
         }
         if let convertible = value as? any LuaConvertible { return try convertible.toLua(in: state) }
         throw LuaError(.typeMismatch, "a \(String(describing: Swift.type(of: value))) cannot be handed to Lua (export it from a plugin)")
+    }
+
+    /// The reference inside `value`, whose dynamic type is known to be a
+    /// class (it is in `exportedByType`). An `Any` holding a class instance
+    /// keeps the reference in the first word of its inline buffer; reading
+    /// it there skips `as AnyObject`, which goes through the general bridging
+    /// cast and cost an eighth of a Lua factory call.
+    private func classReference(_ value: Any) -> AnyObject {
+        withUnsafeBytes(of: value) { $0.load(as: AnyObject.self) }
     }
 
     private func classInstance(_ value: Any) -> AnyObject? {

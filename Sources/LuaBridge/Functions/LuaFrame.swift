@@ -82,8 +82,7 @@ public struct LuaFrame {
     /// The Swift object of type `T` inside argument `position`, a userdata
     /// pushed as `typeName` (see ``LuaState/pushObject(_:type:)``).
     public func object<T: AnyObject>(_ position: Int32, as type: T.Type, typeName: String) throws -> T {
-        guard let raw = fh_to_object(L, position, typeName),
-              let object = Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? T else {
+        guard let raw = fh_to_object(L, position, typeName), let object = exactly(T.self, raw) else {
             throw typeError(position, expected: typeName)
         }
         return object
@@ -94,8 +93,7 @@ public struct LuaFrame {
     @inline(__always)
     public func object<T: AnyObject>(_ position: Int32, as type: T.Type, metatable: UnsafeRawPointer,
                                      typeName: String) throws -> T {
-        guard let raw = fh_to_object_with(L, position, metatable),
-              let object = Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? T else {
+        guard let raw = fh_to_object_with(L, position, metatable), let object = exactly(T.self, raw) else {
             throw typeError(position, expected: typeName)
         }
         return object
@@ -135,6 +133,15 @@ public struct LuaFrame {
     public func argumentError(_ position: Int32, _ detail: String) -> LuaError {
         LuaError(.typeMismatch, "bad argument #\(position) to '\(name)' (\(detail))")
     }
+}
+
+/// The object at `raw` as a `T`: an exact class match is a pointer compare,
+/// anything else (a subclass) takes the dynamic cast.
+@inline(__always)
+func exactly<T: AnyObject>(_ type: T.Type, _ raw: UnsafeMutableRawPointer) -> T? {
+    let object = Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue()
+    if ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(T.self) { return unsafeDowncast(object, to: T.self) }
+    return object as? T
 }
 
 extension LuaState {
