@@ -9,9 +9,8 @@ import LuaBridge
 /// thread than the host's fails with a clear error instead of racing.
 final class LuaFactory: @unchecked Sendable {
     struct Dependency {
-        /// The key in the `deps` table the make function receives.
-        let label: LuaValue
-        /// The label as text (labels are names; array entries use the key).
+        /// The key in the `deps` table the make function receives (for
+        /// array-style `deps`, the dependency's key).
         let labelText: String
         let key: ScriptKey
         let dependency: FactoryRegistry.Dependency
@@ -22,19 +21,19 @@ final class LuaFactory: @unchecked Sendable {
     private let key: String
     private let resultType: ScriptType
     private let dependencies: [Dependency]
-    private let argumentTypes: [ScriptType]
-    /// Filled in by the registration that owns this factory.
-    var origin = Origin(file: "?", line: 0)
-    var argumentNames: [String] = []
+    /// The names of the runtime arguments, in the registration's order.
+    private let argumentNames: [String]
+    private let origin: Origin
 
     init(host: FactoryHost, make: LuaFunction, key: String, resultType: ScriptType,
-         dependencies: [Dependency], arguments: [ScriptType]) {
+         dependencies: [Dependency], argumentNames: [String], origin: Origin) {
         self.host = host
         self.make = make
         self.key = key
         self.resultType = resultType
         self.dependencies = dependencies
-        self.argumentTypes = arguments
+        self.argumentNames = argumentNames
+        self.origin = origin
     }
 
     /// As the registry sees it.

@@ -73,9 +73,7 @@ struct RegistrationParser {
         let dependencies = try parseDependencies(body.rawGet("deps"))
         let arguments = try parseArguments(body.rawGet("args"))
         let factory = LuaFactory(host: host, make: make, key: key.description, resultType: key.type,
-                                 dependencies: dependencies, arguments: arguments.map(\.1))
-        factory.origin = origin
-        factory.argumentNames = arguments.map(\.0)
+                                 dependencies: dependencies, argumentNames: arguments.map(\.0), origin: origin)
         return RegistrationSpec(Registration(
             key: key.serviceKey, scope: scope, eager: eager, dependencies: dependencies.map(\.dependency),
             arguments: arguments.map { ArgumentSpec($0.0, $0.1.serviceType) }, origin: origin,
@@ -123,7 +121,7 @@ struct RegistrationParser {
                 throw LuaError(.typeMismatch, "\(what): dependency \(describeKey(labelValue)): \(error.message)")
             }
             let labelText = (try? labelValue.string()) ?? keyText
-            result.append(.init(label: labelValue, labelText: labelText, key: key,
+            result.append(.init(labelText: labelText, key: key,
                                 dependency: Dependency(key.serviceKey, kind: kind, label: labelText)))
         }
         // pairs() order is Lua's hash order: sort for stable graphs and messages.

@@ -15,7 +15,7 @@ extension FactoryHost {
         try lua.setGlobal("configuration", .function(lua.frameFunction("configuration") { [unowned self] frame in
             let name = try frame.string(1)
             let origin = frame.origin()
-            try frame.push(.function(self.lua.frameFunction("configuration '\(name)'") { [unowned self] body in
+            try frame.push(.function(self.lua.frameFunction("configuration \"\(name)\"") { [unowned self] body in
                 do {
                     try self.applyConfiguration(name, body: body.value(1), origin: origin)
                 } catch let error as RegistryError {
@@ -29,7 +29,7 @@ extension FactoryHost {
         try lua.setGlobal("register", .function(lua.frameFunction("register") { [unowned self] frame in
             let keyText = try frame.string(1)
             let origin = frame.origin()
-            try frame.push(.function(self.lua.frameFunction("register '\(keyText)'") { [unowned self] body in
+            try frame.push(.function(self.lua.frameFunction("register \"\(keyText)\"") { [unowned self] body in
                 guard case .table(let table) = body.value(1) else {
                     throw body.typeError(1, expected: "table (register \"\(keyText)\" { make = function() … end })")
                 }

@@ -12,7 +12,8 @@ extension LuaFunction {
     ///                           reading: { f, at in try f.string(at) })
     /// ```
     /// `pushing` returns how many arguments it pushed; `reading` gets the
-    /// stack index of the first result (nil when there is none).
+    /// stack index of the first result (a nil there when the function
+    /// returned nothing).
     public func call<R>(pushing: (LuaFrame) throws -> Int32, reading: (LuaFrame, Int32) throws -> R) throws -> R {
         let (state, L) = try pushSelf()
         let base = lua_gettop(L) - 1
