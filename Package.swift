@@ -11,6 +11,7 @@
 //                (CStackBounds: where the thread's stack ends, for its depth guard)
 //   FactoryScripting the host: the Lua DSL over the registry, exported types,
 //                interfaces, Swift and Lua plugins
+//   ScenarioTesting  `factoryhost test`: spec files (describe/it/expect), the runner, reporters
 //   ExamplePlugins   the Swift plugins the stock binary ships (the articles' types)
 //   FactoryHostCLI   the command line as a library (run, check, graph), for custom hosts
 //   factoryhost  the stock command-line tool: FactoryHostCLI with ExamplePlugins
@@ -25,6 +26,7 @@ let package = Package(
         .library(name: "FactoryScripting", targets: ["FactoryScripting"]),
         // Lua's C API, for hosts (and the benchmarks) that need a raw lua_CFunction.
         .library(name: "CLua", targets: ["CLua"]),
+        .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
         .library(name: "FactoryHostCLI", targets: ["FactoryHostCLI"]),
         .executable(name: "factoryhost", targets: ["factoryhost"]),
     ],
@@ -57,6 +59,10 @@ let package = Package(
             dependencies: ["LuaBridge", "FactoryRegistry"]
         ),
         .target(
+            name: "ScenarioTesting",
+            dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting"]
+        ),
+        .target(
             name: "ExamplePlugins",
             dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting"]
         ),
@@ -66,6 +72,7 @@ let package = Package(
                 "LuaBridge",
                 "FactoryRegistry",
                 "FactoryScripting",
+                "ScenarioTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -11,7 +11,7 @@ struct FactoryHostCommand: ParsableCommand {
             lua5.4 interpreter does.
             """,
         version: FactoryHostVersion.current,
-        subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self]
+        subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self]
     )
 }
 

@@ -124,6 +124,23 @@ public final class FactoryHost {
         try registry.container(name)
     }
 
+    /// Makes unqualified `resolve "X"` calls use `container` until the next
+    /// call (`nil`: back to a container of ``defaultConfiguration``) — how
+    /// the test runner gives every test a fresh container.
+    ///
+    /// ```swift
+    /// host.useContainer(try host.container("app-tests"))
+    /// try host.run("local c = resolve 'Cache'", name: "t.lua")
+    /// ```
+    public func useContainer(_ container: Container?) {
+        defaultContainer = container
+    }
+
+    /// `container` as scripts hold one (`c:resolve "X"`, `c:openScope "s"`).
+    public func scriptValue(for container: Container) throws -> LuaValue {
+        .userdata(try lua.pushObject(ScriptContainer(container), type: try containerType()))
+    }
+
     /// The container unqualified `resolve` calls use: one of
     /// ``defaultConfiguration``, made on first use.
     func sharedContainer() throws -> Container {

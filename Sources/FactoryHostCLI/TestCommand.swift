@@ -1,0 +1,222 @@
+import ArgumentParser
+import FactoryScripting
+import LuaBridge
+import ScenarioTesting
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `factoryhost test [paths…]`: runs `*_spec.lua` scenario files.
+struct TestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Run scripted scenarios (`*_spec.lua` files: describe, it, expect).",
+        discussion: """
+            Every spec file runs in a fresh host; every test gets a fresh container of the \
+            configuration its describe names ({ config = "app-tests" }) or --config, so no \
+            state leaks between tests. Ends with `N passed, N failed[, N skipped]`; exits 1 \
+            if any test failed.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Spec files, or directories searched for *_spec.lua (default: the current directory).", valueName: "paths"))
+    var paths: [String] = []
+
+    @Option(name: .customLong("filter"), help: ArgumentHelp("Run only tests whose full name (\"describe > it\") matches this Lua pattern (repeatable).", valueName: "pattern"))
+    var filters: [String] = []
+
+    @Option(name: .customLong("tag"), help: ArgumentHelp("Run only tests with this tag (repeatable).", valueName: "tag"))
+    var tags: [String] = []
+
+    @Option(name: .customLong("exclude-tag"), help: ArgumentHelp("Skip tests with this tag (repeatable).", valueName: "tag"))
+    var excludedTags: [String] = []
+
+    @Flag(help: "List the selected tests (file:line and name) without running them.")
+    var list = false
+
+    @Flag(name: .customLong("fail-fast"), help: "Stop after the first failure.")
+    var failFast = false
+
+    @Flag(help: "Run files and tests in a random order (the seed is printed).")
+    var shuffle = false
+
+    @Option(help: ArgumentHelp("Shuffle with this seed (implies --shuffle).", valueName: "n"))
+    var seed: UInt64?
+
+    @Option(help: ArgumentHelp("Each test's time limit (seconds, or with ms, s or m; default 5s).", valueName: "duration"))
+    var timeout: String = "5s"
+
+    @Option(help: ArgumentHelp("The report on standard output: text or tap.", valueName: "format"))
+    var reporter: String = "text"
+
+    @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"))
+    var junit: String?
+
+    @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Run this many files at once, one host per worker (default 1).", valueName: "n"))
+    var jobs: Int = 1
+
+    @Option(help: ArgumentHelp("The configuration tests get a container of when their describe names none.", valueName: "name"))
+    var config: String?
+
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"))
+    var pluginPath: [String] = []
+
+    func validate() throws {
+        if Limits.duration(timeout) == nil {
+            throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
+        }
+        if reporter != "text" && reporter != "tap" {
+            throw ValidationError("--reporter: '\(reporter)' is not a reporter (text or tap)")
+        }
+        if jobs < 1 || jobs > 256 { throw ValidationError("--jobs: give a number from 1 to 256 (got \(jobs))") }
+        for pattern in filters {
+            if let problem = Self.patternProblem(pattern) { throw ValidationError("--filter '\(pattern)': \(problem)") }
+        }
+    }
+
+    func run() throws {
+        let files: [String]
+        do {
+            files = try SpecDiscovery.files(in: paths.isEmpty ? ["."] : paths)
+        } catch {
+            reportError(error)
+            throw ExitCode(1)
+        }
+        if files.isEmpty {
+            reportError(DiscoveryError(message: "no *_spec.lua files under \((paths.isEmpty ? ["."] : paths).joined(separator: ", "))"))
+            throw ExitCode(1)
+        }
+        var options = TestOptions()
+        options.selection = TestSelection(patterns: filters, tags: tags, excludedTags: excludedTags)
+        options.timeLimit = Limits.duration(timeout).map(Self.seconds) ?? 5
+        options.defaultConfiguration = config
+        options.failFast = failFast
+        options.shuffleSeed = seed ?? (shuffle ? UInt64.random(in: 1...999_999) : nil)
+        options.jobs = jobs
+        let setup = HostSetup(pluginPaths: pluginPath)
+        let plugins = UncheckedPlugins(FactoryHostCLI.plugins)
+        let searchPath = setup.searchPath
+        let runner = TestRunner(files: files, options: options) {
+            let host = try FactoryHost(plugins: plugins.value)
+            try host.loadLuaPlugins(searchPath: searchPath)
+            return host
+        }
+        if list {
+            try listTests(runner)
+            return
+        }
+        var reporters: [any TestReporter] = [
+            reporter == "tap" ? TAPReporter() : TextReporter(colors: Self.colorsWanted()),
+        ]
+        let junitReporter = junit.map(JUnitReporter.init(path:))
+        if let junitReporter { reporters.append(junitReporter) }
+        let outcome = runner.run(reporter: ReporterGroup(reporters))
+        fflush(nil)
+        if let problem = junitReporter?.writeError {
+            writeToStandardError("factoryhost: \(problem)\n")
+            throw ExitCode(1)
+        }
+        let ran = outcome.summary.passed + outcome.summary.failed + outcome.summary.skipped
+        if ran == 0 {
+            writeToStandardError("factoryhost: no tests matched (\(files.count) spec file\(files.count == 1 ? "" : "s") searched)\n")
+            throw ExitCode(1)
+        }
+        if outcome.summary.failed > 0 { throw ExitCode(1) }
+    }
+
+    private func listTests(_ runner: TestRunner) throws {
+        var count = 0
+        var failed = false
+        for entry in runner.list() {
+            if let failure = entry.failure {
+                print("\(entry.file): cannot be listed: \(failure.headline)")
+                failed = true
+            }
+            for test in entry.tests {
+                count += 1
+                var line = "\(test.location): \(test.name)"
+                if !test.tags.isEmpty { line += " [\(test.tags.joined(separator: ", "))]" }
+                if test.isPending { line += " (pending)" }
+                print(line)
+            }
+        }
+        print("\(count) test\(count == 1 ? "" : "s") in \(runner.files.count) file\(runner.files.count == 1 ? "" : "s")")
+        if failed { throw ExitCode(1) }
+    }
+
+    /// Colour on a terminal, unless NO_COLOR is set.
+    static func colorsWanted() -> Bool {
+        isatty(1) != 0 && getenv("NO_COLOR") == nil && (getenv("TERM").map { String(cString: $0) != "dumb" } ?? true)
+    }
+
+    /// Why `pattern` is not a Lua pattern, if it is not — checked up front,
+    /// as Lua's own matcher finds a malformed pattern only where it gets to.
+    static func patternProblem(_ pattern: String) -> String? {
+        let p = Array(pattern.utf8)
+        var i = 0
+        var open = 0
+        while i < p.count {
+            switch p[i] {
+            case UInt8(ascii: "("):
+                open += 1
+                i += 1
+            case UInt8(ascii: ")"):
+                if open == 0 { return "invalid pattern capture (a ')' closes nothing)" }
+                open -= 1
+                i += 1
+            case UInt8(ascii: "%"):
+                guard i + 1 < p.count else { return "malformed pattern (ends with '%')" }
+                switch p[i + 1] {
+                case UInt8(ascii: "b"):
+                    guard i + 3 < p.count else { return "malformed pattern (missing arguments to '%b')" }
+                    i += 4
+                case UInt8(ascii: "f"):
+                    guard i + 2 < p.count, p[i + 2] == UInt8(ascii: "[") else { return "missing '[' after '%f' in pattern" }
+                    guard let end = setEnd(p, from: i + 2) else { return "malformed pattern (missing ']')" }
+                    i = end
+                case UInt8(ascii: "0"):
+                    return "invalid capture index %0"
+                default:
+                    i += 2
+                }
+            case UInt8(ascii: "["):
+                guard let end = setEnd(p, from: i) else { return "malformed pattern (missing ']')" }
+                i = end
+            default:
+                i += 1
+            }
+        }
+        return open > 0 ? "unfinished capture (a '(' is never closed)" : nil
+    }
+
+    /// Where the set that opens at `start` (`[`) ends, as lstrlib's classEnd reads it.
+    private static func setEnd(_ p: [UInt8], from start: Int) -> Int? {
+        var j = start + 1
+        if j < p.count, p[j] == UInt8(ascii: "^") { j += 1 }
+        repeat {
+            guard j < p.count else { return nil }
+            let c = p[j]
+            j += 1
+            if c == UInt8(ascii: "%") {
+                guard j < p.count else { return nil }
+                j += 1
+            }
+        } while j >= p.count || p[j] != UInt8(ascii: "]")
+        return j + 1
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// The binary's plugins, handed to the worker threads that build hosts.
+/// (Plugins install types into each host; they hold no per-host state.)
+struct UncheckedPlugins: @unchecked Sendable {
+    let value: [any FactoryPlugin]
+    init(_ value: [any FactoryPlugin]) { self.value = value }
+}

@@ -1,0 +1,100 @@
+/// Why a test failed.
+public struct TestFailure: Error, Sendable, Equatable {
+    /// What kind of failure it was.
+    public enum Kind: String, Sendable {
+        /// An `expect(…)` that did not hold.
+        case expectation
+        /// An error (`error(…)`, `assert(…)`, a bad call) in the test or a hook.
+        case error
+        /// The test ran over its time limit.
+        case timeout
+    }
+
+    public var kind: Kind
+    /// What went wrong, without the location.
+    public var message: String
+    /// Where: the failing expectation's or error's `file:line`, else the test's.
+    public var location: String?
+    /// The expected and actual values, pretty-printed, for expectations.
+    public var expected: String?
+    public var actual: String?
+    /// Lua's traceback for errors (the test's own frames).
+    public var traceback: String?
+    /// `before_each` or `after_each` when a hook failed.
+    public var phase: String?
+
+    public init(kind: Kind, message: String, location: String? = nil, expected: String? = nil,
+                actual: String? = nil, traceback: String? = nil, phase: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.location = location
+        self.expected = expected
+        self.actual = actual
+        self.traceback = traceback
+        self.phase = phase
+    }
+
+    /// `location: message` (with the hook named, if a hook failed).
+    public var headline: String {
+        let text = phase.map { "in \($0): \(message)" } ?? message
+        return location.map { "\($0): \(text)" } ?? text
+    }
+}
+
+/// What became of one test.
+public struct TestResult: Sendable {
+    public enum Outcome: Sendable, Equatable {
+        case passed
+        case failed(TestFailure)
+        case skipped(String)
+    }
+
+    public var test: TestCase
+    public var outcome: Outcome
+    /// Seconds the test (with its hooks) took.
+    public var duration: Double
+
+    public var failure: TestFailure? {
+        if case .failed(let failure) = outcome { return failure }
+        return nil
+    }
+}
+
+/// One spec file's results, in the order its tests ran.
+public struct FileResult: Sendable {
+    public var file: String
+    public var results: [TestResult] = []
+    /// The file could not be loaded (a syntax error, an error at its top
+    /// level or in a describe body, a bad configuration): it counts as one
+    /// failure.
+    public var loadFailure: TestFailure?
+    /// Seconds the file took, loading included.
+    public var duration: Double = 0
+
+    public init(file: String) { self.file = file }
+}
+
+/// The counts a run ends with.
+public struct TestSummary: Sendable, Equatable {
+    public var passed = 0
+    public var failed = 0
+    public var skipped = 0
+
+    public init() {}
+
+    mutating func add(_ file: FileResult) {
+        if file.loadFailure != nil { failed += 1 }
+        for result in file.results {
+            switch result.outcome {
+            case .passed: passed += 1
+            case .failed: failed += 1
+            case .skipped: skipped += 1
+            }
+        }
+    }
+
+    /// `N passed, N failed` then `, N skipped` if any were.
+    public var line: String {
+        "\(passed) passed, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : "")
+    }
+}

@@ -1,0 +1,135 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// JUnit XML for CI, written to a file when the run ends: one
+/// `<testsuite>` per spec file, one `<testcase>` per test, `<failure>` for
+/// unmet expectations, `<error>` for errors and timeouts, `<skipped>` for
+/// pending tests. A file that fails to load is a test case named
+/// `(loading the file)` with its error.
+///
+/// ```swift
+/// let junit = JUnitReporter(path: "reports/junit.xml")
+/// _ = runner.run(reporter: ReporterGroup([TextReporter(colors: false), junit]))
+/// if let problem = junit.writeError { print(problem) }
+/// ```
+public final class JUnitReporter: TestReporter {
+    public let path: String
+    /// Why the file could not be written, if it could not.
+    public private(set) var writeError: String?
+    private var files: [FileResult] = []
+
+    public init(path: String) { self.path = path }
+
+    public func fileFinished(_ result: FileResult) { files.append(result) }
+
+    public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
+        let xml = Self.document(files)
+        guard let handle = fopen(path, "w") else {
+            writeError = "cannot write the JUnit report to \(path): \(String(cString: strerror(errno)))"
+            return
+        }
+        let bytes = Array(xml.utf8)
+        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, handle) }
+        if fclose(handle) != 0 || written != bytes.count {
+            writeError = "cannot write the JUnit report to \(path): \(String(cString: strerror(errno)))"
+        }
+    }
+
+    /// The XML for `files`.
+    public static func document(_ files: [FileResult]) -> String {
+        var totals = (tests: 0, failures: 0, errors: 0, skipped: 0, time: 0.0)
+        var suites: [String] = []
+        for file in files {
+            var counts = (tests: 0, failures: 0, errors: 0, skipped: 0)
+            var cases: [String] = []
+            for result in file.results {
+                counts.tests += 1
+                let test = result.test
+                let className = ([suiteName(file.file)] + test.path.dropLast()).joined(separator: ".")
+                var element = "    <testcase classname=\"\(escape(className))\" name=\"\(escape(test.path.last ?? test.name))\" "
+                    + "file=\"\(escape(test.file))\" line=\"\(test.line)\" time=\"\(seconds(result.duration))\""
+                switch result.outcome {
+                case .passed:
+                    element += "/>"
+                case .skipped(let reason):
+                    counts.skipped += 1
+                    element += ">\n      <skipped message=\"\(escape(reason))\"/>\n    </testcase>"
+                case .failed(let failure):
+                    if failure.kind == .expectation { counts.failures += 1 } else { counts.errors += 1 }
+                    element += ">\n" + failureElement(failure) + "\n    </testcase>"
+                }
+                cases.append(element)
+            }
+            if let failure = file.loadFailure {
+                counts.tests += 1
+                counts.errors += 1
+                cases.append("    <testcase classname=\"\(escape(suiteName(file.file)))\" name=\"(loading the file)\" "
+                             + "file=\"\(escape(file.file))\" time=\"\(seconds(file.duration))\">\n"
+                             + failureElement(failure) + "\n    </testcase>")
+            }
+            totals.tests += counts.tests
+            totals.failures += counts.failures
+            totals.errors += counts.errors
+            totals.skipped += counts.skipped
+            totals.time += file.duration
+            suites.append("  <testsuite name=\"\(escape(file.file))\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" "
+                          + "errors=\"\(counts.errors)\" skipped=\"\(counts.skipped)\" time=\"\(seconds(file.duration))\">\n"
+                          + cases.map { $0 + "\n" }.joined() + "  </testsuite>")
+        }
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            + "<testsuites name=\"factoryhost\" tests=\"\(totals.tests)\" failures=\"\(totals.failures)\" "
+            + "errors=\"\(totals.errors)\" skipped=\"\(totals.skipped)\" time=\"\(seconds(totals.time))\">\n"
+            + suites.map { $0 + "\n" }.joined() + "</testsuites>\n"
+    }
+
+    private static func failureElement(_ failure: TestFailure) -> String {
+        let tag = failure.kind == .expectation ? "failure" : "error"
+        var body = TextReporter.detail(failure).joined(separator: "\n")
+        if body.isEmpty { body = failure.message }
+        return "      <\(tag) message=\"\(escape(failure.headline))\" type=\"\(failure.kind.rawValue)\">\(escape(body))</\(tag)>"
+    }
+
+    /// `dir/cache_spec.lua` → `cache_spec`.
+    private static func suiteName(_ file: String) -> String {
+        var name = file.split(separator: "/").last.map(String.init) ?? file
+        if name.hasSuffix(".lua") { name.removeLast(4) }
+        return name
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let millis = Int((value * 1000).rounded())
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// Text as XML character data or an attribute value; characters XML 1.0
+    /// cannot hold (most control characters) become U+FFFD.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\t": out += "&#9;"
+            case "\r": out += "&#13;"
+            default:
+                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) {
+                    out += "\u{FFFD}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}

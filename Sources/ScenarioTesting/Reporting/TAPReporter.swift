@@ -1,0 +1,104 @@
+/// The Test Anything Protocol (version 13) on standard output: one `ok` /
+/// `not ok` line per test, a YAML block for each failure, `# SKIP` for
+/// pending tests, the plan at the end, then `# N passed, N failed`.
+///
+/// ```text
+/// TAP version 13
+/// ok 1 - Cache > starts empty
+/// not ok 2 - Cache > counts what it holds
+///   ---
+///   message: "expected 1 to be 2"
+///   at: "cache_spec.lua:9"
+///   expected: "2"
+///   actual: "1"
+///   ...
+/// 1..2
+/// # 1 passed, 1 failed
+/// ```
+public final class TAPReporter: TestReporter {
+    private let write: (String) -> Void
+    private var count = 0
+
+    public init(write: @escaping (String) -> Void = { print($0) }) { self.write = write }
+
+    public func runStarted(fileCount: Int, seed: UInt64?) {
+        write("TAP version 13")
+        if let seed { write("# shuffled with seed \(seed)") }
+    }
+
+    public func fileStarted(_ file: String) { write("# \(file)") }
+
+    public func testFinished(_ result: TestResult) {
+        count += 1
+        let name = Self.escape(result.test.name)
+        switch result.outcome {
+        case .passed:
+            write("ok \(count) - \(name)")
+        case .skipped(let reason):
+            write("ok \(count) - \(name) # SKIP \(reason)")
+        case .failed(let failure):
+            write("not ok \(count) - \(name)")
+            yaml(failure)
+        }
+    }
+
+    public func fileFinished(_ result: FileResult) {
+        guard let failure = result.loadFailure else { return }
+        count += 1
+        write("not ok \(count) - \(Self.escape(result.file)) (loading the file)")
+        yaml(failure)
+    }
+
+    public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
+        if stoppedEarly { write("Bail out! Stopped at the first failure (--fail-fast).") }
+        write("1..\(count)")
+        write("# \(summary.line)")
+    }
+
+    private func yaml(_ failure: TestFailure) {
+        write("  ---")
+        write("  message: \(Self.quoted(failure.phase.map { "in \($0): " + failure.message } ?? failure.message))")
+        write("  severity: \(failure.kind == .expectation ? "fail" : failure.kind.rawValue)")
+        if let location = failure.location { write("  at: \(Self.quoted(location))") }
+        if let expected = failure.expected { write("  expected: \(Self.quoted(expected))") }
+        if let actual = failure.actual { write("  actual: \(Self.quoted(actual))") }
+        if let traceback = failure.traceback, !traceback.isEmpty { write("  traceback: \(Self.quoted(traceback))") }
+        write("  ...")
+    }
+
+    /// `#` starts a directive in a TAP test line, so names escape it.
+    static func escape(_ name: String) -> String {
+        name.replacingAll("\\", with: "\\\\").replacingAll("#", with: "\\#").replacingAll("\n", with: " ")
+    }
+
+    /// A YAML double-quoted scalar.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,38 @@
+/// Hears about a run as it goes, in file order: text on a terminal, TAP,
+/// JUnit XML.
+///
+/// ```swift
+/// final class Dots: TestReporter {
+///     func testFinished(_ result: TestResult) { print(result.failure == nil ? "." : "F", terminator: "") }
+/// }
+/// ```
+public protocol TestReporter: AnyObject {
+    func runStarted(fileCount: Int, seed: UInt64?)
+    func fileStarted(_ file: String)
+    func testFinished(_ result: TestResult)
+    func fileFinished(_ result: FileResult)
+    func runFinished(_ summary: TestSummary, stoppedEarly: Bool)
+}
+
+extension TestReporter {
+    public func runStarted(fileCount: Int, seed: UInt64?) {}
+    public func fileStarted(_ file: String) {}
+    public func testFinished(_ result: TestResult) {}
+    public func fileFinished(_ result: FileResult) {}
+    public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {}
+}
+
+/// Several reporters hearing the same run (text on standard output and a
+/// JUnit file, say).
+public final class ReporterGroup: TestReporter {
+    public let reporters: [any TestReporter]
+    public init(_ reporters: [any TestReporter]) { self.reporters = reporters }
+
+    public func runStarted(fileCount: Int, seed: UInt64?) { reporters.forEach { $0.runStarted(fileCount: fileCount, seed: seed) } }
+    public func fileStarted(_ file: String) { reporters.forEach { $0.fileStarted(file) } }
+    public func testFinished(_ result: TestResult) { reporters.forEach { $0.testFinished(result) } }
+    public func fileFinished(_ result: FileResult) { reporters.forEach { $0.fileFinished(result) } }
+    public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
+        reporters.forEach { $0.runFinished(summary, stoppedEarly: stoppedEarly) }
+    }
+}

@@ -1,0 +1,118 @@
+/// The human report: each file, its describes and tests as they finish,
+/// then every failure in full, then `N passed, N failed[, N skipped]`.
+///
+/// ```text
+/// cache_spec.lua
+///   Cache
+///     ✓ starts empty
+///     ✗ counts what it holds
+///
+/// Failures:
+///
+///   1) Cache > counts what it holds
+///      cache_spec.lua:9: expected 1 to be 2
+///        expected: 2
+///        actual:   1
+///
+/// 1 passed, 1 failed
+/// ```
+public final class TextReporter: TestReporter {
+    private let colors: Bool
+    private let write: (String) -> Void
+    private var failures: [(name: String, failure: TestFailure)] = []
+    private var shownPath: [String] = []
+    /// The file whose name is printed before its first result (files with
+    /// no selected test print nothing).
+    private var pendingFile: String?
+
+    /// `colors`: ANSI colours (only for a terminal); `write` gets every line.
+    public init(colors: Bool, write: @escaping (String) -> Void = { print($0) }) {
+        self.colors = colors
+        self.write = write
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    public func runStarted(fileCount: Int, seed: UInt64?) {
+        if let seed { write("Shuffled with seed \(seed) (run again in this order with --seed \(seed))\n") }
+    }
+
+    public func fileStarted(_ file: String) {
+        pendingFile = file
+        shownPath = []
+    }
+
+    private func showFile() {
+        if let file = pendingFile { write(paint(file, "1")) }
+        pendingFile = nil
+    }
+
+    public func testFinished(_ result: TestResult) {
+        showFile()
+        let describes = Array(result.test.path.dropLast())
+        var common = 0
+        while common < min(describes.count, shownPath.count), describes[common] == shownPath[common] { common += 1 }
+        for depth in common..<describes.count {
+            write(String(repeating: "  ", count: depth + 1) + describes[depth])
+        }
+        shownPath = describes
+        let indent = String(repeating: "  ", count: describes.count + 1)
+        let name = result.test.path.last ?? result.test.name
+        switch result.outcome {
+        case .passed:
+            write(indent + paint("✓", "32") + " " + name)
+        case .failed(let failure):
+            failures.append((result.test.name, failure))
+            write(indent + paint("✗", "31") + " " + name + paint(" (\(failures.count))", "31"))
+        case .skipped(let reason):
+            write(indent + paint("- \(name) (\(reason))", "33"))
+        }
+    }
+
+    public func fileFinished(_ result: FileResult) {
+        if let failure = result.loadFailure {
+            showFile()
+            failures.append(("\(result.file) (loading the file)", failure))
+            write("  " + paint("✗ the file failed to load (\(failures.count))", "31"))
+        }
+    }
+
+    public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
+        if !failures.isEmpty {
+            write("\nFailures:\n")
+            for (number, entry) in failures.enumerated() {
+                write("  \(number + 1)) \(entry.name)")
+                for line in Self.detail(entry.failure) { write("     " + line) }
+                write("")
+            }
+        } else {
+            write("")
+        }
+        if stoppedEarly { write("Stopped at the first failure (--fail-fast).") }
+        let line = summary.line
+        write(summary.failed > 0 ? paint(line, "31") : paint(line, "32"))
+    }
+
+    /// A failure's lines: where and what, then expected/actual or the traceback.
+    static func detail(_ failure: TestFailure) -> [String] {
+        var lines = failure.headline.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let expected = failure.expected, let actual = failure.actual {
+            lines.append("  expected: \(expected)")
+            lines.append("  actual:   \(actual)")
+        }
+        if let traceback = failure.traceback, !traceback.isEmpty {
+            lines += traceback.split(separator: "\n", omittingEmptySubsequences: false).map {
+                "  " + $0.replacingTabs()
+            }
+        }
+        return lines
+    }
+}
+
+extension Substring {
+    func replacingTabs() -> String {
+        String(self).split(separator: "\t", omittingEmptySubsequences: false).joined(separator: "  ")
+    }
+}

@@ -1,0 +1,219 @@
+import FactoryRegistry
+import FactoryScripting
+import LuaBridge
+
+/// One spec file in a host of its own: loaded once (its configurations
+/// declared, its tests collected), then run test by test — each test a
+/// separate call from Swift with its own time limit and a fresh container.
+final class SpecFileSession {
+    let file: String
+    let host: FactoryHost
+    let tests: [TestCase]
+    private let api: LuaTable
+
+    /// Loads `file` into `host`: the test globals first, then the file, which
+    /// may `require` modules beside it. Throws a ``TestFailure`` if the file
+    /// cannot be loaded.
+    init(file: String, host: FactoryHost, timeLimit: Double) throws(TestFailure) {
+        self.file = file
+        self.host = host
+        let lua = host.lua
+        do {
+            try Self.addModuleDirectory(of: file, to: lua)
+            let isA = try lua.frameFunction("is_a") { [unowned host] frame in
+                try frame.push(Self.value(frame.value(1), isA: frame.string(2), in: host))
+                return 1
+            }
+            let chunk = try lua.load(bytes: Array(testDSLSource.utf8), chunkName: "=[factoryhost test]")
+            guard case .table(let api)? = try chunk.call(.function(isA)).first else {
+                throw LuaError(.runtime, "the test library did not load")
+            }
+            self.api = api
+            lua.timeLimit = .seconds(timeLimit)
+            try host.run(file: file)
+            guard case .function(let list) = try api.rawGet("tests"),
+                  case .table(let items)? = try list.call().first else {
+                throw LuaError(.runtime, "the test library lost its test list")
+            }
+            tests = try items.array().enumerated().map { try Self.testCase($0.element, index: $0.offset + 1) }
+        } catch let error as LuaError {
+            throw Self.failure(from: error)
+        } catch {
+            throw TestFailure(kind: .error, message: String(describing: error))
+        }
+    }
+
+    /// The tests `selection` keeps, in declaration order.
+    func select(_ selection: TestSelection) throws -> [TestCase] {
+        guard case .function(let matches) = try api.rawGet("matches") else { return tests }
+        return try tests.filter { test in
+            if !selection.tags.isEmpty, !test.tags.contains(where: selection.tags.contains) { return false }
+            if test.tags.contains(where: selection.excludedTags.contains) { return false }
+            if selection.patterns.isEmpty { return true }
+            for pattern in selection.patterns where try matches.call(LuaValue(test.name), LuaValue(pattern)).first?.isTruthy == true {
+                return true
+            }
+            return false
+        }
+    }
+
+    /// Runs `test` with its hooks: a fresh container of its configuration
+    /// (or `defaultConfiguration`) handed to every hook and the body, used by
+    /// plain `resolve` too, and dropped — with everything it built — after.
+    func run(_ test: TestCase, defaultConfiguration: String?, timeLimit: Double) -> TestResult {
+        if test.isPending { return TestResult(test: test, outcome: .skipped("pending"), duration: 0) }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let outcome = outcome(of: test, configuration: test.configuration ?? defaultConfiguration,
+                              timeLimit: test.timeout ?? timeLimit)
+        let elapsed = clock.now - started
+        host.useContainer(nil)
+        host.lua.collectGarbage()      // release what the test built (and its container) now
+        return TestResult(test: test, outcome: outcome, duration: Self.seconds(elapsed))
+    }
+
+    private func outcome(of test: TestCase, configuration: String?, timeLimit: Double) -> TestResult.Outcome {
+        var containerValue = LuaValue.nil
+        if let configuration {
+            do {
+                let container = try host.container(configuration)
+                host.useContainer(container)
+                containerValue = try host.scriptValue(for: container)
+            } catch {
+                return .failed(TestFailure(kind: .error, message: "cannot make a container of '\(configuration)': \(error)",
+                                           location: test.location))
+            }
+        }
+        do {
+            host.lua.timeLimit = .seconds(timeLimit)
+            guard case .function(let run) = try api.rawGet("run") else {
+                return .failed(TestFailure(kind: .error, message: "the test library lost its runner", location: test.location))
+            }
+            guard case .table(let failure)? = try run.call(.integer(test.index), containerValue).first else {
+                return .passed
+            }
+            return .failed(try Self.failure(from: failure, test: test))
+        } catch let error as LuaError where error.message.contains("time limit exceeded") {
+            return .failed(TestFailure(kind: .timeout,
+                                       message: "timed out after \(Self.format(seconds: timeLimit)) s; "
+                                       + "give it longer with it(name, { timeout = seconds }, fn) or --timeout",
+                                       location: test.location))
+        } catch let error as LuaError {
+            var failure = Self.failure(from: error)
+            if failure.location == nil { failure.location = test.location }
+            return .failed(failure)
+        } catch {
+            return .failed(TestFailure(kind: .error, message: String(describing: error), location: test.location))
+        }
+    }
+
+    // MARK: Reading what Lua returns
+
+    private static func testCase(_ value: LuaValue, index: Int) throws -> TestCase {
+        let table = try value.table()
+        let path = try table.rawGet("path").table().array().map { try $0.string() }
+        let tags = try table.rawGet("tags").table().array().map { try $0.string() }
+        return TestCase(index: index, name: try table.rawGet("name").string(), path: path,
+                        file: try table.rawGet("file").string(), line: try table.rawGet("line").int(),
+                        tags: tags, configuration: try optionalString(table.rawGet("config")),
+                        timeout: try table.rawGet("timeout").isNil ? nil : table.rawGet("timeout").double(),
+                        isPending: try table.rawGet("pending").isTruthy)
+    }
+
+    private static func failure(from table: LuaTable, test: TestCase) throws -> TestFailure {
+        let message = try optionalString(table.rawGet("message")) ?? "(no message)"
+        let isExpectation = try table.rawGet("expectation").isTruthy
+        let phase = try optionalString(table.rawGet("phase"))
+        let traceback = userFrames(try optionalString(table.rawGet("traceback")))
+        if isExpectation {
+            return TestFailure(kind: .expectation, message: message,
+                               location: try optionalString(table.rawGet("where")) ?? test.location,
+                               expected: try optionalString(table.rawGet("expected")),
+                               actual: try optionalString(table.rawGet("actual")), phase: phase)
+        }
+        let (location, text) = splitLocation(message)
+        return TestFailure(kind: .error, message: text, location: location ?? test.location,
+                           traceback: traceback, phase: phase)
+    }
+
+    private static func failure(from error: LuaError) -> TestFailure {
+        let (location, text) = splitLocation(error.message)
+        return TestFailure(kind: .error, message: text, location: location, traceback: userFrames(error.traceback))
+    }
+
+    /// The traceback without the runner's own frames.
+    static func userFrames(_ traceback: String?) -> String? {
+        guard var lines = traceback?.split(separator: "\n", omittingEmptySubsequences: false) else { return nil }
+        while lines.first?.isEmpty == true { lines.removeFirst() }
+        lines.removeAll { $0.contains("[factoryhost test]") || $0.contains("[C]: in function 'error'") }
+        return lines.count <= 1 ? nil : lines.joined(separator: "\n")
+    }
+
+    private static func optionalString(_ value: LuaValue) throws -> String? {
+        value.isNil ? nil : try value.string()
+    }
+
+    /// `"spec.lua:12: boom"` → `("spec.lua:12", "boom")`; a message without
+    /// a leading position → `(nil, message)`.
+    static func splitLocation(_ message: String) -> (String?, String) {
+        var index = message.startIndex
+        while let colon = message[index...].firstIndex(of: ":") {
+            var end = message.index(after: colon)
+            while end < message.endIndex, message[end].isASCII, message[end].isNumber { end = message.index(after: end) }
+            if end > message.index(after: colon), message[end...].hasPrefix(": "),
+               !message[..<colon].contains("\n") {
+                return (String(message[..<end]), String(message[message.index(end, offsetBy: 2)...]))
+            }
+            index = message.index(after: colon)
+        }
+        return (nil, message)
+    }
+
+    // MARK: Helpers
+
+    /// Lets the file `require` modules that sit beside it.
+    private static func addModuleDirectory(of file: String, to lua: LuaState) throws {
+        let dir = file.lastIndex(of: "/").map { String(file[...$0]) } ?? "./"
+        guard case .table(let package) = try lua.global("package"),
+              case .string(let path) = try package.rawGet("path") else { return }
+        try package.rawSet("path", LuaValue(path.description + ";\(dir)?.lua;\(dir)?/init.lua"))
+    }
+
+    /// `expect(v):to_be_a(name)`: a Lua type name, or a type the host knows
+    /// (an exported class, an interface, a primitive such as `integer`).
+    private static func value(_ value: LuaValue, isA name: String, in host: FactoryHost) throws -> Bool {
+        switch name {
+        case "nil", "boolean", "number", "string", "table", "function", "userdata", "thread":
+            return value.type.description == name
+        case "float":
+            if case .number = value { return true } else { return false }
+        default:
+            let type = try host.types.type(named: name)
+            return (try? type.value(from: value, in: host.lua)) != nil
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func format(seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}
+
+/// Which tests a run keeps.
+public struct TestSelection: Sendable {
+    /// Lua patterns; a test is kept if its full name matches any (all kept if empty).
+    public var patterns: [String] = []
+    /// A test is kept only if it has one of these (all kept if empty).
+    public var tags: [String] = []
+    /// A test with any of these is dropped.
+    public var excludedTags: [String] = []
+
+    public init(patterns: [String] = [], tags: [String] = [], excludedTags: [String] = []) {
+        self.patterns = patterns
+        self.tags = tags
+        self.excludedTags = excludedTags
+    }
+}

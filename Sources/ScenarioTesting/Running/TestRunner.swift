@@ -1,0 +1,198 @@
+import FactoryScripting
+
+/// How a run goes: which tests, how long each may take, in what order, on
+/// how many workers.
+public struct TestOptions: Sendable {
+    /// Which tests run.
+    public var selection = TestSelection()
+    /// Seconds each test may take (its hooks included) unless it sets its own.
+    public var timeLimit: Double = 5
+    /// The configuration tests get a container of when their suite names none.
+    public var defaultConfiguration: String?
+    /// Stop after the first failure.
+    public var failFast = false
+    /// Shuffle files and tests with this seed (`nil`: declaration order).
+    public var shuffleSeed: UInt64?
+    /// Files run at once, each worker with hosts of its own.
+    public var jobs = 1
+
+    public init() {}
+}
+
+/// Runs spec files: each in a fresh host (so configurations and globals of
+/// one file never reach another), every test with a fresh container.
+///
+/// ```swift
+/// let runner = TestRunner(files: try SpecDiscovery.files(in: ["Examples"]), options: TestOptions()) {
+///     try FactoryHost(plugins: ExamplePlugins.all)
+/// }
+/// let outcome = runner.run(reporter: TextReporter(colors: false))
+/// print(outcome.summary.line)        // "12 passed, 0 failed"
+/// ```
+public final class TestRunner: Sendable {
+    /// Makes the host a spec file runs in (called on the worker's thread).
+    public typealias HostFactory = @Sendable () throws -> FactoryHost
+
+    public let files: [String]
+    public let options: TestOptions
+    private let makeHost: HostFactory
+
+    public init(files: [String], options: TestOptions, makeHost: @escaping HostFactory) {
+        self.files = files
+        self.options = options
+        self.makeHost = makeHost
+    }
+
+    /// What a run came to.
+    public struct Outcome: Sendable {
+        public var summary: TestSummary
+        /// `--fail-fast` stopped it before every test ran.
+        public var stoppedEarly: Bool
+        public var files: [FileResult]
+    }
+
+    // MARK: Running
+
+    /// Runs every selected test, telling `reporter` about each file and test
+    /// in file order (also when files run in parallel).
+    public func run(reporter: any TestReporter) -> Outcome {
+        let order = orderedFiles()
+        reporter.runStarted(fileCount: order.count, seed: options.shuffleSeed)
+        let stop = Shared(false)
+        var results: [FileResult]
+        if options.jobs <= 1 || order.count <= 1 {
+            results = []
+            for (position, file) in order.enumerated() where !stop.withLock({ $0 }) {
+                reporter.fileStarted(file)
+                let result = runFile(file, position: position, stop: stop) { reporter.testFinished($0) }
+                reporter.fileFinished(result)
+                results.append(result)
+            }
+        } else {
+            results = runInParallel(order, stop: stop, reporter: reporter)
+        }
+        var summary = TestSummary()
+        for result in results { summary.add(result) }
+        let stoppedEarly = stop.withLock { $0 }
+        reporter.runFinished(summary, stoppedEarly: stoppedEarly)
+        return Outcome(summary: summary, stoppedEarly: stoppedEarly, files: results)
+    }
+
+    private func runInParallel(_ order: [String], stop: Shared<Bool>, reporter: any TestReporter) -> [FileResult] {
+        struct Progress {
+            var next = 0
+            var done: [Int: FileResult] = [:]
+            var reported = 0
+            var results: [FileResult] = []
+        }
+        let progress = Shared(Progress())
+        let sendableReporter = UncheckedSendable(reporter)
+        WorkerThreads.run(count: min(options.jobs, order.count)) { [self] _ in
+            while true {
+                let position: Int? = progress.withLock { progress in
+                    guard progress.next < order.count, !stop.withLock({ $0 }) else { return nil }
+                    defer { progress.next += 1 }
+                    return progress.next
+                }
+                guard let position else { return }
+                let result = runFile(order[position], position: position, stop: stop) { _ in }
+                progress.withLock { progress in
+                    progress.done[position] = result
+                    // Report finished files in order, as soon as those before them are.
+                    while let ready = progress.done.removeValue(forKey: progress.reported) {
+                        let reporter = sendableReporter.value
+                        reporter.fileStarted(ready.file)
+                        for test in ready.results { reporter.testFinished(test) }
+                        reporter.fileFinished(ready)
+                        progress.results.append(ready)
+                        progress.reported += 1
+                    }
+                }
+            }
+        }
+        // Every file taken has finished, and so was reported, in order.
+        return progress.withLock { $0.results }
+    }
+
+    /// One file: load it in a fresh host, select, run test by test.
+    private func runFile(_ file: String, position: Int, stop: Shared<Bool>, onTest: (TestResult) -> Void) -> FileResult {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var result = loadAndRun(file, position: position, stop: stop, onTest: onTest)
+        result.duration = SpecFileSession.seconds(clock.now - started)
+        return result
+    }
+
+    private func loadAndRun(_ file: String, position: Int, stop: Shared<Bool>, onTest: (TestResult) -> Void) -> FileResult {
+        var result = FileResult(file: file)
+        let host: FactoryHost
+        do {
+            host = try makeHost()
+        } catch {
+            result.loadFailure = TestFailure(kind: .error, message: "cannot start a host: \(error)", location: file)
+            if options.failFast { stop.withLock { $0 = true } }
+            return result
+        }
+        defer { host.lua.close() }
+        host.defaultConfiguration = options.defaultConfiguration
+        let session: SpecFileSession
+        var tests: [TestCase]
+        do {
+            session = try SpecFileSession(file: file, host: host, timeLimit: options.timeLimit)
+            tests = try session.select(options.selection)
+        } catch let failure as TestFailure {
+            result.loadFailure = failure
+            if options.failFast { stop.withLock { $0 = true } }
+            return result
+        } catch {
+            result.loadFailure = TestFailure(kind: .error, message: String(describing: error), location: file)
+            if options.failFast { stop.withLock { $0 = true } }
+            return result
+        }
+        if let seed = options.shuffleSeed {
+            var generator = SeededGenerator(seed: seed &+ UInt64(position + 1) &* 0x2545_F491_4F6C_DD1D)
+            tests.shuffle(using: &generator)
+        }
+        for test in tests {
+            if options.failFast, stop.withLock({ $0 }) { break }
+            let outcome = session.run(test, defaultConfiguration: options.defaultConfiguration, timeLimit: options.timeLimit)
+            result.results.append(outcome)
+            onTest(outcome)
+            if outcome.failure != nil, options.failFast { stop.withLock { $0 = true } }
+        }
+        return result
+    }
+
+    /// The files in run order: as given, or shuffled by the seed.
+    private func orderedFiles() -> [String] {
+        guard let seed = options.shuffleSeed else { return files }
+        var generator = SeededGenerator(seed: seed)
+        return files.shuffled(using: &generator)
+    }
+
+    // MARK: Listing
+
+    /// The selected tests of every file, without running any; files that
+    /// fail to load are listed with their failure.
+    public func list() -> [(file: String, tests: [TestCase], failure: TestFailure?)] {
+        files.map { file in
+            do {
+                let host = try makeHost()
+                defer { host.lua.close() }
+                host.defaultConfiguration = options.defaultConfiguration
+                let session = try SpecFileSession(file: file, host: host, timeLimit: options.timeLimit)
+                return (file, try session.select(options.selection), nil)
+            } catch let failure as TestFailure {
+                return (file, [], failure)
+            } catch {
+                return (file, [], TestFailure(kind: .error, message: String(describing: error), location: file))
+            }
+        }
+    }
+}
+
+/// A value handed to worker threads that only use it under a lock.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

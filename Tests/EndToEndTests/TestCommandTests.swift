@@ -1,0 +1,419 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// `factoryhost test` on its own fixtures — passing, failing, erroring,
+/// pending, runaway, broken, filtered and tagged suites — with the exact
+/// reports and exit statuses a user gets.
+@Suite("factoryhost test")
+struct TestCommandTests {
+    let specs = CommandRunner.fixtures.appendingPathComponent("specs")
+
+    @Test func passingSuitesPassAndEveryTestGetsAFreshContainer() throws {
+        let result = try CommandRunner.factoryhost(["test", "pass"], in: specs)
+        #expect(result == ProcessResult(status: 0, stdout: #"""
+            pass/hooks_spec.lua
+              outer
+                inner
+                  ✓ runs the hooks outside-in
+                ✓ has run the inner hooks inside-out after the first test
+            pass/isolation_spec.lua
+              a singleton Cache
+                ✓ is empty in the first test
+                ✓ is empty again in the second test
+                ✓ is what plain resolve returns too
+              containers made by hand
+                ✓ share a singleton within one container, never across two
+            pass/matchers_spec.lua
+              matchers
+                ✓ compare values
+                ✓ look inside strings and lists
+                ✓ know types, Lua's and exported ones
+                ✓ expect failures
+
+            10 passed, 0 failed
+
+            """#, stderr: ""))
+    }
+
+    @Test func failuresErrorsAndTimeoutsAreReportedWithTheirLinesAndTheRunGoesOn() throws {
+        let result = try CommandRunner.factoryhost(["test", "fail"], in: specs)
+        #expect(result == ProcessResult(status: 1, stdout: #"""
+            fail/broken_spec.lua
+              ✗ the file failed to load (1)
+            fail/erroring_spec.lua
+              errors
+                ✗ raises with error() (2)
+                ✗ fails an assert() (3)
+                ✗ calls a method on nil (4)
+                ✓ goes on after errors
+                in a hook
+                  ✗ is not run (5)
+            fail/failing_spec.lua
+              failing expectations
+                ✗ compares numbers (6)
+                ✗ compares tables deeply (7)
+                ✗ negates (8)
+                ✓ passes
+            fail/pending_spec.lua
+              pending work
+                - the pizza oven (pending)
+                - has no body yet (pending)
+                ✓ passes
+            fail/runaway_spec.lua
+              a runaway test
+                ✗ loops forever (9)
+                ✓ still lets the next test run
+
+            Failures:
+
+              1) fail/broken_spec.lua (loading the file)
+                 fail/broken_spec.lua:5: ')' expected (to close '(' at line 2) near 'end'
+
+              2) errors > raises with error()
+                 fail/erroring_spec.lua:3: the store is closed
+                   stack traceback:
+                     fail/erroring_spec.lua:3: in function <fail/erroring_spec.lua:2>
+
+              3) errors > fails an assert()
+                 fail/erroring_spec.lua:8: no user signed in
+                   stack traceback:
+                     [C]: in function 'assert'
+                     fail/erroring_spec.lua:8: in function <fail/erroring_spec.lua:6>
+
+              4) errors > calls a method on nil
+                 fail/erroring_spec.lua:13: attempt to index a nil value (local 'loader')
+                   stack traceback:
+                     fail/erroring_spec.lua:13: in function <fail/erroring_spec.lua:11>
+
+              5) errors > in a hook > is not run
+                 fail/erroring_spec.lua:21: in before_each: before_each broke
+                   stack traceback:
+                     fail/erroring_spec.lua:21: in function <fail/erroring_spec.lua:21>
+
+              6) failing expectations > compares numbers
+                 fail/failing_spec.lua:3: expected 2 to be 3
+                   expected: 3
+                   actual:   2
+
+              7) failing expectations > compares tables deeply
+                 fail/failing_spec.lua:7: expected { cast = { "Weaver" }, name = "Alien", year = 1979 } to equal { cast = { "Weaver", "Hurt" }, name = "Alien", year = 1979 }
+                   expected: { cast = { "Weaver", "Hurt" }, name = "Alien", year = 1979 }
+                   actual:   { cast = { "Weaver" }, name = "Alien", year = 1979 }
+
+              8) failing expectations > negates
+                 fail/failing_spec.lua:12: expected "x" not to be "x"
+                   expected: not "x"
+                   actual:   "x"
+
+              9) a runaway test > loops forever
+                 fail/runaway_spec.lua:2: timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout
+
+            4 passed, 9 failed, 2 skipped
+
+            """#, stderr: ""))
+    }
+
+    @Test func tapReport() throws {
+        let result = try CommandRunner.factoryhost(["test", "fail", "--reporter", "tap"], in: specs)
+        #expect(result == ProcessResult(status: 1, stdout: #"""
+            TAP version 13
+            # fail/broken_spec.lua
+            not ok 1 - fail/broken_spec.lua (loading the file)
+              ---
+              message: "')' expected (to close '(' at line 2) near 'end'"
+              severity: error
+              at: "fail/broken_spec.lua:5"
+              ...
+            # fail/erroring_spec.lua
+            not ok 2 - errors > raises with error()
+              ---
+              message: "the store is closed"
+              severity: error
+              at: "fail/erroring_spec.lua:3"
+              traceback: "stack traceback:\n\tfail/erroring_spec.lua:3: in function <fail/erroring_spec.lua:2>"
+              ...
+            not ok 3 - errors > fails an assert()
+              ---
+              message: "no user signed in"
+              severity: error
+              at: "fail/erroring_spec.lua:8"
+              traceback: "stack traceback:\n\t[C]: in function 'assert'\n\tfail/erroring_spec.lua:8: in function <fail/erroring_spec.lua:6>"
+              ...
+            not ok 4 - errors > calls a method on nil
+              ---
+              message: "attempt to index a nil value (local 'loader')"
+              severity: error
+              at: "fail/erroring_spec.lua:13"
+              traceback: "stack traceback:\n\tfail/erroring_spec.lua:13: in function <fail/erroring_spec.lua:11>"
+              ...
+            ok 5 - errors > goes on after errors
+            not ok 6 - errors > in a hook > is not run
+              ---
+              message: "in before_each: before_each broke"
+              severity: error
+              at: "fail/erroring_spec.lua:21"
+              traceback: "stack traceback:\n\tfail/erroring_spec.lua:21: in function <fail/erroring_spec.lua:21>"
+              ...
+            # fail/failing_spec.lua
+            not ok 7 - failing expectations > compares numbers
+              ---
+              message: "expected 2 to be 3"
+              severity: fail
+              at: "fail/failing_spec.lua:3"
+              expected: "3"
+              actual: "2"
+              ...
+            not ok 8 - failing expectations > compares tables deeply
+              ---
+              message: "expected { cast = { \"Weaver\" }, name = \"Alien\", year = 1979 } to equal { cast = { \"Weaver\", \"Hurt\" }, name = \"Alien\", year = 1979 }"
+              severity: fail
+              at: "fail/failing_spec.lua:7"
+              expected: "{ cast = { \"Weaver\", \"Hurt\" }, name = \"Alien\", year = 1979 }"
+              actual: "{ cast = { \"Weaver\" }, name = \"Alien\", year = 1979 }"
+              ...
+            not ok 9 - failing expectations > negates
+              ---
+              message: "expected \"x\" not to be \"x\""
+              severity: fail
+              at: "fail/failing_spec.lua:12"
+              expected: "not \"x\""
+              actual: "\"x\""
+              ...
+            ok 10 - failing expectations > passes
+            # fail/pending_spec.lua
+            ok 11 - pending work > the pizza oven # SKIP pending
+            ok 12 - pending work > has no body yet # SKIP pending
+            ok 13 - pending work > passes
+            # fail/runaway_spec.lua
+            not ok 14 - a runaway test > loops forever
+              ---
+              message: "timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout"
+              severity: timeout
+              at: "fail/runaway_spec.lua:2"
+              ...
+            ok 15 - a runaway test > still lets the next test run
+            1..15
+            # 4 passed, 9 failed, 2 skipped
+
+            """#, stderr: ""))
+    }
+
+    @Test func junitReportIsValidXMLWithEveryOutcome() throws {
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("fh-junit-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let result = try CommandRunner.factoryhost(["test", "fail", "pass", "--junit", report.path], in: specs)
+        #expect(result.status == 1)
+        #expect(result.stdout.hasSuffix("\n14 passed, 9 failed, 2 skipped\n"))
+        let collector = JUnitCollector()
+        let parser = XMLParser(data: try Data(contentsOf: report))
+        parser.delegate = collector
+        #expect(parser.parse(), "\(parser.parserError.map { String(describing: $0) } ?? "")")
+        #expect(collector.root == ["name": "factoryhost", "tests": "25", "failures": "3", "errors": "6", "skipped": "2",
+                                   "time": collector.root["time"] ?? "?"])
+        #expect(collector.suites.map { $0["name"] ?? "" } == [
+            "fail/broken_spec.lua", "fail/erroring_spec.lua", "fail/failing_spec.lua", "fail/pending_spec.lua",
+            "fail/runaway_spec.lua", "pass/hooks_spec.lua", "pass/isolation_spec.lua", "pass/matchers_spec.lua",
+        ])
+        let negates = try #require(collector.cases.first { $0.attributes["name"] == "negates" })
+        #expect(negates.attributes["classname"] == "failing_spec.failing expectations")
+        #expect(negates.attributes["file"] == "fail/failing_spec.lua" && negates.attributes["line"] == "11")
+        #expect(negates.outcome == "failure")
+        #expect(negates.message == "fail/failing_spec.lua:12: expected \"x\" not to be \"x\"")
+        #expect(negates.text == "fail/failing_spec.lua:12: expected \"x\" not to be \"x\"\n  expected: not \"x\"\n  actual:   \"x\"")
+        let runaway = try #require(collector.cases.first { $0.attributes["name"] == "loops forever" })
+        #expect(runaway.outcome == "error" && runaway.type == "timeout")
+        #expect(Double(runaway.attributes["time"] ?? "") ?? 0 >= 0.3)
+        let broken = try #require(collector.cases.first { $0.attributes["classname"] == "broken_spec" })
+        #expect(broken.attributes["name"] == "(loading the file)" && broken.outcome == "error")
+        #expect(collector.cases.filter { $0.outcome == "skipped" }.count == 2)
+        #expect(collector.cases.filter { $0.outcome == nil }.count == 14)
+    }
+
+    @Test func listShowsTheSelectedTestsWithoutRunningThem() throws {
+        let all = try CommandRunner.factoryhost(["test", "--list", "tags"], in: specs)
+        #expect(all == ProcessResult(status: 0, stdout: """
+            tags/tagged_spec.lua:2: loaders > fetches [network, slow]
+            tags/tagged_spec.lua:3: loaders > caches [network]
+            tags/tagged_spec.lua:7: screens > signs in [fast, session]
+            tags/tagged_spec.lua:8: screens > signs out
+            4 tests in 1 file
+
+            """, stderr: ""))
+        let pending = try CommandRunner.factoryhost(["test", "--list", "fail/pending_spec.lua", "fail/runaway_spec.lua"], in: specs)
+        #expect(pending.stdout == """
+            fail/pending_spec.lua:2: pending work > the pizza oven (pending)
+            fail/pending_spec.lua:3: pending work > has no body yet (pending)
+            fail/pending_spec.lua:4: pending work > passes
+            fail/runaway_spec.lua:2: a runaway test > loops forever
+            fail/runaway_spec.lua:6: a runaway test > still lets the next test run
+            5 tests in 2 files
+
+            """)
+    }
+
+    @Test func filtersByNamePatternAndByTag() throws {
+        let tagged = try CommandRunner.factoryhost(["test", "--list", "--tag", "slow", "--tag", "session", "tags"], in: specs)
+        #expect(tagged.stdout == """
+            tags/tagged_spec.lua:2: loaders > fetches [network, slow]
+            tags/tagged_spec.lua:7: screens > signs in [fast, session]
+            2 tests in 1 file
+
+            """)
+        let excluded = try CommandRunner.factoryhost(["test", "--exclude-tag", "network", "--filter", "^screens > sign", "tags"], in: specs)
+        #expect(excluded == ProcessResult(status: 0, stdout: """
+            tags/tagged_spec.lua
+              screens
+                ✓ signs in
+                ✓ signs out
+
+            2 passed, 0 failed
+
+            """, stderr: ""))
+        let inherited = try CommandRunner.factoryhost(["test", "--list", "--tag", "network", "--exclude-tag", "slow", "tags"], in: specs)
+        #expect(inherited.stdout.hasPrefix("tags/tagged_spec.lua:3: loaders > caches [network]\n1 test in 1 file"))
+        let none = try CommandRunner.factoryhost(["test", "--filter", "nothing like this", "tags"], in: specs)
+        #expect(none == ProcessResult(status: 1, stdout: "\n0 passed, 0 failed\n",
+                                      stderr: "factoryhost: no tests matched (1 spec file searched)\n"))
+        for (pattern, problem) in [("movie%", "malformed pattern (ends with '%')"), ("[ab", "malformed pattern (missing ']')"),
+                                   ("(sign", "unfinished capture (a '(' is never closed)"), ("%fx", "missing '[' after '%f' in pattern"),
+                                   ("%b(", "malformed pattern (missing arguments to '%b')")] {
+            let bad = try CommandRunner.factoryhost(["test", "--filter", pattern, "tags"], in: specs)
+            #expect(bad.status == 64)
+            #expect(bad.stderr.hasPrefix("Error: --filter '\(pattern)': \(problem)\n"), "\(bad)")
+        }
+        let brackets = try CommandRunner.factoryhost(["test", "--list", "--filter", "[]s]igns %f[%w]in", "tags"], in: specs)
+        #expect(brackets.stdout == "tags/tagged_spec.lua:7: screens > signs in [fast, session]\n1 test in 1 file\n")
+    }
+
+    @Test func failFastStopsAtTheFirstFailure() throws {
+        let result = try CommandRunner.factoryhost(["test", "--fail-fast", "fail/failing_spec.lua", "pass"], in: specs)
+        #expect(result.status == 1)
+        #expect(result.stdout == """
+            fail/failing_spec.lua
+              failing expectations
+                ✗ compares numbers (1)
+
+            Failures:
+
+              1) failing expectations > compares numbers
+                 fail/failing_spec.lua:3: expected 2 to be 3
+                   expected: 3
+                   actual:   2
+
+            Stopped at the first failure (--fail-fast).
+            0 passed, 1 failed
+
+            """)
+    }
+
+    @Test func shuffleRepeatsForAGivenSeed() throws {
+        let first = try CommandRunner.factoryhost(["test", "--seed", "7", "pass", "tags"], in: specs)
+        let again = try CommandRunner.factoryhost(["test", "--seed", "7", "pass", "tags"], in: specs)
+        let plain = try CommandRunner.factoryhost(["test", "pass", "tags"], in: specs)
+        #expect(first.status == 0 && first == again)
+        #expect(first.stdout.hasPrefix("Shuffled with seed 7 (run again in this order with --seed 7)\n"))
+        #expect(first.stdout != "Shuffled with seed 7 (run again in this order with --seed 7)\n" + plain.stdout)
+        #expect(first.stdout.split(separator: "\n").filter { $0.contains("✓") }.sorted()
+                == plain.stdout.split(separator: "\n").filter { $0.contains("✓") }.sorted())
+        let random = try CommandRunner.factoryhost(["test", "--shuffle", "pass"], in: specs)
+        #expect(random.stdout.hasPrefix("Shuffled with seed "))
+        #expect(random.stdout.hasSuffix("\n10 passed, 0 failed\n"))
+    }
+
+    @Test func parallelWorkersReportTheSameAsOneWorker() throws {
+        let one = try CommandRunner.factoryhost(["test", "fail", "pass", "tags"], in: specs)
+        let three = try CommandRunner.factoryhost(["test", "-j", "3", "fail", "pass", "tags"], in: specs)
+        #expect(one.status == 1)
+        #expect(three == one)
+        #expect(one.stdout.hasSuffix("\n18 passed, 9 failed, 2 skipped\n"))
+    }
+
+    @Test func configurationsComeFromTheSuiteOrFromConfig() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-specs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try """
+            local net = require "factoryhost.networking"
+            configuration "app" { register "Cache" { make = function() return net.Cache.new() end } }
+            it("resolves from --config", function(c) expect(c:resolve "Cache"):to_be_a("Cache") end)
+            describe("a suite", { config = "missing" }, function()
+              it("names a configuration nobody declared", function() end)
+            end)
+            """.write(to: dir.appendingPathComponent("config_spec.lua"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.factoryhost(["test", "--config", "app", "."], in: dir)
+        #expect(result.status == 1)
+        #expect(result.stdout == """
+            config_spec.lua
+              ✓ resolves from --config
+              a suite
+                ✗ names a configuration nobody declared (1)
+
+            Failures:
+
+              1) a suite > names a configuration nobody declared
+                 config_spec.lua:5: cannot make a container of 'missing': no configuration named 'missing'
+                   defined: app
+
+            1 passed, 1 failed
+
+            """)
+        let noConfig = try CommandRunner.factoryhost(["test", "--filter", "from %-%-config", "."], in: dir)
+        #expect(noConfig.status == 1)
+        #expect(noConfig.stdout.contains("config_spec.lua:3: attempt to index a nil value (local 'c')"))
+    }
+
+    @Test func badPathsAndOptionsAreClearErrors() throws {
+        let missing = try CommandRunner.factoryhost(["test", "no/such/dir"], in: specs)
+        #expect(missing == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: no/such/dir: no such file or directory\n"))
+        let empty = try CommandRunner.factoryhost(["test", "."], in: CommandRunner.fixtures.appendingPathComponent("dsl"))
+        #expect(empty == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: no *_spec.lua files under .\n"))
+        let timeout = try CommandRunner.factoryhost(["test", "--timeout", "3x", "pass"], in: specs)
+        #expect(timeout.status == 64 && timeout.stderr.hasPrefix("Error: --timeout: '3x' is not a duration"))
+        let reporter = try CommandRunner.factoryhost(["test", "--reporter", "xml", "pass"], in: specs)
+        #expect(reporter.status == 64 && reporter.stderr.hasPrefix("Error: --reporter: 'xml' is not a reporter (text or tap)"))
+        let junit = try CommandRunner.factoryhost(["test", "--junit", "/no/such/dir/report.xml", "pass"], in: specs)
+        #expect(junit.status == 1)
+        #expect(junit.stderr == "factoryhost: cannot write the JUnit report to /no/such/dir/report.xml: No such file or directory\n")
+    }
+}
+
+/// Collects what the JUnit report holds, through Foundation's XML parser.
+private final class JUnitCollector: NSObject, XMLParserDelegate {
+    struct Case {
+        var attributes: [String: String]
+        var outcome: String?
+        var message: String?
+        var type: String?
+        var text = ""
+    }
+    var root: [String: String] = [:]
+    var suites: [[String: String]] = []
+    var cases: [Case] = []
+    private var inOutcome = false
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        switch name {
+        case "testsuites": root = attributes
+        case "testsuite": suites.append(attributes)
+        case "testcase": cases.append(Case(attributes: attributes))
+        case "failure", "error", "skipped":
+            cases[cases.count - 1].outcome = name
+            cases[cases.count - 1].message = attributes["message"]
+            cases[cases.count - 1].type = attributes["type"]
+            inOutcome = true
+        default: break
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if ["failure", "error", "skipped"].contains(name) { inOutcome = false }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if inOutcome { cases[cases.count - 1].text += string }
+    }
+}
