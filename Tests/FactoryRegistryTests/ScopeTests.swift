@@ -79,6 +79,31 @@ struct ScopeTests {
         #expect(error?.message == "Token is weak-scoped, but its factory made a Token, which is not a class instance")
     }
 
+    @Test func scopeBoundInstancesAreToldWhenTheirScopeClosesEvenIfStillHeld() throws {
+        final class Worker: ScopeBound {
+            let name: String
+            let log: Log
+            init(_ name: String, _ log: Log) { self.name = name; self.log = log }
+            func scopeDidClose() { log.lines.append("\(name) stopped") }
+        }
+        final class Log { var lines: [String] = [] }
+        let log = Log()
+        try registry.declareScope("screen")
+        let app = try registry.defineConfiguration("app")
+        try app.register(Worker.self, scope: .custom("screen")) { _ in Worker("screen worker", log) }
+        try app.register(Worker.self, name: "plain") { _ in Worker("transient worker", log) }
+        let c = try registry.container("app")
+        let screen = try c.openScope("screen")
+        let held = try screen.resolve(Worker.self)          // still held here after close
+        _ = try screen.resolve(Worker.self, name: "plain")  // not the scope's: never told
+        #expect(log.lines.isEmpty)
+        screen.close()
+        #expect(log.lines == ["screen worker stopped"])
+        screen.close()
+        #expect(log.lines == ["screen worker stopped"])     // once
+        #expect(held.name == "screen worker")
+    }
+
     @Test func customScopesHoldInstancesUntilClosedNewestFirst() throws {
         try registry.declareScope("session")
         let app = try registry.defineConfiguration("app")

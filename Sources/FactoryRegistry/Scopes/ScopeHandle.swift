@@ -92,8 +92,12 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
             swap(&held, &instances)
         }
         for child in nested.reversed() { child.close() }
-        // Each removal drops the scope's only reference: deinit runs here, newest first.
-        for index in order.reversed() { held.removeValue(forKey: index) }
+        // Each removal drops the scope's reference: deinit runs here, newest
+        // first, unless something else still holds the instance — a
+        // ScopeBound instance is told either way.
+        for index in order.reversed() {
+            if let instance = held.removeValue(forKey: index) { (instance as? any ScopeBound)?.scopeDidClose() }
+        }
         container?.scopeDidClose(self)
     }
 }

@@ -10,7 +10,8 @@ public class LuaReference {
     /// The state the object lives in, through its link (a reference never
     /// keeps the state open; the link goes empty when the state closes).
     let link: LuaStateLink
-    var state: LuaState? { link.state }
+    /// The state the object lives in (`nil` once that state is closed).
+    public var state: LuaState? { link.state }
     /// The object's slot in the registry.
     let ref: Int32
     /// The object's address in Lua, for identity (`==`, hashing).

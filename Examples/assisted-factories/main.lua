@@ -1,0 +1,32 @@
+-- factoryhost run Examples/assisted-factories/main.lua
+require "assisted_configuration"
+
+local app = container "app"
+
+-- The parent makes children through the injected factory; it never sees PhotoService.
+local parent = app:resolve "ParentViewController"
+for _, name in ipairs(parent.users:all()) do
+  print(parent:open(name).title)
+end
+
+-- A script can call the same factory directly, with the runtime argument by name.
+local makeChild = app:provider "ChildViewController"
+local ui = require "factoryhost.screens"
+print(tostring(makeChild { user = ui.User.new "dora" }))
+
+-- Four factory methods, one injected CreditService (a singleton: one balance).
+local shop = app:resolve "PizzaShop"
+print(shop:order("small", { "tomato" }))
+print(shop:order("large", { "tomato", "mozzarella", "basil" }))
+print(shop:order("12", { "mushrooms" }))
+print(("credit left: $%.2f"):format(app:resolve("CreditService").balance))
+
+-- Defining the same factory twice is an error that names both places,
+-- never "undefined" as in Typhoon.
+local ok, err = pcall(function()
+  configuration "twice" {
+    register "PizzaFactory" { make = function() end },
+    register "PizzaFactory" { make = function() end },
+  }
+end)
+print(err)

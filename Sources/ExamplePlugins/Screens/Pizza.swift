@@ -1,0 +1,117 @@
+import LuaBridge
+
+/// Pays for pizzas (the pizza factory's one injected dependency).
+public final class CreditService: LuaExportable, @unchecked Sendable {
+    public static let luaTypeName = "CreditService"
+    public private(set) var balance: Double
+    public init(balance: Double) { self.balance = balance }
+
+    /// Takes `amount` from the balance, or fails if there is not enough.
+    public func charge(_ amount: Double) throws {
+        guard amount <= balance else {
+            throw LuaError(.runtime, "not enough credit: a \(Self.money(amount)) pizza, \(Self.money(balance)) left")
+        }
+        balance -= amount
+    }
+
+    static func money(_ value: Double) -> String {
+        let cents = Int((value * 100).rounded())
+        let rest = cents % 100
+        return "$\(cents / 100).\(rest < 10 ? "0" : "")\(rest)"
+    }
+
+    static var luaClass: LuaClass<CreditService> {
+        LuaClass<CreditService>()
+            .constructor { (balance: Double) in CreditService(balance: balance) }
+            .property("balance") { $0.balance }
+    }
+}
+
+/// A pizza: an injected credit service, a radius and ingredients given at
+/// run time. Making one charges its price.
+public final class Pizza: LuaExportable, @unchecked Sendable {
+    public static let luaTypeName = "Pizza"
+    public static let smallRadius = 10.0, mediumRadius = 15.0, largeRadius = 20.0
+    public let radius: Double
+    public let ingredients: [String]
+
+    public init(credit: CreditService, radius: Double, ingredients: [String]) throws {
+        guard radius > 0 else { throw LuaError(.runtime, "a pizza needs a positive radius (got \(radius))") }
+        self.radius = radius
+        self.ingredients = ingredients
+        try credit.charge(price)
+    }
+
+    /// One cent per square centimetre, plus a dollar an ingredient.
+    public var price: Double { (Double.pi * radius * radius).rounded() / 100 + Double(ingredients.count) }
+
+    static var luaClass: LuaClass<Pizza> {
+        LuaClass<Pizza>()
+            .constructor { (credit: CreditService, radius: Double, ingredients: [String]) in
+                try Pizza(credit: credit, radius: radius, ingredients: ingredients)
+            }
+            .property("radius") { $0.radius }
+            .property("ingredients") { $0.ingredients }
+            .property("price") { $0.price }
+            .tostring { "Pizza(\(Int($0.radius)) cm: \($0.ingredients.joined(separator: ", ")), \(CreditService.money($0.price)))" }
+    }
+}
+
+/// The Typhoon article's `PizzaFactory` protocol: four factory methods over
+/// one injected dependency. Scripts implement it (`implement("PizzaFactory", …)`).
+public protocol PizzaFactory: AnyObject {
+    func pizza(radius: Double, ingredients: [String]) throws -> Pizza
+    func small(_ ingredients: [String]) throws -> Pizza
+    func medium(_ ingredients: [String]) throws -> Pizza
+    func large(_ ingredients: [String]) throws -> Pizza
+}
+
+final class LuaPizzaFactory: PizzaFactory, LuaImplemented {
+    let implementation: LuaImplementation
+    init(_ implementation: LuaImplementation) { self.implementation = implementation }
+    func pizza(radius: Double, ingredients: [String]) throws -> Pizza {
+        try implementation.call("pizza", radius, ingredients, returning: Pizza.self)
+    }
+    func small(_ ingredients: [String]) throws -> Pizza { try implementation.call("small", ingredients, returning: Pizza.self) }
+    func medium(_ ingredients: [String]) throws -> Pizza { try implementation.call("medium", ingredients, returning: Pizza.self) }
+    func large(_ ingredients: [String]) throws -> Pizza { try implementation.call("large", ingredients, returning: Pizza.self) }
+}
+
+extension LuaInterface where Protocol == any PizzaFactory {
+    static let pizzaFactory = LuaInterface("PizzaFactory", requires: ["pizza", "small", "medium", "large"]) { LuaPizzaFactory($0) }
+}
+
+/// Takes orders by size name and makes them with whatever PizzaFactory it
+/// was given — Swift code calling a factory a script implemented.
+public final class PizzaShop: LuaExportable, @unchecked Sendable {
+    public static let luaTypeName = "PizzaShop"
+    public let factory: any PizzaFactory
+    public private(set) var orders: [Pizza] = []
+    public init(factory: any PizzaFactory) { self.factory = factory }
+
+    public func order(_ size: String, _ ingredients: [String]) throws -> Pizza {
+        let pizza: Pizza
+        switch size {
+        case "small": pizza = try factory.small(ingredients)
+        case "medium": pizza = try factory.medium(ingredients)
+        case "large": pizza = try factory.large(ingredients)
+        default:
+            guard let radius = Double(size) else {
+                throw LuaError(.runtime, "PizzaShop.order: size must be small, medium, large or a radius (got '\(size)')")
+            }
+            pizza = try factory.pizza(radius: radius, ingredients: ingredients)
+        }
+        orders.append(pizza)
+        return pizza
+    }
+
+    static var luaClass: LuaClass<PizzaShop> {
+        LuaClass<PizzaShop>()
+            .constructor(frame: { PizzaShop(factory: try LuaInterface.pizzaFactory.argument($0, 1)) })
+            .method("order") { (shop, size: String, ingredients: [String]) in try shop.order(size, ingredients) }
+            .property("orderCount") { $0.orders.count }
+            .property("smallRadius") { _ in Pizza.smallRadius }
+            .property("mediumRadius") { _ in Pizza.mediumRadius }
+            .property("largeRadius") { _ in Pizza.largeRadius }
+    }
+}

@@ -1,0 +1,47 @@
+import LuaBridge
+
+/// A user the child screen shows (the Typhoon article's `User`).
+public final class User: LuaExportable, @unchecked Sendable {
+    public static let luaTypeName = "User"
+    public let name: String
+    public init(name: String) { self.name = name }
+
+    static var luaClass: LuaClass<User> {
+        LuaClass<User>()
+            .constructor { (name: String) in User(name: name) }
+            .property("name") { $0.name }
+            .tostring { "User(\($0.name))" }
+            .equality { $0.name == $1.name }
+    }
+}
+
+/// Knows the users (a dependency of both screens).
+public final class UsersService: LuaExportable, @unchecked Sendable {
+    public static let luaTypeName = "UsersService"
+    public let names: [String]
+    public init(names: [String]) { self.names = names }
+
+    static var luaClass: LuaClass<UsersService> {
+        LuaClass<UsersService>()
+            .constructor { (names: [String]) in UsersService(names: names) }
+            .method("all") { (service: UsersService) in service.names }
+            .method("find") { (service, name: String) in service.names.contains(name) ? User(name: name) : nil }
+    }
+}
+
+/// Counts a user's photos (the dependency only the child screen needs).
+public final class PhotoService: LuaExportable, @unchecked Sendable {
+    public static let luaTypeName = "PhotoService"
+    public let photosPerUser: Int
+    public init(photosPerUser: Int) { self.photosPerUser = photosPerUser }
+
+    public func photos(of user: User) -> [String] {
+        (1...max(1, photosPerUser)).prefix(photosPerUser).map { "\(user.name)-\($0).jpg" }
+    }
+
+    static var luaClass: LuaClass<PhotoService> {
+        LuaClass<PhotoService>()
+            .constructor { (count: Int) in PhotoService(photosPerUser: count) }
+            .method("photos") { (service, user: User) in service.photos(of: user) }
+    }
+}

@@ -1,0 +1,17 @@
+/// An object that must stop its work when the custom scope holding it
+/// closes — even if something else (a script's variable, say) still holds
+/// it, so `deinit` would come later or never.
+///
+/// ```swift
+/// final class MovieLoader: ScopeBound {
+///     func scopeDidClose() { cancelPendingRequests() }
+/// }
+/// let screen = try container.openScope("screen")
+/// let loader = try screen.resolve(MovieLoader.self)
+/// screen.close()          // loader.scopeDidClose() runs here
+/// ```
+public protocol ScopeBound: AnyObject {
+    /// Called once, when the scope that holds this instance closes (newest
+    /// instance first, nested scopes before their parent).
+    func scopeDidClose()
+}
