@@ -12,6 +12,7 @@
 //   FactoryScripting the host: the Lua DSL over the registry, exported types,
 //                interfaces, Swift and Lua plugins
 //   ScenarioTesting  `factoryhost test`: spec files (describe/it/expect), the runner, reporters
+//   CSQLite      the system's libsqlite3 (the persistence example), through pkg-config `sqlite3`
 //   ExamplePlugins   the Swift plugins the stock binary ships (the articles' types)
 //   FactoryHostCLI   the command line as a library (run, check, graph), for custom hosts
 //   factoryhost  the stock command-line tool: FactoryHostCLI with ExamplePlugins
@@ -58,13 +59,19 @@ let package = Package(
             name: "FactoryScripting",
             dependencies: ["LuaBridge", "FactoryRegistry"]
         ),
+        // The system's SQLite, for the persistence example plugin.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         .target(
             name: "ScenarioTesting",
             dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting"]
         ),
         .target(
             name: "ExamplePlugins",
-            dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting"]
+            dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting", "CSQLite"]
         ),
         .target(
             name: "FactoryHostCLI",

@@ -173,6 +173,7 @@ public final class FactoryHost {
     /// Runs the script at `path` only to collect its declarations: it stops
     /// quietly at the first container it would create, so nothing is built.
     public func declare(file path: String) throws {
+        try addModuleDirectory(of: path)
         stopsAtFirstContainer = true
         defer { stopsAtFirstContainer = false }
         do {
@@ -180,6 +181,17 @@ public final class FactoryHost {
         } catch where stoppedAt != nil {
             // Stopped on purpose (anything after that is not a declaration).
         }
+    }
+
+    /// Lets scripts `require` modules beside the script at `path` (searched
+    /// after the stock `package.path`, as `factoryhost run` does).
+    public func addModuleDirectory(of path: String) throws {
+        let dir = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "./"
+        guard case .table(let package) = try lua.global("package"),
+              case .string(let current) = try package.rawGet("path") else { return }
+        let extra = "\(dir)?.lua;\(dir)?/init.lua"
+        if current.description.contains(extra) { return }
+        try package.rawSet("path", LuaValue(current.description + ";" + extra))
     }
 
     /// The Lua type name of script containers, installed on first use.

@@ -96,6 +96,9 @@ extension LuaClass {
             try object.push(to: frame)
             return 1
         }))
+        for (functionName, body) in classFunctions {
+            try classTable.rawSet(LuaValue(functionName), .function(state.frameFunction("\(typeName).\(functionName)", body)))
+        }
         try classTable.rawSet("typeName", LuaValue(typeName))
         return classTable
     }

@@ -26,6 +26,7 @@ public final class LuaClass<Object: LuaExportable> {
     var setters: [String: Setter] = [:]
     var describe: ((Object) -> String)?
     var equal: ((Object, Object) -> Bool)?
+    var classFunctions: [(String, LuaFrameFunction)] = []
 
     public init() {}
 
@@ -154,6 +155,19 @@ public final class LuaClass<Object: LuaExportable> {
                                                       set: @escaping (Object, V) throws -> Void) -> Self {
         getters[name] = { object, f in try get(object).push(to: f) }
         setters[name] = { object, f, position in try set(object, V.read(from: f, at: position)) }
+        return self
+    }
+
+    /// A function on the class table besides `new` — a named factory such
+    /// as `StoreDescription.inMemory()`. It returns how many results it pushed.
+    ///
+    /// ```swift
+    /// LuaClass<StoreDescription>()
+    ///     .classFunction("inMemory") { frame in try StoreDescription.inMemory.push(to: frame); return 1 }
+    /// ```
+    @discardableResult
+    public func classFunction(_ name: String, _ body: @escaping LuaFrameFunction) -> Self {
+        classFunctions.append((name, body))
         return self
     }
 

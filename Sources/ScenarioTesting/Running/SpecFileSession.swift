@@ -19,7 +19,7 @@ final class SpecFileSession {
         self.host = host
         let lua = host.lua
         do {
-            try Self.addModuleDirectory(of: file, to: lua)
+            try host.addModuleDirectory(of: file)
             let isA = try lua.frameFunction("is_a") { [unowned host] frame in
                 try frame.push(Self.value(frame.value(1), isA: frame.string(2), in: host))
                 return 1
@@ -170,14 +170,6 @@ final class SpecFileSession {
     }
 
     // MARK: Helpers
-
-    /// Lets the file `require` modules that sit beside it.
-    private static func addModuleDirectory(of file: String, to lua: LuaState) throws {
-        let dir = file.lastIndex(of: "/").map { String(file[...$0]) } ?? "./"
-        guard case .table(let package) = try lua.global("package"),
-              case .string(let path) = try package.rawGet("path") else { return }
-        try package.rawSet("path", LuaValue(path.description + ";\(dir)?.lua;\(dir)?/init.lua"))
-    }
 
     /// `expect(v):to_be_a(name)`: a Lua type name, or a type the host knows
     /// (an exported class, an interface, a primitive such as `integer`).

@@ -1,0 +1,40 @@
+-- factoryhost run Examples/persistence/main.lua
+local settings = require "persistence_configuration"
+settings.path = os.tmpname()          -- a scratch SQLite file for this run
+
+-- A record saved under `app` survives a restart: a second container (a new
+-- process, as far as the store can tell) opens the same file and finds it.
+do
+  local store = container("app"):resolve "PersistentContainer"
+  print(store)
+  store:insert("users", { name = "ana", email = "ana@example.com" })
+  store:insert("invoices", { customer = "ana", amount = 42.5 })
+  store:close()
+end
+do
+  local store = container("app"):resolve "PersistentContainer"
+  local ana = store:fetch("users")[1]
+  print(("after a restart: %d user, %s <%s>"):format(store:count "users", ana.name, ana.email))
+  store:close()
+end
+
+-- Two app-tests containers never see each other's data.
+local a = container("app-tests"):resolve "PersistentContainer"
+local b = container("app-tests"):resolve "PersistentContainer"
+a:insert("users", { name = "test user" })
+print(("app-tests: %d user in one container, %d in the other"):format(a:count "users", b:count "users"))
+
+-- billing-tests has the Billing model only.
+local billing = container("billing-tests"):resolve "PersistentContainer"
+print("billing-tests tables: " .. table.concat(billing:storedTables(), ", "))
+print(select(2, pcall(billing.count, billing, "users")))
+
+-- A read-only store refuses writes.
+local reports = container("reports"):resolve "PersistentContainer"
+print(("reports: %d invoice, read-only"):format(reports:count "invoices"))
+print(select(2, pcall(reports.insert, reports, "invoices", { customer = "eve", amount = 1 })))
+
+-- The injected variant builds the same containers from injected parts.
+print(container("billing-di-tests"):resolve "PersistentContainer")
+
+os.remove(settings.path)

@@ -1,0 +1,107 @@
+local settings = require "persistence_configuration"
+
+local function scratch_file()
+  local path = os.tmpname()
+  os.remove(path)                 -- let SQLite create it
+  return path
+end
+
+describe("app (a SQLite file)", { config = "app" }, function()
+  local path
+  before_each(function() path = scratch_file(); settings.path = path end)
+  after_each(function() os.remove(path) end)
+
+  it("keeps a record across a restart", function(c)
+    local store = c:resolve "PersistentContainer"
+    local id = store:insert("users", { name = "ana", email = "ana@example.com" })
+    expect(id):to_be(1)
+    store:close()
+    local reopened = container("app"):resolve "PersistentContainer"
+    expect(reopened:fetch "users"):to_equal({ { id = 1, name = "ana", email = "ana@example.com" } })
+    reopened:close()
+  end)
+
+  it("is one store per container (a singleton)", function(c)
+    expect(c:resolve "PersistentContainer"):to_be(c:resolve "PersistentContainer")
+  end)
+
+  it("has every model's tables", function(c)
+    expect(c:resolve("PersistentContainer"):storedTables()):to_equal({ "invoices", "payments", "users" })
+  end)
+
+  it("checks entities and attributes", function(c)
+    local store = c:resolve "PersistentContainer"
+    expect(function() store:insert("customers", {}) end):to_fail("no entity 'customers' in this model")
+    expect(function() store:insert("users", { nickname = "x" }) end)
+      :to_fail("entity 'users' has no attribute 'nickname' (attributes: name, email)")
+    expect(function() store:insert("users", { email = "no name" }) end):to_fail("NOT NULL constraint failed: users.name")
+  end)
+end)
+
+describe("app-tests (in memory)", { config = "app-tests" }, function()
+  it("starts empty in every test", function(c)
+    local store = c:resolve "PersistentContainer"
+    expect(store:count "users"):to_be(0)
+    store:insert("users", { name = "leaks?" })
+  end)
+
+  it("still starts empty (the last test's row is gone)", function(c)
+    expect(c:resolve("PersistentContainer"):count "users"):to_be(0)
+  end)
+
+  it("never shares data between two containers", function()
+    local a = container("app-tests"):resolve "PersistentContainer"
+    local b = container("app-tests"):resolve "PersistentContainer"
+    a:insert("invoices", { customer = "ana", amount = 10 })
+    expect(a:count "invoices"):to_be(1)
+    expect(b:count "invoices"):to_be(0)
+  end)
+
+  it("keeps app's models (it overrides only the store)", function(c)
+    local store = c:resolve "PersistentContainer"
+    expect(store.model.names):to_equal({ "Users", "Invoices", "Billing" })
+    expect(store.store.path):to_be_nil()
+  end)
+end)
+
+describe("billing-tests", { config = "billing-tests" }, function()
+  it("has the Billing model only: no users table", function(c)
+    local store = c:resolve "PersistentContainer"
+    expect(store:storedTables()):to_equal({ "payments" })
+    expect(function() store:count "users" end):to_fail("no entity 'users' in this model (Billing: entities payments)")
+    expect(store:insert("payments", { invoice = 1, amount = 9.99 })):to_be(1)
+  end)
+end)
+
+describe("a read-only store", function()
+  local path
+  before_each(function() path = scratch_file(); settings.path = path end)
+  after_each(function() os.remove(path) end)
+
+  it("refuses writes with a clear error", function()
+    local writer = container("app"):resolve "PersistentContainer"
+    writer:insert("invoices", { customer = "ana", amount = 1 })
+    writer:close()
+    local reader = container("reports"):resolve "PersistentContainer"
+    expect(reader:count "invoices"):to_be(1)
+    expect(function() reader:insert("invoices", { customer = "eve", amount = 2 }) end)
+      :to_fail("the store '" .. path .. "' is read-only: cannot insert into invoices")
+  end)
+
+  it("cannot be created: a missing file is an error, not an empty store", function()
+    expect(function() container("reports"):resolve "PersistentContainer" end)
+      :to_fail("cannot open the store '" .. path .. "': unable to open database file")
+  end)
+end)
+
+describe("the injected variant", function()
+  it("builds app-di-tests from the injected model and an in-memory store", { config = "app-di-tests" }, function(c)
+    local store = c:resolve "PersistentContainer"
+    expect(store.store.path):to_be_nil()
+    expect(store:storedTables()):to_equal({ "invoices", "payments", "users" })
+  end)
+
+  it("overrides only the model for billing-di-tests", { config = "billing-di-tests" }, function(c)
+    expect(c:resolve("PersistentContainer"):storedTables()):to_equal({ "payments" })
+  end)
+end)
