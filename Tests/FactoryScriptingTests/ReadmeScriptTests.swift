@@ -24,6 +24,6 @@ struct ReadmeScriptTests {
         let loader = try host.container("app-tests").resolve(MovieLoader.self)
 
         #expect(loader.session.baseURL == "fixture://")
-        #expect(loader.load(3) == "movie 3 from fixture://")
+        #expect(try loader.load(3) == "movie 3 from fixture://")
     }
 }

@@ -2,7 +2,9 @@ import FactoryRegistry
 import FactoryScripting
 import LuaBridge
 
-/// `require "factoryhost.networking"`: Cache, HTTPSession, MovieLoader.
+/// `require "factoryhost.networking"`: the movie-loaders article — Cache,
+/// HTTPSession, Request, StatefulRequest, DataLoader, MovieLoaderFactory,
+/// MovieLoader — and a LoopbackServer for tests.
 public struct NetworkingPlugin: FactoryPlugin {
     public let name = "networking"
     public init() {}
@@ -11,5 +13,10 @@ public struct NetworkingPlugin: FactoryPlugin {
         try context.export(Cache.luaClass)
         try context.export(HTTPSession.luaClass)
         try context.export(MovieLoader.luaClass)
+        try context.export(Request.luaClass)
+        try context.export(StatefulRequest.luaClass)
+        try context.export(DataLoader.luaClass)
+        try context.export(MovieLoaderFactory.luaClass)
+        try context.export(LoopbackServer.luaClass)
     }
 }

@@ -1,0 +1,35 @@
+-- The "factories avoid shared state" article, as configurations.
+--
+-- A singleton MovieLoader would share its pending requests between screens.
+-- Instead a MovieLoaderFactory holds what may be shared (the cache, the HTTP
+-- session) and every screen gets a loader of its own — here a `screen`-scoped
+-- registration: one loader per open screen, cancelled when the screen closes.
+local net = require "factoryhost.networking"
+
+local settings = { baseURL = "http://127.0.0.1:8080" }
+
+scope "screen"
+
+configuration "app" {
+  register "Cache" { scope = "singleton", make = function() return net.Cache.new() end },
+  register "HTTPSession" { scope = "singleton",
+    make = function() return net.HTTPSession.new { baseURL = settings.baseURL } end },
+  register "MovieLoaderFactory" { scope = "singleton",
+    deps = { cache = "Cache", session = "HTTPSession" },
+    make = function(d) return net.MovieLoaderFactory.new(d.cache, d.session) end },
+  register "MovieLoader" { scope = "screen",
+    deps = { factory = "MovieLoaderFactory" },
+    make = function(d) return d.factory:makeMovieLoader() end },
+  register "DataLoader" {
+    deps = { session = "HTTPSession" },
+    make = function(d) return net.DataLoader.new(d.session) end },
+}
+
+-- Tests answer from fixtures instead of the network.
+configuration "app-tests" {
+  extends = "app",
+  register "HTTPSession" { scope = "singleton", override = true,
+    make = function() return net.HTTPSession.new { baseURL = "fixture://movies" } end },
+}
+
+return settings

@@ -1,0 +1,85 @@
+local net = require "factoryhost.networking"
+local settings = require "movies_configuration"
+
+describe("movie loaders over real HTTP", { config = "app" }, function()
+  local server
+  before_each(function()
+    server = net.LoopbackServer.start {
+      routes = { ["/movies/1"] = "Alien (1979)", ["/movies/2"] = "Brazil (1985)" },
+      delays = { ["/movies/2"] = 3.0 },
+    }
+    settings.baseURL = server.baseURL
+  end)
+  after_each(function() server:stop() end)
+
+  it("fetches through the session and caches what it got", function(c)
+    local screen = c:openScope "screen"
+    local loader = screen:resolve "MovieLoader"
+    expect(loader:load(1)):to_be("Alien (1979)")
+    expect(loader:load(1)):to_be("Alien (1979)")
+    expect(loader.fetches):to_be(1)
+    expect(server.requestCount):to_be(1)
+  end)
+
+  it("reports HTTP errors with the URL", function(c)
+    local loader = c:openScope("screen"):resolve "MovieLoader"
+    expect(function() loader:load(404) end):to_fail("GET " .. server.baseURL .. "/movies/404: HTTP 404 no route for /movies/404")
+  end)
+
+  it("gives every screen its own loader and shares the cache", function(c)
+    local a, b = c:openScope "screen", c:openScope "screen"
+    local first, second = a:resolve "MovieLoader", b:resolve "MovieLoader"
+    expect(first).never:to_be(second)
+    expect(a:resolve "MovieLoader"):to_be(first)
+    expect(first.cache):to_be(second.cache)
+    first:load(1)
+    expect(second:load(1)):to_be("Alien (1979)")
+    expect(second.fetches):to_be(0)
+  end)
+
+  it("cancels a pending request when its screen's scope closes", function(c)
+    local home, details = c:openScope "screen", c:openScope "screen"
+    local loader = details:resolve "MovieLoader"
+    local request = loader:start(2)                    -- the server takes 3 s
+    expect(request.state):to_be("pending")
+    expect(loader.pendingCount):to_be(1)
+    details:close()
+    expect(request.state):to_be("cancelled")
+    expect(loader.pendingCount):to_be(0)
+    expect(function() request:wait(1) end):to_fail("/movies/2: the request was cancelled")
+    expect(home:resolve("MovieLoader"):load(1)):to_be("Alien (1979)")   -- other screens go on
+  end)
+
+  it("needs an open screen: a loader is never made without one", function(c)
+    expect(function() c:resolve "MovieLoader" end):to_fail("no 'screen' scope is open to hold MovieLoader")
+  end)
+end)
+
+describe("requests", { config = "app-tests" }, function()
+  it("make a fresh stateful request per perform", function(c)
+    local data = c:resolve "DataLoader"
+    local request = net.Request.new "/movies/7"
+    local first, second = data:perform(request), data:perform(request)
+    expect(first).never:to_be(second)
+    expect(first:wait()):to_be("movie 7 from fixture://movies")
+    expect(second.state):to_be("done")
+  end)
+
+  it("refuse to be performed twice", function(c)
+    local stateful = net.Request.new("/movies/1"):makeStateful()
+    stateful:perform(c:resolve "HTTPSession")
+    expect(function() stateful:perform(c:resolve "HTTPSession") end):to_fail("already performed (done)")
+  end)
+
+  it("check their path", function()
+    expect(function() net.Request.new "movies/1" end):to_fail("a request path starts with '/' (got 'movies/1')")
+  end)
+end)
+
+describe("app-tests", { config = "app-tests" }, function()
+  it("answers from fixtures, overriding only the session", function(c)
+    local loader = c:openScope("screen"):resolve "MovieLoader"
+    expect(loader:load(5)):to_be("movie 5 from fixture://movies")
+    expect(c:resolve "MovieLoaderFactory"):to_be_a("MovieLoaderFactory")
+  end)
+end)

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LuaBridge
+
+/// A small HTTP server on 127.0.0.1 that tests start: it serves fixed
+/// bodies by path, optionally after a delay (to keep a request pending),
+/// and counts the requests it got and those whose client went away.
+///
+/// ```lua
+/// local server = net.LoopbackServer.start { routes = { ["/movies/1"] = "Alien" }, delays = { ["/movies/1"] = 0.5 } }
+/// print(server.baseURL)   --> http://127.0.0.1:43121
+/// server:stop()
+/// ```
+public final class LoopbackServer: LuaExportable, @unchecked Sendable {
+    public static let luaTypeName = "LoopbackServer"
+    private let listener: Int32
+    public let port: UInt16
+    private let routes: [String: String]
+    private let delays: [String: Double]
+    private let lock = Mutex()
+    private var served = 0
+    private var abandoned = 0
+    private var stopped = false
+
+    public init(routes: [String: String], delays: [String: Double]) throws {
+        self.routes = routes
+        self.delays = delays
+        let fd = socket(AF_INET, Sockets.streamType, 0)
+        guard fd >= 0 else { throw LuaError(.runtime, "LoopbackServer: socket: \(String(cString: strerror(errno)))") }
+        var on: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        var address = Sockets.loopbackAddress(port: 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
+                bind(fd, pointer, length) == 0 && listen(fd, 64) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else {
+            close(fd)
+            throw LuaError(.runtime, "LoopbackServer: cannot listen on 127.0.0.1: \(String(cString: strerror(errno)))")
+        }
+        listener = fd
+        port = UInt16(bigEndian: address.sin_port)
+        Sockets.detach { [self] in acceptLoop() }
+    }
+
+    deinit { stop() }
+
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var requestCount: Int { lock.locked { served } }
+    /// Requests whose client hung up before the response was sent.
+    public var abandonedCount: Int { lock.locked { abandoned } }
+
+    public func stop() {
+        let wasRunning = lock.locked { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        if wasRunning { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if lock.locked({ stopped }) { return }
+                if errno == EINTR { continue }
+                return
+            }
+            Sockets.detach { [self] in serve(client) }
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        defer { close(client) }
+        guard let request = Sockets.receive(client, stopAtHeaderEnd: true) else { return }
+        let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
+        let parts = line.split(separator: " ")
+        let path = parts.count >= 2 ? String(parts[1]) : "/"
+        lock.locked { served += 1 }
+        if let delay = delays[path] {
+            // Wait in slices, watching for the client to go away.
+            var waited = 0.0
+            while waited < delay {
+                usleep(10_000)
+                waited += 0.01
+                var byte: UInt8 = 0
+                let peeked = recv(client, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+                if peeked == 0 {
+                    lock.locked { abandoned += 1 }
+                    return
+                }
+            }
+        }
+        let body = routes[path]
+        let status = body == nil ? "404 Not Found" : "200 OK"
+        let text = body ?? "no route for \(path)"
+        _ = Sockets.sendAll(client, "HTTP/1.1 \(status)\r\nContent-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n\(text)")
+    }
+
+    static var luaClass: LuaClass<LoopbackServer> {
+        LuaClass<LoopbackServer>()
+            .classFunction("start") { frame in
+                var routes: [String: String] = [:], delays: [String: Double] = [:]
+                if case .table(let options) = frame.value(1) {
+                    routes = try [String: String]?.fromLua(options.rawGet("routes")) ?? [:]
+                    delays = try [String: Double]?.fromLua(options.rawGet("delays")) ?? [:]
+                } else if !frame.isNoneOrNil(1) {
+                    throw frame.typeError(1, expected: "table { routes = { [path] = body }, delays = { [path] = seconds } }")
+                }
+                try LoopbackServer(routes: routes, delays: delays).push(to: frame)
+                return 1
+            }
+            .method("stop") { (server: LoopbackServer) in server.stop() }
+            .property("baseURL") { $0.baseURL }
+            .property("port") { Int($0.port) }
+            .property("requestCount") { $0.requestCount }
+            .property("abandonedCount") { $0.abandonedCount }
+            .tostring { "LoopbackServer(\($0.baseURL))" }
+    }
+}
