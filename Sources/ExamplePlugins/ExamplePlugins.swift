@@ -6,5 +6,5 @@ import FactoryScripting
 /// let host = try FactoryHost(plugins: ExamplePlugins.all)
 /// ```
 public enum ExamplePlugins {
-    public static var all: [any FactoryPlugin] { [NetworkingPlugin(), SessionPlugin(), ScreensPlugin(), VehiclesPlugin(), PersistencePlugin()] }
+    public static var all: [any FactoryPlugin] { [NetworkingPlugin(), SessionPlugin(), ScreensPlugin(), VehiclesPlugin(), PersistencePlugin(), KooberPlugin()] }
 }

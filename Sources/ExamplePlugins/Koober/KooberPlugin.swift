@@ -1,0 +1,25 @@
+import FactoryScripting
+import LuaBridge
+
+/// `require "factoryhost.koober"`: the Koober notes' object graph —
+/// PropertyListCoder, UserSessionStore (file or secure), UserSessionRepository,
+/// MainViewModel, LaunchViewModel, OnboardingViewModel, WelcomeViewModel,
+/// SignUpViewModel, ProfileViewModel and the headless MainViewController.
+/// (UserSession, AuthRemoteAPI and SignInViewModel are in `factoryhost.session`.)
+public struct KooberPlugin: FactoryPlugin {
+    public let name = "koober"
+    public init() {}
+
+    public func install(in context: PluginContext) throws {
+        try context.export(PropertyListCoder.luaClass)
+        try context.export(UserSessionStore.luaClass)
+        try context.export(UserSessionRepository.luaClass)
+        try context.export(MainViewModel.luaClass)
+        try context.export(LaunchViewModel.luaClass)
+        try context.export(OnboardingViewModel.luaClass)
+        try context.export(WelcomeViewModel.luaClass)
+        try context.export(SignUpViewModel.luaClass)
+        try context.export(ProfileViewModel.luaClass)
+        try context.export(MainViewController.luaClass)
+    }
+}

@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import LuaBridge
+
+/// Encodes a ``UserSession`` as an XML property list and back (the Koober
+/// data store's coder), without Foundation.
+public final class PropertyListCoder: LuaExportable, @unchecked Sendable {
+    public static let luaTypeName = "PropertyListCoder"
+    public init() {}
+
+    public func encode(_ session: UserSession) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>user</key><string>\(Self.escape(session.user))</string>\
+        <key>token</key><string>\(Self.escape(session.token))</string></dict></plist>
+
+        """
+    }
+
+    public func decode(_ text: String) throws -> UserSession {
+        guard let user = Self.value(of: "user", in: text), let token = Self.value(of: "token", in: text) else {
+            throw LuaError(.runtime, "PropertyListCoder: not a user session property list")
+        }
+        return UserSession(user: user, token: token)
+    }
+
+    static func value(of key: String, in text: String) -> String? {
+        guard let keyRange = text.firstRange(of: "<key>\(key)</key><string>") else { return nil }
+        let rest = text[keyRange.upperBound...]
+        guard let end = rest.firstRange(of: "</string>") else { return nil }
+        return unescape(String(rest[..<end.lowerBound]))
+    }
+
+    static func escape(_ s: String) -> String {
+        s.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
+    }
+
+    static func unescape(_ s: String) -> String {
+        s.replacingAll("&lt;", with: "<").replacingAll("&gt;", with: ">").replacingAll("&amp;", with: "&")
+    }
+
+    static var luaClass: LuaClass<PropertyListCoder> {
+        LuaClass<PropertyListCoder>()
+            .constructor { PropertyListCoder() }
+            .method("encode") { (coder, session: UserSession) in coder.encode(session) }
+            .method("decode") { (coder, text: String) in try coder.decode(text) }
+    }
+}
+
+/// Where the signed-in session is kept between launches: a file written by
+/// a property-list coder, or a secure store (a process-wide keychain
+/// stand-in keyed by service, never on disk). The configuration picks one.
+public final class UserSessionStore: LuaExportable, @unchecked Sendable {
+    public static let luaTypeName = "UserSessionStore"
+    enum Kind { case file(String, PropertyListCoder), secure(String) }
+    let kind: Kind
+    nonisolated(unsafe) private static var keychain: [String: UserSession] = [:]
+    private static let keychainLock = Mutex()
+
+    init(_ kind: Kind) { self.kind = kind }
+
+    public var summary: String {
+        switch kind {
+        case .file(let path, _): return "file \(path)"
+        case .secure(let service): return "secure store \(service)"
+        }
+    }
+
+    public func read() throws -> UserSession? {
+        switch kind {
+        case .secure(let service):
+            return Self.keychainLock.locked { Self.keychain[service] }
+        case .file(let path, let coder):
+            guard let file = fopen(path, "r") else { return nil }
+            defer { fclose(file) }
+            var bytes: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = fread(&buffer, 1, buffer.count, file)
+                if n <= 0 { break }
+                bytes += buffer[..<n]
+            }
+            return try coder.decode(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+
+    public func save(_ session: UserSession) throws {
+        switch kind {
+        case .secure(let service):
+            Self.keychainLock.locked { Self.keychain[service] = session }
+        case .file(let path, let coder):
+            guard let file = fopen(path, "w") else {
+                throw LuaError(.runtime, "cannot write the session to \(path): \(String(cString: strerror(errno)))")
+            }
+            let bytes = Array(coder.encode(session).utf8)
+            let written = fwrite(bytes, 1, bytes.count, file)
+            fclose(file)
+            if written != bytes.count { throw LuaError(.runtime, "cannot write the session to \(path)") }
+        }
+    }
+
+    public func delete() {
+        switch kind {
+        case .secure(let service): _ = Self.keychainLock.locked { Self.keychain.removeValue(forKey: service) }
+        case .file(let path, _): remove(path)
+        }
+    }
+
+    static var luaClass: LuaClass<UserSessionStore> {
+        LuaClass<UserSessionStore>()
+            .classFunction("file") { frame in
+                guard case .table(let options) = frame.value(1) else { throw frame.typeError(1, expected: "table { path = …, coder = … }") }
+                guard case .string(let path) = try options.rawGet("path") else {
+                    throw LuaError(.typeMismatch, "UserSessionStore.file needs a path (a string)")
+                }
+                let coder = try PropertyListCoder?.fromLua(options.rawGet("coder")) ?? PropertyListCoder()
+                try UserSessionStore(.file(path.description, coder)).push(to: frame)
+                return 1
+            }
+            .classFunction("secure") { frame in
+                guard case .table(let options) = frame.value(1), case .string(let service) = try options.rawGet("service") else {
+                    throw frame.typeError(1, expected: "table { service = \"…\" }")
+                }
+                try UserSessionStore(.secure(service.description)).push(to: frame)
+                return 1
+            }
+            .method("read") { (store: UserSessionStore) in try store.read() }
+            .method("save") { (store, session: UserSession) in try store.save(session) }
+            .method("delete") { (store: UserSessionStore) in store.delete() }
+            .property("kind") { $0.summary }
+            .tostring { "UserSessionStore(\($0.summary))" }
+    }
+}
+
+/// Reads, signs in (through the remote API) and signs out the user's session.
+public final class UserSessionRepository: LuaExportable, @unchecked Sendable {
+    public static let luaTypeName = "UserSessionRepository"
+    public let store: UserSessionStore
+    public let api: any AuthRemoteAPI
+
+    public init(store: UserSessionStore, api: any AuthRemoteAPI) {
+        self.store = store
+        self.api = api
+    }
+
+    public func readSession() throws -> UserSession? { try store.read() }
+
+    public func signIn(user: String, password: String) throws -> UserSession {
+        let session = try api.signIn(user: user, password: password)
+        try store.save(session)
+        return session
+    }
+
+    public func signOut() { store.delete() }
+
+    static var luaClass: LuaClass<UserSessionRepository> {
+        LuaClass<UserSessionRepository>()
+            .constructor(frame: { frame in
+                UserSessionRepository(store: try UserSessionStore.fromLua(frame.value(1)),
+                                      api: try LuaInterface.authRemoteAPI.argument(frame, 2))
+            })
+            .method("readSession") { (repository: UserSessionRepository) in try repository.readSession() }
+            .method("signIn") { (repository, user: String, password: String) in try repository.signIn(user: user, password: password) }
+            .method("signOut") { (repository: UserSessionRepository) in repository.signOut() }
+            .property("store") { $0.store }
+    }
+}
+
+extension String {
+    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}
