@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(Scripts/build.sh)
-exec "$bin" run Examples/hello/main.lua "$@"
+exec "$bin" run Examples/movie-loaders/main.lua "$@"

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Quick start, command 2: installs what is missing and runs every test —
 # the Swift unit tests and the end-to-end tests that run the built binary
-# (and compare it with the stock lua5.4 interpreter).
+# (and compare it with the stock lua5.4 interpreter), then the examples'
+# scenario specs through `factoryhost test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/install-deps.sh
 command -v swift >/dev/null 2>&1 || { echo "test: the Swift toolchain (6.0 or newer) is not installed" >&2; exit 1; }
 swift build --build-tests
 swift test --skip-build --disable-xctest
+# The project's own scenario suites (Examples/*/*_spec.lua), through the runner,
+# with a JUnit report for CI.
+"$(swift build --show-bin-path)/factoryhost" test Examples --jobs 2 --junit .build/examples-junit.xml

@@ -17,8 +17,8 @@ struct TestCommandTests {
             pass/hooks_spec.lua
               outer
                 inner
-                  ✓ runs the hooks outside-in
-                ✓ has run the inner hooks inside-out after the first test
+                  ✓ runs the hooks outside-in, then inside-out
+                ✓ runs only the outer hooks around an outer test
             pass/isolation_spec.lua
               a singleton Cache
                 ✓ is empty in the first test
@@ -363,6 +363,29 @@ struct TestCommandTests {
         let noConfig = try CommandRunner.factoryhost(["test", "--filter", "from %-%-config", "."], in: dir)
         #expect(noConfig.status == 1)
         #expect(noConfig.stdout.contains("config_spec.lua:3: attempt to index a nil value (local 'c')"))
+    }
+
+    @Test func theReadmeSpecRunsAsShown() throws {
+        let readme = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "## Scenario tests"))
+        let rest = readme[section.upperBound...]
+        let start = try #require(rest.range(of: "```lua\n"))
+        let end = try #require(rest[start.upperBound...].range(of: "```"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-readme-spec-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try String(rest[start.upperBound..<end.lowerBound]).write(to: dir.appendingPathComponent("cache_spec.lua"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.factoryhost(["test", "cache_spec.lua"], in: dir)
+        #expect(result == ProcessResult(status: 0, stdout: """
+            cache_spec.lua
+              a singleton Cache
+                ✓ starts empty in every test
+                ✓ has typed factories
+                - expires old entries (pending)
+
+            2 passed, 0 failed, 1 skipped
+
+            """, stderr: ""))
     }
 
     @Test func badPathsAndOptionsAreClearErrors() throws {

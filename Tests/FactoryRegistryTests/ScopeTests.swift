@@ -80,13 +80,13 @@ struct ScopeTests {
     }
 
     @Test func scopeBoundInstancesAreToldWhenTheirScopeClosesEvenIfStillHeld() throws {
-        final class Worker: ScopeBound {
+        final class Worker: ScopeBound, @unchecked Sendable {
             let name: String
             let log: Log
             init(_ name: String, _ log: Log) { self.name = name; self.log = log }
             func scopeDidClose() { log.lines.append("\(name) stopped") }
         }
-        final class Log { var lines: [String] = [] }
+        final class Log: @unchecked Sendable { var lines: [String] = [] }
         let log = Log()
         try registry.declareScope("screen")
         let app = try registry.defineConfiguration("app")

@@ -24,7 +24,7 @@ struct ClockPlugin: FactoryPlugin {
 @Suite("Swift and Lua plugins")
 struct PluginTests {
     @Test func swiftPluginFactoriesAndModuleFunctionsServeScripts() throws {
-        let host = try FactoryHost(plugins: ExamplePlugins.all + [ClockPlugin()])
+        let host = try FactoryHost(plugins: [NetworkingPlugin(), SessionPlugin(), ClockPlugin()])
         let results = try host.run("""
             local net = require "factoryhost.networking"
             local clock = require "factoryhost.clock"

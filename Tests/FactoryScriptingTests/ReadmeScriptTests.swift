@@ -19,7 +19,7 @@ struct ReadmeScriptTests {
         try Data(lua.utf8).write(to: URL(fileURLWithPath: path))
 
         // As in the README (with the script's path).
-        let host = try FactoryHost(plugins: ExamplePlugins.all)
+        let host = try FactoryHost(plugins: [NetworkingPlugin(), SessionPlugin()])
         try host.run(file: path)
         let loader = try host.container("app-tests").resolve(MovieLoader.self)
 

@@ -5,7 +5,7 @@ import LuaBridge
 
 /// A host with the example plugins, where a test's script is `name.lua`.
 func makeHost() throws -> FactoryHost {
-    try FactoryHost(plugins: ExamplePlugins.all)
+    try FactoryHost(plugins: [NetworkingPlugin(), SessionPlugin()])
 }
 
 /// The app configuration most tests start from (lines matter: origins are checked).

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// Every article example runs with `factoryhost run` and its specs pass
+/// under `factoryhost test` — as a newcomer runs them, from the repository root.
+@Suite("The article examples")
+struct ExamplesTests {
+    static let examples = ["assisted-factories", "builders", "koober", "movie-loaders", "persistence"]
+
+    @Test(arguments: examples)
+    func mainRunsCleanly(_ name: String) throws {
+        let result = try CommandRunner.factoryhost(["run", "Examples/\(name)/main.lua"], in: CommandRunner.packageRoot)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr == "")
+        #expect(result.stdout.split(separator: "\n").count >= 5)
+    }
+
+    @Test(arguments: examples)
+    func configurationsCheckClean(_ name: String) throws {
+        let result = try CommandRunner.factoryhost(["check", "Examples/\(name)/main.lua"], in: CommandRunner.packageRoot)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("ok: "))
+    }
+
+    @Test func specsPassUnderTheRunner() throws {
+        let result = try CommandRunner.factoryhost(["test", "--reporter", "tap", "Examples"], in: CommandRunner.packageRoot)
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stdout.contains("not ok"))
+        let files = Set(result.stdout.split(separator: "\n").filter { $0.hasPrefix("# Examples/") })
+        #expect(files.count == Self.examples.count)
+        #expect(result.stdout.hasSuffix(" passed, 0 failed\n"))
+    }
+
+    @Test func movieLoadersPrintWhatTheArticleShows() throws {
+        let result = try CommandRunner.factoryhost(["run", "Examples/movie-loaders/main.lua"], in: CommandRunner.packageRoot)
+        #expect(result.stdout == """
+            one loader per screen:\ttrue\ttrue
+            Alien (1979)\t| fetches:\t1
+            Alien (1979)\t| fetches:\t0\t(from the shared cache)
+            Brazil (1985)\t|\tBrazil (1985)\t| same state object:\tfalse
+            pending on details:\t1\tpending
+            after details closed:\tcancelled\t/movies/3: the request was cancelled
+            home is unaffected:\tBrazil (1985)
+
+            """)
+    }
+}
