@@ -128,3 +128,12 @@ describe("the stores", function()
     expect(function() coder:decode("not a plist") end):to_fail("not a user session property list")
   end)
 end)
+
+describe("bad store declarations", function()
+  it("are clear errors", function()
+    local koober = require "factoryhost.koober"
+    expect(function() koober.UserSessionStore.file {} end):to_fail("UserSessionStore.file needs a path (a string)")
+    expect(function() koober.UserSessionStore.secure {} end)
+      :to_fail("bad argument #1 to 'UserSessionStore.secure' (table { service = \"…\" } expected")
+  end)
+end)

@@ -125,30 +125,16 @@ public final class TestRunner: Sendable {
 
     private func loadAndRun(_ file: String, position: Int, stop: Shared<Bool>, onTest: (TestResult) -> Void) -> FileResult {
         var result = FileResult(file: file)
-        let host: FactoryHost
-        do {
-            host = try makeHost()
-        } catch {
-            result.loadFailure = TestFailure(kind: .error, message: "cannot start a host: \(error)", location: file)
-            if options.failFast { stop.withLock { $0 = true } }
-            return result
-        }
-        defer { host.lua.close() }
-        host.defaultConfiguration = options.defaultConfiguration
         let session: SpecFileSession
         var tests: [TestCase]
         do {
-            session = try SpecFileSession(file: file, host: host, timeLimit: options.timeLimit)
-            tests = try session.select(options.selection)
-        } catch let failure as TestFailure {
-            result.loadFailure = failure
-            if options.failFast { stop.withLock { $0 = true } }
-            return result
+            (session, tests) = try open(file)
         } catch {
-            result.loadFailure = TestFailure(kind: .error, message: String(describing: error), location: file)
+            result.loadFailure = error
             if options.failFast { stop.withLock { $0 = true } }
             return result
         }
+        defer { session.host.lua.close() }
         if let seed = options.shuffleSeed {
             var generator = SeededGenerator(seed: seed &+ UInt64(position + 1) &* 0x2545_F491_4F6C_DD1D)
             tests.shuffle(using: &generator)
@@ -176,17 +162,36 @@ public final class TestRunner: Sendable {
     /// fail to load are listed with their failure.
     public func list() -> [(file: String, tests: [TestCase], failure: TestFailure?)] {
         files.map { file in
-            do {
-                let host = try makeHost()
-                defer { host.lua.close() }
-                host.defaultConfiguration = options.defaultConfiguration
-                let session = try SpecFileSession(file: file, host: host, timeLimit: options.timeLimit)
-                return (file, try session.select(options.selection), nil)
-            } catch let failure as TestFailure {
-                return (file, [], failure)
+            do throws(TestFailure) {
+                let (session, tests) = try open(file)
+                session.host.lua.close()
+                return (file, tests, nil)
             } catch {
-                return (file, [], TestFailure(kind: .error, message: String(describing: error), location: file))
+                return (file, [], error)
             }
+        }
+    }
+
+    /// `file` loaded in a fresh host (closed by the caller through
+    /// `session.host`), with the tests the selection keeps.
+    private func open(_ file: String) throws(TestFailure) -> (SpecFileSession, [TestCase]) {
+        let host: FactoryHost
+        do {
+            host = try makeHost()
+        } catch {
+            throw TestFailure(kind: .error, message: "cannot start a host: \(error)", location: file)
+        }
+        host.defaultConfiguration = options.defaultConfiguration
+        do throws(TestFailure) {
+            let session = try SpecFileSession(file: file, host: host, timeLimit: options.timeLimit)
+            do {
+                return (session, try session.select(options.selection))
+            } catch {
+                throw TestFailure(kind: .error, message: String(describing: error), location: file)
+            }
+        } catch {
+            host.lua.close()
+            throw error
         }
     }
 }
