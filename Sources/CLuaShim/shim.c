@@ -30,8 +30,27 @@ typedef struct fh_control {
     fh_call_fn call;
     fh_release_fn release;
     void *owner;             /* the Swift object that owns the state (unretained) */
-    const void *closure_mt;  /* the Swift-function metatable, to recognise our upvalues */
 } fh_control;
+
+/// The userdata of a Swift object: the retained reference and the identity
+/// of its exact Swift class (what fast type checks compare).
+typedef struct fh_object {
+    void *object;
+    const void *type;
+} fh_object;
+
+/// The userdata a Swift function's C closure keeps as its upvalue: the
+/// retained box, a tag, and for a method the Swift class its receiver must
+/// be (NULL for a plain function). Its size must differ from fh_object's:
+/// a script can reach this userdata (debug.getupvalue) and pass it where an
+/// object is expected, and the length is what tells them apart.
+typedef struct fh_function {
+    void *box;
+    const void *tag;
+    const void *receiver_type;
+} fh_function;
+
+static const char fh_function_tag = 0;
 
 /// How many VM instructions run between two looks at the limits.
 #define FH_HOOK_STEP 1000
@@ -304,16 +323,19 @@ int fh_psettable(lua_State *L, int idx) {
 
 // MARK: - Swift objects and closures
 
-/// Whether the value at `idx` is a full userdata of the bridge's layout
-/// (one pointer) whose metatable carries the bridge's sentinel.
+/// Whether the value at `idx` is a full userdata of one of the bridge's
+/// layouts (an object or a function) whose metatable carries the sentinel.
 static int is_bridge_userdata(lua_State *L, int idx) {
-    if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(void *)) return 0;
+    if (lua_type(L, idx) != LUA_TUSERDATA) return 0;
+    size_t size = lua_rawlen(L, idx);
+    if (size != sizeof(fh_object) && size != sizeof(fh_function)) return 0;
     if (!lua_getmetatable(L, idx)) return 0;
     int ours = lua_rawgetp(L, -1, &fh_sentinel_key) == LUA_TBOOLEAN;
     lua_pop(L, 2);
     return ours;
 }
 
+/// __gc of both layouts (each starts with the retained reference).
 static int fh_object_gc(lua_State *L) {
     if (!is_bridge_userdata(L, 1)) return 0;          /* called by hand on something else */
     void **slot = (void **)lua_touserdata(L, 1);
@@ -354,21 +376,48 @@ int fh_object_metatable(lua_State *L, const char *name) {
     return 1;
 }
 
-void fh_push_object(lua_State *L, void *retained, const char *name) {
-    void **slot = (void **)lua_newuserdatauv(L, sizeof(void *), 0);
-    *slot = retained;
+void fh_push_object(lua_State *L, void *retained, const void *type, const char *name) {
+    fh_object *o = (fh_object *)lua_newuserdatauv(L, sizeof(fh_object), 0);
+    o->object = retained;
+    o->type = type;
     fh_object_metatable(L, name);
     lua_setmetatable(L, -2);
 }
 
+void fh_push_object_with(lua_State *L, void *retained, const void *type, int metatableRef) {
+    fh_object *o = (fh_object *)lua_newuserdatauv(L, sizeof(fh_object), 0);
+    o->object = retained;
+    o->type = type;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, metatableRef);
+    lua_setmetatable(L, -2);
+}
+
+int fh_object_metatable_ref(lua_State *L, const char *name) {
+    fh_object_metatable(L, name);
+    return luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+/// The fh_object at `idx`, or NULL. Light userdata have no length, and
+/// tables and strings have no userdata block, so two calls tell.
+static fh_object *object_at(lua_State *L, int idx) {
+    if (lua_rawlen(L, idx) != sizeof(fh_object)) return NULL;
+    return (fh_object *)lua_touserdata(L, idx);
+}
+
+void *fh_to_object_of_type(lua_State *L, int idx, const void *type) {
+    fh_object *o = object_at(L, idx);
+    return o != NULL && o->type == type ? o->object : NULL;
+}
+
 void *fh_to_object(lua_State *L, int idx, const char *name) {
     idx = lua_absindex(L, idx);
-    if (!is_bridge_userdata(L, idx) || !lua_getmetatable(L, idx)) return NULL;
+    if (!is_bridge_userdata(L, idx) || lua_rawlen(L, idx) != sizeof(fh_object) || !lua_getmetatable(L, idx))
+        return NULL;
     lua_rawgetp(L, LUA_REGISTRYINDEX, &fh_metatables_key);
     lua_getfield(L, -1, name);
     int same = lua_rawequal(L, -1, -3);
     lua_pop(L, 3);
-    return same ? *(void **)lua_touserdata(L, idx) : NULL;
+    return same ? ((fh_object *)lua_touserdata(L, idx))->object : NULL;
 }
 
 const void *fh_object_metatable_identity(lua_State *L, const char *name) {
@@ -379,31 +428,36 @@ const void *fh_object_metatable_identity(lua_State *L, const char *name) {
 }
 
 void *fh_to_object_with(lua_State *L, int idx, const void *metatable) {
-    if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(void *) || !lua_getmetatable(L, idx))
-        return NULL;
+    fh_object *o = lua_type(L, idx) == LUA_TUSERDATA ? object_at(L, idx) : NULL;
+    if (o == NULL || !lua_getmetatable(L, idx)) return NULL;
     int same = lua_topointer(L, -1) == metatable;   /* bridge metatables are never collected */
     lua_pop(L, 1);
-    return same ? *(void **)lua_touserdata(L, idx) : NULL;
+    return same ? o->object : NULL;
 }
 
-/// What Lua calls for a Swift closure. The closure never raises: it returns a
-/// marker, and the error is raised here, in C.
+/// What Lua calls for a Swift function or method. The Swift side never
+/// raises: it returns a marker, and the error is raised here, in C.
+///
+/// The upvalue is the fh_function pushed with the closure: nothing in Lua
+/// can replace it (the debug library's setupvalue refuses these functions,
+/// and the sandbox has no debug library). For a method, an argument 1
+/// holding an object of exactly the receiver's class is handed over
+/// directly; anything else reaches Swift as NULL, and Swift checks it the
+/// slow way (subclasses) or reports the bad argument.
 static int fh_trampoline(lua_State *L) {
-    fh_control *c = control(L);
-    int up = lua_upvalueindex(1);
-    /* The upvalue must still be our box (debug.setupvalue could swap it). */
-    if (lua_type(L, up) != LUA_TUSERDATA || !lua_getmetatable(L, up))
-        return luaL_error(L, "corrupted Swift function (its upvalue was replaced)");
-    const void *mt = lua_topointer(L, -1);
-    lua_pop(L, 1);
-    void **slot = (void **)lua_touserdata(L, up);
-    if (mt != c->closure_mt || lua_rawlen(L, up) != sizeof(void *))
-        return luaL_error(L, "corrupted Swift function (its upvalue was replaced)");
-    if (*slot == NULL)
+    int nargs = lua_gettop(L);
+    fh_function *f = (fh_function *)lua_touserdata(L, lua_upvalueindex(1));
+    if (f->box == NULL)
         return luaL_error(L, "attempt to call a Swift function that was already released");
+    void *receiver = NULL;
+    if (f->receiver_type != NULL) {
+        fh_object *o = object_at(L, 1);
+        if (o != NULL && o->type == f->receiver_type) receiver = o->object;
+    }
+    fh_control *c = control(L);
     int saved = c->enforce;
     c->enforce = 0;
-    int n = c->call(L, *slot);
+    int n = c->call(L, c->owner, f->box, receiver, nargs);
     c->enforce = saved;
     if (n >= 0) return n;
     if (n == FH_RAISE_WHERE && lua_type(L, -1) == LUA_TSTRING) {
@@ -414,8 +468,20 @@ static int fh_trampoline(lua_State *L) {
     return lua_error(L);
 }
 
-void fh_push_closure(lua_State *L, void *retainedBox) {
-    fh_push_object(L, retainedBox, fh_closure_mt);
+void *fh_running_box(lua_State *L) {
+    int up = lua_upvalueindex(1);    /* nil unless a C closure is running */
+    if (lua_type(L, up) != LUA_TUSERDATA || lua_rawlen(L, up) != sizeof(fh_function)) return NULL;
+    fh_function *f = (fh_function *)lua_touserdata(L, up);
+    return f->tag == &fh_function_tag ? f->box : NULL;
+}
+
+void fh_push_closure(lua_State *L, void *retainedBox, const void *receiverType) {
+    fh_function *f = (fh_function *)lua_newuserdatauv(L, sizeof(fh_function), 0);
+    f->box = retainedBox;
+    f->tag = &fh_function_tag;
+    f->receiver_type = receiverType;
+    fh_object_metatable(L, fh_closure_mt);
+    lua_setmetatable(L, -2);
     lua_pushcclosure(L, fh_trampoline, 1);
 }
 
@@ -459,7 +525,6 @@ lua_State *fh_newstate(fh_call_fn call, fh_release_fn release) {
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &fh_metatables_key);
     fh_object_metatable(L, fh_closure_mt);
-    c->closure_mt = lua_topointer(L, -1);
     lua_pop(L, 1);
     return L;
 }
@@ -628,11 +693,35 @@ static void open_sandboxed(lua_State *L) {
     lua_pop(L, 2);                                  /* package, globals */
 }
 
+/// debug.setupvalue, refusing Swift functions: their upvalue is the box the
+/// trampoline trusts without looking (see fh_trampoline). Upvalue 1 is the
+/// stock function.
+static int guarded_setupvalue(lua_State *L) {
+    if (lua_tocfunction(L, 1) == fh_trampoline)
+        return luaL_argerror(L, 1, "the upvalues of a Swift function cannot be changed");
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static void guard_debug_library(lua_State *L) {
+    if (lua_getglobal(L, LUA_DBLIBNAME) == LUA_TTABLE) {
+        lua_getfield(L, -1, "setupvalue");
+        lua_pushcclosure(L, guarded_setupvalue, 1);
+        lua_setfield(L, -2, "setupvalue");
+    }
+    lua_pop(L, 1);
+}
+
 static int do_openlibs(lua_State *L) {
     int sandboxed = lua_toboolean(L, 1);
     lua_gc(L, LUA_GCSTOP);
     if (sandboxed) open_sandboxed(L);
-    else luaL_openlibs(L);
+    else {
+        luaL_openlibs(L);
+        guard_debug_library(L);
+    }
     lua_gc(L, LUA_GCRESTART);
     lua_gc(L, LUA_GCGEN, 0, 0);                     /* as the stock interpreter does */
     return 0;

@@ -98,7 +98,21 @@ struct HardeningTests {
         try lua.setGlobal("fn", .function(lua.function("fn") { _ in [] }))
         #expect(expectLuaError(lua, "debug.getmetatable(obj).__gc(io.stdout) return io.type(io.stdout)") == nil)
         let swapped = try #require(expectLuaError(lua, "debug.setupvalue(fn, 1, io.stdout) fn()", name: "swap.lua"))
-        #expect(swapped.message == "swap.lua:1: corrupted Swift function (its upvalue was replaced)")
+        #expect(swapped.message == "swap.lua:1: bad argument #1 to 'setupvalue' (the upvalues of a Swift function cannot be changed)")
+        #expect(try lua.run("local up = 1 local function f() return up end "
+                            + "return debug.setupvalue(f, 1, 2), f()", name: "lua fn") == ["up", 2])
+        // The function's own upvalue, reached with getupvalue, is no object of any type.
+        _ = try LuaClass<Cache>().constructor { Cache() }.method("size") { $0.entries.count }.install(in: lua)
+        try lua.setGlobal("cache", .userdata(lua.pushObject(Cache(), type: "Cache")))
+        try lua.setGlobal("size", .function(lua.frameFunction("size") { f in
+            f.push(try f.object(1, as: Cache.self, typeName: "Cache").entries.count)
+            return 1
+        }))
+        #expect(try lua.run("return cache:size(), size(cache)", name: "ok") == [0, 0])
+        let box = try #require(expectLuaError(lua, "local _, box = debug.getupvalue(cache.size, 1) cache.size(box)", name: "box.lua"))
+        #expect(box.message == "box.lua:1: bad argument #1 to 'Cache:size' (Cache expected, got factoryhost.SwiftFunction)")
+        let arg = try #require(expectLuaError(lua, "local _, box = debug.getupvalue(cache.size, 1) size(box)", name: "arg.lua"))
+        #expect(arg.message == "arg.lua:1: bad argument #1 to 'size' (Cache expected, got factoryhost.SwiftFunction)")
         try lua.run("obj = nil", name: "drop")
         lua.collectGarbage()
         #expect(counter.alive == 0)

@@ -45,12 +45,32 @@ func luaCallCases() throws -> [CaseResult] {
           return x
         end
         """, name: "bench-method")[0].function()
+    // The same method call with a bare lua_CFunction behind it: what the
+    // method lookup itself costs Lua, before any bridging.
+    try lua.withRawState { L in
+        lua_newuserdatauv(L, 16, 0)
+        lua_createtable(L, 0, 1)
+        lua_createtable(L, 0, 1)
+        lua_pushcclosure(L, { L in lua_pushinteger(L, lua_tointegerx(L, 2, nil) + 1); return 1 }, 0)
+        lua_setfield(L, -2, "step")
+        lua_setfield(L, -2, "__index")
+        lua_setmetatable(L, -2)
+        lua_setglobal(L, "bareStepper")
+    }
+    let bareMethodLoop = try lua.run("""
+        return function(n)
+          local s, x = bareStepper, 0
+          for i = 1, n do x = s:step(x) end
+          return x
+        end
+        """, name: "bench-cmethod")[0].function()
     let calls = 100_000
     let cfunction = try lua.global("cfunction"), closure = try lua.global("swift_closure")
     let frame = try lua.global("swift_frame")
     let perLoop = try measureInterleavedSamples([
         ("cfunction", { consume(try loop.call(cfunction, .integer(calls))) }),
         ("swift_frame", { consume(try loop.call(frame, .integer(calls))) }),
+        ("cmethod", { consume(try bareMethodLoop.call(.integer(calls))) }),
         ("swift_method", { consume(try methodLoop.call(.integer(calls))) }),
         ("swift_closure", { consume(try loop.call(closure, .integer(calls))) }),
     ]).map { ($0.0, $0.1.map { $0 / Double(calls) }) }

@@ -1,3 +1,4 @@
+import CLua
 import LuaBridge
 import Foundation
 
@@ -18,6 +19,39 @@ if let at = arguments.firstIndex(of: "--iterate") {
         let lua = try LuaState()
         lua.registerFrame("f") { f in f.push(try f.integer(1) + 1); return 1 }
         _ = try lua.run("local f = f local x = 0 for i = 1, \(rest.dropFirst().first ?? "1000000") do x = f(x) end", name: "loop")
+        exit(0)
+    }
+    if contender == "cfunction" {
+        let lua = try LuaState()
+        try lua.withRawState { L in
+            lua_pushcclosure(L, bareIncrement, 0)
+            lua_setglobal(L, "f")
+        }
+        _ = try lua.run("local f = f local x = 0 for i = 1, \(rest.dropFirst().first ?? "1000000") do x = f(x) end", name: "loop")
+        exit(0)
+    }
+    if contender == "cmethod" {
+        let lua = try LuaState()
+        try lua.withRawState { L in
+            lua_newuserdatauv(L, 16, 0)
+            lua_createtable(L, 0, 1)
+            lua_createtable(L, 0, 1)
+            lua_pushcclosure(L, { L in lua_pushinteger(L, lua_tointegerx(L, 2, nil) + 1); return 1 }, 0)
+            lua_setfield(L, -2, "step")
+            lua_setfield(L, -2, "__index")
+            lua_setmetatable(L, -2)
+            lua_setglobal(L, "s")
+        }
+        _ = try lua.run("local s = s local x = 0 for i = 1, \(rest.dropFirst().first ?? "1000000") do x = s:step(x) end", name: "loop")
+        exit(0)
+    }
+    if contender == "swift_method" {
+        let lua = try LuaState()
+        try lua.setGlobal("Stepper", .table(try LuaClass<Stepper>()
+            .constructor { Stepper() }
+            .method("step") { (_, x: Int) in x + 1 }
+            .install(in: lua)))
+        _ = try lua.run("local s, x = Stepper.new(), 0 for i = 1, \(rest.dropFirst().first ?? "1000000") do x = s:step(x) end", name: "loop")
         exit(0)
     }
     let n = rest.dropFirst().first.flatMap { Int($0) } ?? 100_000

@@ -24,8 +24,11 @@
 #define FH_RAISE (-1)        /* raise the value on top of the stack as it is */
 #define FH_RAISE_WHERE (-2)  /* prefix the message on top with the caller's "file:line: ", then raise */
 
-/// Calls the Swift closure `box` with the Lua arguments on `L`'s stack.
-typedef int (*fh_call_fn)(lua_State *L, void *box);
+/// Calls the Swift function `box` with the `nargs` Lua arguments on `L`'s
+/// stack. `owner` is the state's owner (see fh_set_owner; NULL once closed);
+/// `receiver`, for a method, is the object in argument 1 when it is exactly
+/// of the receiver's class (NULL otherwise: Swift checks it).
+typedef int (*fh_call_fn)(lua_State *L, void *owner, void *box, void *receiver, int nargs);
 /// Releases one retained Swift reference (called from __gc, exactly once).
 typedef void (*fh_release_fn)(void *object);
 
@@ -95,9 +98,18 @@ int fh_psettable(lua_State *L, int idx);
 /// __name, a sentinel, and __metatable = false (hidden from
 /// getmetatable/setmetatable). Returns 1 if it was created now.
 int fh_object_metatable(lua_State *L, const char *name);
-/// Pushes a full userdata holding `retained` (a +1 Swift reference) with the
-/// metatable `name` (created as by fh_object_metatable when missing).
-void fh_push_object(lua_State *L, void *retained, const char *name);
+/// Pushes a full userdata holding `retained` (a +1 Swift reference) of the
+/// exact Swift class `type` with the metatable `name` (created as by
+/// fh_object_metatable when missing).
+void fh_push_object(lua_State *L, void *retained, const void *type, const char *name);
+/// Like fh_push_object, with the metatable from a registry reference made by
+/// fh_object_metatable_ref (no lookup by name).
+void fh_push_object_with(lua_State *L, void *retained, const void *type, int metatableRef);
+/// A registry reference to the metatable `name` (created if needed).
+int fh_object_metatable_ref(lua_State *L, const char *name);
+/// The Swift reference in the userdata at `idx` if it holds an object of
+/// exactly the Swift class `type`; NULL otherwise (the fast check).
+void *fh_to_object_of_type(lua_State *L, int idx, const void *type);
 /// The Swift reference in the userdata at `idx` if it carries metatable
 /// `metatable` and was not yet released; NULL otherwise.
 void *fh_to_object(lua_State *L, int idx, const char *metatable);
@@ -107,9 +119,14 @@ const void *fh_object_metatable_identity(lua_State *L, const char *name);
 /// Like fh_to_object, for a metatable identity from fh_object_metatable_identity
 /// (no name lookup: the fast check for exported methods' `self`).
 void *fh_to_object_with(lua_State *L, int idx, const void *metatable);
-/// Pushes a Lua function that calls the Swift closure `retainedBox` (a +1
-/// reference, released when the function is collected).
-void fh_push_closure(lua_State *L, void *retainedBox);
+/// Pushes a Lua function that calls the Swift function `retainedBox` (a +1
+/// reference, released when the function is collected). For a method,
+/// `receiverType` is the exact Swift class whose objects are handed to it as
+/// the receiver (NULL for a plain function).
+void fh_push_closure(lua_State *L, void *retainedBox, const void *receiverType);
+
+/// The box of the Swift function running now (call only from inside one).
+void *fh_running_box(lua_State *L);
 
 /// Pushes "chunk:line: " for the function at `level` (luaL_where; no allocation
 /// failure can raise here while Swift runs, the cap being off).

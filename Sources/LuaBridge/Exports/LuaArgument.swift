@@ -23,20 +23,20 @@ public protocol LuaResult {
 
 extension Int: LuaArgument, LuaResult {
     public static var luaArgumentName: String { "integer" }
-    @inline(__always) public static func read(from frame: LuaFrame, at position: Int32) throws -> Int { try frame.integer(position) }
-    @inline(__always) public func push(to frame: LuaFrame) { frame.push(self) }
+    @inlinable public static func read(from frame: LuaFrame, at position: Int32) throws -> Int { try frame.integer(position) }
+    @inlinable public func push(to frame: LuaFrame) { frame.push(self) }
 }
 
 extension Double: LuaArgument, LuaResult {
     public static var luaArgumentName: String { "number" }
-    public static func read(from frame: LuaFrame, at position: Int32) throws -> Double { try frame.number(position) }
-    public func push(to frame: LuaFrame) { frame.push(self) }
+    @inlinable public static func read(from frame: LuaFrame, at position: Int32) throws -> Double { try frame.number(position) }
+    @inlinable public func push(to frame: LuaFrame) { frame.push(self) }
 }
 
 extension Bool: LuaArgument, LuaResult {
     public static var luaArgumentName: String { "boolean" }
-    public static func read(from frame: LuaFrame, at position: Int32) throws -> Bool { try frame.boolean(position) }
-    public func push(to frame: LuaFrame) { frame.push(self) }
+    @inlinable public static func read(from frame: LuaFrame, at position: Int32) throws -> Bool { try frame.boolean(position) }
+    @inlinable public func push(to frame: LuaFrame) { frame.push(self) }
 }
 
 extension String: LuaArgument, LuaResult {

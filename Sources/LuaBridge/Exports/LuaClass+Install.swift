@@ -10,11 +10,9 @@ extension LuaClass {
         let metatable = try state.metatable(for: typeName)
         let identity = try state.metatableIdentity(for: typeName)
         let methodTable = try state.newTable()
-        for (methodName, body) in methods {
-            let function = try state.frameFunction("\(typeName):\(methodName)") { frame in
-                try body(frame.object(1, as: Object.self, metatable: identity, typeName: typeName), frame)
-            }
-            try methodTable.rawSet(LuaValue(methodName), .function(function))
+        for method in methods {
+            let function = try state.methodFunction("\(typeName):\(method.name)", receiver: Object.self, method.body)
+            try methodTable.rawSet(LuaValue(method.name), .function(function))
         }
         let getters = self.getters, setters = self.setters
         let index: LuaValue

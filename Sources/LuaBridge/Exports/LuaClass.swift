@@ -15,13 +15,14 @@ import CLuaShim
 /// let table = try loader.install(in: lua)       // MovieLoader.new(...), obj:load(1), obj.pending
 /// ```
 public final class LuaClass<Object: LuaExportable> {
-    typealias Method = (Object, LuaFrame) throws -> Int32
     typealias Getter = (Object, LuaFrame) throws -> Void
     typealias Setter = (Object, LuaFrame, Int32) throws -> Void
 
     var constructorBody: ((LuaFrame) throws -> Object)?
     var namedConstructorBody: ((LuaTable, LuaFrame) throws -> Object)?
-    var methods: [(String, Method)] = []
+    /// Each method as the function Lua calls: it takes its receiver from the
+    /// frame (see ``LuaFrame/receiver(as:typeName:)``).
+    @usableFromInline var methods: [LuaMethodEntry] = []
     var getters: [String: Getter] = [:]
     var setters: [String: Setter] = [:]
     var describe: ((Object) -> String)?
@@ -93,50 +94,57 @@ public final class LuaClass<Object: LuaExportable> {
 
     /// `obj:name()`.
     @discardableResult
+    @inlinable
     public func method<R: LuaResult>(_ name: String, _ body: @escaping (Object) throws -> R) -> Self {
-        methods.append((name, { object, f in try body(object).push(to: f); return 1 }))
+        methods.append(LuaMethodEntry(name, { f in try f.withReceiver(as: Object.self) { try body($0).push(to: f) }; return 1 }))
         return self
     }
 
     /// `obj:name(a)`.
     @discardableResult
+    @inlinable
     public func method<A: LuaArgument, R: LuaResult>(_ name: String, _ body: @escaping (Object, A) throws -> R) -> Self {
-        methods.append((name, { object, f in try body(object, A.read(from: f, at: 2)).push(to: f); return 1 }))
+        methods.append(LuaMethodEntry(name, { f in try f.withReceiver(as: Object.self) { try body($0, A.read(from: f, at: 2)).push(to: f) }; return 1 }))
         return self
     }
 
     /// `obj:name(a, b)`.
     @discardableResult
+    @inlinable
     public func method<A: LuaArgument, B: LuaArgument, R: LuaResult>(_ name: String, _ body: @escaping (Object, A, B) throws -> R) -> Self {
-        methods.append((name, { object, f in try body(object, A.read(from: f, at: 2), B.read(from: f, at: 3)).push(to: f); return 1 }))
+        methods.append(LuaMethodEntry(name, { f in try f.withReceiver(as: Object.self) { try body($0, A.read(from: f, at: 2), B.read(from: f, at: 3)).push(to: f) }; return 1 }))
         return self
     }
 
     /// `obj:name(…)` returning nothing.
     @discardableResult
+    @inlinable
     public func method(_ name: String, _ body: @escaping (Object) throws -> Void) -> Self {
-        methods.append((name, { object, _ in try body(object); return 0 }))
+        methods.append(LuaMethodEntry(name, { f in try f.withReceiver(as: Object.self) { try body($0) }; return 0 }))
         return self
     }
 
     /// `obj:name(a)` returning nothing.
     @discardableResult
+    @inlinable
     public func method<A: LuaArgument>(_ name: String, _ body: @escaping (Object, A) throws -> Void) -> Self {
-        methods.append((name, { object, f in try body(object, A.read(from: f, at: 2)); return 0 }))
+        methods.append(LuaMethodEntry(name, { f in try f.withReceiver(as: Object.self) { try body($0, A.read(from: f, at: 2)) }; return 0 }))
         return self
     }
 
     /// `obj:name(a, b)` returning nothing.
     @discardableResult
+    @inlinable
     public func method<A: LuaArgument, B: LuaArgument>(_ name: String, _ body: @escaping (Object, A, B) throws -> Void) -> Self {
-        methods.append((name, { object, f in try body(object, A.read(from: f, at: 2), B.read(from: f, at: 3)); return 0 }))
+        methods.append(LuaMethodEntry(name, { f in try f.withReceiver(as: Object.self) { try body($0, A.read(from: f, at: 2), B.read(from: f, at: 3)) }; return 0 }))
         return self
     }
 
     /// A method working on its frame directly (any arguments, any results).
     @discardableResult
+    @inlinable
     public func method(_ name: String, frame body: @escaping (Object, LuaFrame) throws -> Int32) -> Self {
-        methods.append((name, body))
+        methods.append(LuaMethodEntry(name, { f in try f.withReceiver(as: Object.self) { try body($0, f) } }))
         return self
     }
 
@@ -183,6 +191,20 @@ public final class LuaClass<Object: LuaExportable> {
     public func equality(_ body: @escaping (Object, Object) -> Bool) -> Self {
         equal = body
         return self
+    }
+}
+
+/// A method of an exported class as Lua calls it. (A class, not a tuple in
+/// an array: a closure kept in an array element is kept at its most
+/// general abstraction, and every call would go through conversion thunks.)
+@usableFromInline
+final class LuaMethodEntry {
+    let name: String
+    let body: LuaFrameFunction
+    @usableFromInline
+    init(_ name: String, _ body: @escaping LuaFrameFunction) {
+        self.name = name
+        self.body = body
     }
 }
 

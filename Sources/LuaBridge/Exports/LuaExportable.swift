@@ -44,6 +44,6 @@ extension LuaExportable {
 extension LuaFrame {
     /// Pushes `object` as a userdata of exported type `type`.
     public func pushObject(_ object: AnyObject, type: String) {
-        fh_push_object(L, Unmanaged.passRetained(object).toOpaque(), type)
+        fh_push_object(L, Unmanaged.passRetained(object).toOpaque(), swiftTypeIdentity(Swift.type(of: object)), type)
     }
 }

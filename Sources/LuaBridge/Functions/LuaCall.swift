@@ -50,19 +50,22 @@ public struct LuaCall {
     }
 }
 
-/// What the state keeps for a Swift function pushed into Lua.
+/// What the state keeps for a Swift function pushed into Lua: its name
+/// (for messages) and its body, as a ``LuaFrameFunction`` either way.
 final class SwiftFunctionBox {
     let name: String
-    let body: LuaFunctionBody?
-    let frame: LuaFrameFunction?
+    let frame: LuaFrameFunction
     init(name: String, body: @escaping LuaFunctionBody) {
         self.name = name
-        self.body = body
-        self.frame = nil
+        self.frame = { f in
+            let results = try body(LuaCall(state: f.state, name: name, L: f.L))
+            try f.state.reserve(results.count, in: f.L)
+            for result in results { try f.state.push(result, in: f.L) }
+            return Int32(results.count)
+        }
     }
     init(name: String, frame: @escaping LuaFrameFunction) {
         self.name = name
-        self.body = nil
         self.frame = frame
     }
 }
@@ -73,10 +76,10 @@ extension LuaState {
         try pushSwiftFunction(SwiftFunctionBox(name: name, body: body))
     }
 
-    func pushSwiftFunction(_ box: SwiftFunctionBox) throws -> LuaFunction {
+    func pushSwiftFunction(_ box: SwiftFunctionBox, receiverType: UnsafeRawPointer? = nil) throws -> LuaFunction {
         let L = try thread()
         try reserve(4, in: L)
-        fh_push_closure(L, Unmanaged.passRetained(box).toOpaque())
+        fh_push_closure(L, Unmanaged.passRetained(box).toOpaque(), receiverType)
         defer { fh_pop(L, 1) }
         return try value(at: -1, in: L).function()
     }
@@ -92,24 +95,17 @@ extension LuaState {
 
     /// Runs a Swift function for the trampoline. Never raises: an error is
     /// pushed and reported with a marker for the C side to raise.
-    func invoke(_ box: SwiftFunctionBox, on L: OpaquePointer) -> Int32 {
+    @inline(__always)
+    func invoke(_ box: SwiftFunctionBox, on L: OpaquePointer, receiver: UnsafeMutableRawPointer?, count: Int32) -> Int32 {
         let saved = current
         current = L
         defer { current = saved }
         do {
-            if let frame = box.frame {
-                let top = lua_gettop(L)
-                let pushed = try frame(LuaFrame(state: self, name: box.name, L: L))
-                guard pushed >= 0, pushed <= lua_gettop(L) - top else {
-                    throw LuaError(.typeMismatch, "'\(box.name)' reported \(pushed) results but pushed \(lua_gettop(L) - top)")
-                }
-                return pushed
+            let pushed = try box.frame(LuaFrame(state: self, L: L, count: count, receiver: receiver))
+            guard pushed >= 0, pushed <= lua_gettop(L) - count else {
+                throw LuaError(.typeMismatch, "'\(box.name)' reported \(pushed) results but pushed \(lua_gettop(L) - count)")
             }
-            guard let body = box.body else { return 0 }
-            let results = try body(LuaCall(state: self, name: box.name, L: L))
-            try reserve(results.count, in: L)
-            for result in results { try push(result, in: L) }
-            return Int32(results.count)
+            return pushed
         } catch let error as LuaError where error.kind != .typeMismatch && error.kind != .encoding && error.kind != .closed {
             // From Lua code run by the function: the message already says where.
             pushMessage(error.message, in: L)
@@ -133,13 +129,17 @@ extension LuaState {
 }
 
 /// The trampoline's way into Swift (see CLuaShim's fh_trampoline).
-let swiftFunctionDispatch: fh_call_fn = { L, raw in
+/// Neither the state nor the box is retained for the call: the state runs
+/// it, and Lua holds the box in the function being called.
+let swiftFunctionDispatch: fh_call_fn = { L, owner, raw, receiver, count in
     guard let L else { return FH_RAISE }
-    guard let raw, let owner = fh_owner(L) else {
+    guard let raw, let owner else {
         lua_pushstring(L, "a Swift function was called after its state was closed")
         return FH_RAISE_WHERE
     }
-    let state = Unmanaged<LuaState>.fromOpaque(owner).takeUnretainedValue()
-    let box = Unmanaged<SwiftFunctionBox>.fromOpaque(raw).takeUnretainedValue()
-    return state.invoke(box, on: L)
+    return Unmanaged<LuaState>.fromOpaque(owner)._withUnsafeGuaranteedRef { state in
+        Unmanaged<SwiftFunctionBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { box in
+            state.invoke(box, on: L, receiver: receiver, count: count)
+        }
+    }
 }

@@ -23,27 +23,50 @@ public typealias LuaFrameFunction = (LuaFrame) throws -> Int32
 public struct LuaFrame {
     /// The state the call runs in (unowned: it is running this call).
     public unowned(unsafe) let state: LuaState
-    /// The name the function reports in argument errors.
-    public let name: String
-    let L: OpaquePointer
+    @usableFromInline let L: OpaquePointer
     /// How many arguments Lua passed (results pushed later do not count).
     public let count: Int32
+    /// Whether Lua called a Swift function with this frame (else Swift made
+    /// it around its own call into Lua).
+    let calledFromLua: Bool
+    /// For a method: the object in argument 1 when the C trampoline found it
+    /// to be exactly of the receiver's class.
+    @usableFromInline let receiver: UnsafeMutableRawPointer?
+    // Four words: small enough to travel in registers on every call.
 
-    init(state: LuaState, name: String, L: OpaquePointer) {
+    /// The name the function reports in argument errors.
+    public var name: String {
+        guard calledFromLua, let raw = fh_running_box(L) else { return "result" }
+        return Unmanaged<SwiftFunctionBox>.fromOpaque(raw).takeUnretainedValue().name
+    }
+
+    /// A frame for a call from Lua (the trampoline counted the arguments).
+    @inline(__always)
+    init(state: LuaState, L: OpaquePointer, count: Int32, receiver: UnsafeMutableRawPointer?) {
         self.state = state
-        self.name = name
+        self.L = L
+        self.count = count
+        self.calledFromLua = true
+        self.receiver = receiver
+    }
+
+    /// A frame around Swift's own call into Lua (arguments and results).
+    init(state: LuaState, L: OpaquePointer) {
+        self.state = state
         self.L = L
         self.count = lua_gettop(L)
+        self.calledFromLua = false
+        self.receiver = nil
     }
 
     // MARK: Arguments
 
     /// Argument `position` as an integer (a float with an exact integer value converts).
-    @inline(__always)
+    @inlinable
     public func integer(_ position: Int32) throws -> Int {
         var exact: Int32 = 0
         if lua_type(L, position) == LUA_TNUMBER {
-            let value = fh_tointegerx(L, position, &exact)
+            let value = lua_tointegerx(L, position, &exact)
             if exact != 0 { return Int(value) }
             throw argumentError(position, "number has no integer representation")
         }
@@ -51,13 +74,14 @@ public struct LuaFrame {
     }
 
     /// Argument `position` as a Double (integers convert).
-    @inline(__always)
+    @inlinable
     public func number(_ position: Int32) throws -> Double {
         guard lua_type(L, position) == LUA_TNUMBER else { throw typeError(position, expected: "number") }
-        return fh_tonumberx(L, position, nil)
+        return lua_tonumberx(L, position, nil)
     }
 
     /// Argument `position` as a Bool (only `true` and `false` are booleans).
+    @inlinable
     public func boolean(_ position: Int32) throws -> Bool {
         guard lua_type(L, position) == LUA_TBOOLEAN else { throw typeError(position, expected: "boolean") }
         return lua_toboolean(L, position) != 0
@@ -81,11 +105,42 @@ public struct LuaFrame {
 
     /// The Swift object of type `T` inside argument `position`, a userdata
     /// pushed as `typeName` (see ``LuaState/pushObject(_:type:)``).
+    @inlinable
     public func object<T: AnyObject>(_ position: Int32, as type: T.Type, typeName: String) throws -> T {
+        if let raw = fh_to_object_of_type(L, position, swiftTypeIdentity(T.self)) {
+            return unsafeDowncast(Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue(), to: T.self)
+        }
+        return try objectChecked(position, as: T.self, typeName: typeName)
+    }
+
+    /// The slow check: by metatable name, then a dynamic cast (subclasses).
+    @usableFromInline
+    func objectChecked<T: AnyObject>(_ position: Int32, as type: T.Type, typeName: String) throws -> T {
         guard let raw = fh_to_object(L, position, typeName), let object = exactly(T.self, raw) else {
             throw typeError(position, expected: typeName)
         }
         return object
+    }
+
+    /// A method's receiver (argument 1) as a `T`: handed over by the C
+    /// trampoline when exactly of class `T`, else checked as ``object(_:as:typeName:)`` does.
+    @inlinable
+    public func receiver<T: AnyObject>(as type: T.Type, typeName: String) throws -> T {
+        if let receiver {
+            return unsafeDowncast(Unmanaged<AnyObject>.fromOpaque(receiver).takeUnretainedValue(), to: T.self)
+        }
+        return try objectChecked(1, as: T.self, typeName: typeName)
+    }
+
+    /// Runs `body` with a method's receiver as an exported type `T`. (When
+    /// the trampoline handed the receiver over, it is lent to `body` without
+    /// a retain: argument 1 keeps it alive for the call.)
+    @inlinable
+    public func withReceiver<T: LuaExportable, R>(as type: T.Type, _ body: (T) throws -> R) throws -> R {
+        if let receiver {
+            return try Unmanaged<T>.fromOpaque(receiver)._withUnsafeGuaranteedRef(body)
+        }
+        return try body(objectChecked(1, as: T.self, typeName: T.luaTypeName))
     }
 
     /// The Swift object of type `T` inside argument `position`, checked
@@ -101,9 +156,9 @@ public struct LuaFrame {
 
     // MARK: Results
 
-    @inline(__always) public func push(_ value: Int) { lua_pushinteger(L, lua_Integer(value)) }
-    @inline(__always) public func push(_ value: Double) { lua_pushnumber(L, value) }
-    @inline(__always) public func push(_ value: Bool) { lua_pushboolean(L, value ? 1 : 0) }
+    @inlinable public func push(_ value: Int) { lua_pushinteger(L, lua_Integer(value)) }
+    @inlinable public func push(_ value: Double) { lua_pushnumber(L, value) }
+    @inlinable public func push(_ value: Bool) { lua_pushboolean(L, value ? 1 : 0) }
     public func push(_ value: String) { state.pushBytes(Array(value.utf8), in: L) }
     public func pushNil() { lua_pushnil(L) }
     /// Pushes any value (throws for a reference from another state).
@@ -135,6 +190,12 @@ public struct LuaFrame {
     }
 }
 
+/// The identity of a Swift class, as object userdata carry it.
+@inlinable
+func swiftTypeIdentity(_ type: AnyObject.Type) -> UnsafeRawPointer {
+    unsafeBitCast(type, to: UnsafeRawPointer.self)
+}
+
 /// The object at `raw` as a `T`: an exact class match is a pointer compare,
 /// anything else (a subclass) takes the dynamic cast.
 @inline(__always)
@@ -149,6 +210,14 @@ extension LuaState {
     /// argument errors.
     public func frameFunction(_ name: String, _ body: @escaping LuaFrameFunction) throws -> LuaFunction {
         try pushSwiftFunction(SwiftFunctionBox(name: name, frame: body))
+    }
+
+    /// A method of class `receiver`: like ``frameFunction(_:_:)``, but the
+    /// trampoline hands an argument 1 of exactly that class straight to
+    /// ``LuaFrame/receiver(as:typeName:)``.
+    public func methodFunction(_ name: String, receiver: AnyObject.Type,
+                               _ body: @escaping LuaFrameFunction) throws -> LuaFunction {
+        try pushSwiftFunction(SwiftFunctionBox(name: name, frame: body), receiverType: swiftTypeIdentity(receiver))
     }
 
     /// Makes `body` callable from Lua as the global `name`.

@@ -19,12 +19,12 @@ extension LuaFunction {
         let base = lua_gettop(L) - 1
         defer { lua_settop(L, base) }
         try state.reserve(24, in: L)
-        let frame = LuaFrame(state: state, name: "result", L: L)
+        let frame = LuaFrame(state: state, L: L)
         let count = try pushing(frame)
         let status = fh_pcall(L, count, 1)
         defer { state.closeIfRequested() }
         guard status == LUA_OK else { throw state.popError(status, L) }
-        return try reading(LuaFrame(state: state, name: "result", L: L), lua_gettop(L))
+        return try reading(LuaFrame(state: state, L: L), lua_gettop(L))
     }
 }
 

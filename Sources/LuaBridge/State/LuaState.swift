@@ -34,7 +34,9 @@ public final class LuaState {
     private(set) var mainThread: OpaquePointer?
     /// The thread Swift works on now: the main thread, or the coroutine that
     /// called the Swift function running now.
-    var current: OpaquePointer?
+    /// (Unchecked for exclusivity: every Swift function called from Lua
+    /// sets and restores it, and the state belongs to one thread.)
+    @exclusivity(unchecked) var current: OpaquePointer?
     /// `close()` was asked for while Lua code was running; it happens when
     /// the outermost call returns.
     private var closeRequested = false
