@@ -8,12 +8,23 @@ import LuaBridge
 /// A Lua state belongs to one thread, so a Lua factory resolved on any other
 /// thread than the host's fails with a clear error instead of racing.
 final class LuaFactory: @unchecked Sendable {
-    struct Dependency {
+    /// (A class: the factory walks these on every call, and copying a struct
+    /// of strings would retain each of them.)
+    final class Dependency {
         /// The key in the `deps` table the make function receives (for
         /// array-style `deps`, the dependency's key).
         let labelText: String
         let key: ScriptKey
         let dependency: FactoryRegistry.Dependency
+        /// `labelText`, ready to be set again and again.
+        let label: LuaFieldName
+
+        init(labelText: String, key: ScriptKey, dependency: FactoryRegistry.Dependency) {
+            self.labelText = labelText
+            self.key = key
+            self.dependency = dependency
+            self.label = LuaFieldName(labelText)
+        }
     }
 
     private weak var host: FactoryHost?
@@ -23,6 +34,7 @@ final class LuaFactory: @unchecked Sendable {
     private let dependencies: [Dependency]
     /// The names of the runtime arguments, in the registration's order.
     private let argumentNames: [String]
+    private let argumentLabels: [LuaFieldName]
     private let origin: Origin
 
     init(host: FactoryHost, make: LuaFunction, key: String, resultType: ScriptType,
@@ -33,6 +45,7 @@ final class LuaFactory: @unchecked Sendable {
         self.resultType = resultType
         self.dependencies = dependencies
         self.argumentNames = argumentNames
+        self.argumentLabels = argumentNames.map(LuaFieldName.init)
         self.origin = origin
     }
 
@@ -61,13 +74,13 @@ final class LuaFactory: @unchecked Sendable {
                         try frame.push(.function(host.providerFunction(resolver.anyProvider(dependency.key.serviceKey),
                                                                        name: dependency.key.description)))
                     }
-                    frame.setField(dependency.labelText, inTableAt: -2)
+                    frame.setField(dependency.label, inTableAt: -2)
                 }
                 if argumentNames.isEmpty { return 1 }          // make(d); `a` is nil, no table made
                 frame.pushNewTable(hashCapacity: Int32(arguments.count))
-                for (name, value) in zip(argumentNames, arguments.values) {
+                for (label, value) in zip(argumentLabels, arguments.values) {
                     try types.push(value, to: frame)
-                    frame.setField(name, inTableAt: -2)
+                    frame.setField(label, inTableAt: -2)
                 }
                 return 2
             }, reading: { frame, index in

@@ -14,8 +14,9 @@ public final class TypeCatalog {
     /// How to install each exported class, until it is installed.
     private var installers: [String: (LuaState) throws -> LuaTable] = [:]
     private var installed: [String: LuaTable] = [:]
-    /// Exported class names by the exact Swift type of values already handed to Lua.
-    private var exportedByType: [ObjectIdentifier: String] = [:]
+    /// Exported classes by the exact Swift type of values already handed to
+    /// Lua: the name, and the metatable to push them with.
+    private var exportedByType: [ObjectIdentifier: LuaMetatableReference] = [:]
     /// Where each name was exported (a plugin's name), for conflict messages.
     private var exporters: [String: String] = [:]
 
@@ -106,16 +107,16 @@ public final class TypeCatalog {
     func toLua(_ value: Any, in state: LuaState) throws -> LuaValue {
         // The common case — an object of an exported class — without the
         // dynamic casts below (each costs a conformance lookup).
-        if let name = exportedByType[ObjectIdentifier(Swift.type(of: value))] {
-            return .userdata(try state.pushObject(classReference(value), type: name))
+        if let exported = exportedByType[ObjectIdentifier(Swift.type(of: value))] {
+            return .userdata(try state.pushObject(classReference(value), type: exported.typeName))
         }
         return try slowToLua(value, in: state)
     }
 
     /// Pushes `value` (converted as by ``toLua(_:in:)``) onto `frame`'s stack.
     func push(_ value: Any, to frame: LuaFrame) throws {
-        if let name = exportedByType[ObjectIdentifier(Swift.type(of: value))] {
-            frame.pushObject(classReference(value), type: name)
+        if let exported = exportedByType[ObjectIdentifier(Swift.type(of: value))] {
+            frame.pushObject(classReference(value), metatable: exported)
             return
         }
         try frame.push(slowToLua(value, in: frame.state))
@@ -136,7 +137,7 @@ public final class TypeCatalog {
         if let object = classInstance(value) {
             if let name = exportedName(of: Swift.type(of: object)) {
                 _ = try classTable(name, in: state)
-                exportedByType[ObjectIdentifier(Swift.type(of: value))] = name
+                exportedByType[ObjectIdentifier(Swift.type(of: value))] = try state.metatableReference(for: name)
                 return .userdata(try state.pushObject(object, type: name))
             }
             return .userdata(try state.pushObject(object, type: String(describing: Swift.type(of: object))))

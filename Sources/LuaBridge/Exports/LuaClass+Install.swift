@@ -80,6 +80,7 @@ extension LuaClass {
 
         let classTable = try state.newTable()
         let positional = constructorBody, named = namedConstructorBody
+        let objectMetatable = try state.metatableReference(for: typeName)
         try classTable.rawSet("new", .function(state.frameFunction("\(typeName).new") { frame in
             let object: Object
             if let named, frame.count == 1, case .table(let table) = frame.value(1) {
@@ -91,7 +92,7 @@ extension LuaClass {
             } else {
                 throw LuaError(.typeMismatch, "\(typeName) cannot be created from Lua (it has no constructor)")
             }
-            try object.push(to: frame)
+            frame.pushObject(object, metatable: objectMetatable)
             return 1
         }))
         for (functionName, body) in classFunctions {

@@ -44,6 +44,59 @@ extension LuaExportable {
 extension LuaFrame {
     /// Pushes `object` as a userdata of exported type `type`.
     public func pushObject(_ object: AnyObject, type: String) {
-        fh_push_object(L, Unmanaged.passRetained(object).toOpaque(), swiftTypeIdentity(Swift.type(of: object)), type)
+        state.pushObject(object, type: type, in: L)
+    }
+}
+
+extension LuaFrame {
+    /// Pushes `object` as a userdata with the metatable `metatable` refers to
+    /// (the fastest way: no lookup at all).
+    ///
+    /// ```swift
+    /// let cacheType = try lua.metatableReference(for: "Cache")
+    /// frame.pushObject(Cache(), metatable: cacheType)
+    /// ```
+    public func pushObject(_ object: AnyObject, metatable: LuaMetatableReference) {
+        guard metatable.state == ObjectIdentifier(state) else {
+            state.pushObject(object, type: metatable.typeName, in: L)
+            return
+        }
+        fh_push_object_with(L, Unmanaged.passRetained(object).toOpaque(),
+                            swiftTypeIdentity(Swift.type(of: object)), metatable.reference)
+    }
+}
+
+/// A reference to the metatable of one userdata type in one state, for
+/// pushing objects of that type without looking the metatable up.
+public struct LuaMetatableReference {
+    /// The type's name (its metatable's `__name`).
+    public let typeName: String
+    let reference: Int32
+    let state: ObjectIdentifier
+}
+
+extension LuaState {
+    /// A reference to the metatable of userdata type `type` (created if
+    /// needed), for ``LuaFrame/pushObject(_:metatable:)``.
+    public func metatableReference(for type: String) throws -> LuaMetatableReference {
+        let L = try thread()
+        try reserve(4, in: L)
+        return LuaMetatableReference(typeName: type, reference: metatableReference(type, in: L),
+                                     state: ObjectIdentifier(self))
+    }
+
+    func metatableReference(_ type: String, in L: OpaquePointer) -> Int32 {
+        if let reference = metatableReferences[type] { return reference }
+        let reference = fh_object_metatable_ref(L, type)
+        metatableReferences[type] = reference
+        return reference
+    }
+
+    /// Pushes `object` as a userdata of type `type`, finding the metatable by
+    /// a registry reference kept per type name (no lookup by name in Lua, no
+    /// C string made).
+    func pushObject(_ object: AnyObject, type: String, in L: OpaquePointer) {
+        let reference = metatableReference(type, in: L)
+        fh_push_object_with(L, Unmanaged.passRetained(object).toOpaque(), swiftTypeIdentity(Swift.type(of: object)), reference)
     }
 }

@@ -37,9 +37,38 @@ extension LuaFrame {
     /// Pops the value on top into field `key` of the table at `index` (a
     /// plain table the caller made: no metamethods run).
     public func setField(_ key: String, inTableAt index: Int32) {
-        lua_setfield(L, index, key)
+        setField(LuaFieldName(key), inTableAt: index)
     }
 
-    /// The index of the top of the stack.
-    public var top: Int32 { lua_gettop(L) }
+    /// Like ``setField(_:inTableAt:)`` with a name made ready once, for hot
+    /// paths that set the same fields again and again.
+    public func setField(_ key: LuaFieldName, inTableAt index: Int32) {
+        key.cString.withUnsafeBufferPointer { chars in
+            if !key.hasNUL {
+                // A C string at a stable address: Lua's own string cache finds it.
+                lua_setfield(L, index, chars.baseAddress)
+                return
+            }
+            let table = lua_absindex(L, index)
+            _ = lua_pushlstring(L, chars.baseAddress, chars.count - 1)
+            lua_rotate(L, -2, 1)      // key below the value
+            lua_rawset(L, table)
+        }
+    }
+}
+
+/// A table field name made ready once (a C string Lua's string cache
+/// recognises; names may hold any byte, NUL too).
+///
+/// ```swift
+/// let label = LuaFieldName("cache")
+/// frame.pushNewTable(); frame.push(1); frame.setField(label, inTableAt: -2)
+/// ```
+public struct LuaFieldName: Sendable {
+    let cString: ContiguousArray<CChar>
+    let hasNUL: Bool
+    public init(_ name: String) {
+        cString = name.utf8CString
+        hasNUL = name.utf8.contains(0)
+    }
 }

@@ -37,6 +37,9 @@ public final class LuaState {
     /// (Unchecked for exclusivity: every Swift function called from Lua
     /// sets and restores it, and the state belongs to one thread.)
     @exclusivity(unchecked) var current: OpaquePointer?
+    /// Registry references to the bridge's metatables, by type name (see
+    /// `pushObject(_:type:in:)`).
+    var metatableReferences: [String: Int32] = [:]
     /// `close()` was asked for while Lua code was running; it happens when
     /// the outermost call returns.
     private var closeRequested = false

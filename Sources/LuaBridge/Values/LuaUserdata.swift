@@ -44,7 +44,7 @@ extension LuaState {
     public func pushObject(_ object: AnyObject, type: String) throws -> LuaUserdata {
         let L = try thread()
         try reserve(4, in: L)
-        fh_push_object(L, Unmanaged.passRetained(object).toOpaque(), swiftTypeIdentity(Swift.type(of: object)), type)
+        pushObject(object, type: type, in: L)
         defer { fh_pop(L, 1) }
         return try value(at: -1, in: L).userdata()
     }
