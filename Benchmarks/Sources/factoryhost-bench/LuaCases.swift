@@ -2,9 +2,15 @@ import CLua
 import Foundation
 import LuaBridge
 
-/// A bare lua_CFunction: the floor any bridged call is compared with.
+/// A bare lua_CFunction, called as a plain function: `f(x)`.
 let bareIncrement: lua_CFunction = { L in
     lua_pushinteger(L, lua_tointegerx(L, 1, nil) + 1)
+    return 1
+}
+
+/// The same bare lua_CFunction as a method: `obj:step(x)` (its argument 2).
+let bareStep: lua_CFunction = { L in
+    lua_pushinteger(L, lua_tointegerx(L, 2, nil) + 1)
     return 1
 }
 
@@ -13,13 +19,32 @@ final class Stepper: LuaExportable {
     static let luaTypeName = "Stepper"
 }
 
-/// `lua_call`: the cost of one call from a Lua loop into a bare C function
-/// and into a Swift closure registered through the bridge.
+/// `lua_call`: the cost of one call from a Lua loop into C and into Swift.
+///
+/// - `cfunction`: a bare lua_CFunction called the same way as `swift_method`
+///   — as the method of a userdata, `obj:step(x)`, found through the
+///   userdata's metatable — doing no checks at all. The goal's reference.
+/// - `swift_method`: an exported Swift method, `obj:step(x)`, with its
+///   receiver and argument checked.
+/// - `cfunction_plain`: the bare function called as a local, `f(x)` — the
+///   cheapest call Lua has (no method lookup), for scale.
+/// - `swift_frame`, `swift_closure`: Swift functions called as `f(x)`
+///   through the frame API and the value-array API.
 func luaCallCases() throws -> [CaseResult] {
     let lua = try LuaState()
     try lua.withRawState { L in
         lua_pushcclosure(L, bareIncrement, 0)
-        lua_setglobal(L, "cfunction")
+        lua_setglobal(L, "cfunction_plain")
+        // A userdata whose metatable's __index holds the bare method, as
+        // exported types are laid out.
+        lua_newuserdatauv(L, 16, 0)
+        lua_createtable(L, 0, 1)
+        lua_createtable(L, 0, 1)
+        lua_pushcclosure(L, bareStep, 0)
+        lua_setfield(L, -2, "step")
+        lua_setfield(L, -2, "__index")
+        lua_setmetatable(L, -2)
+        lua_setglobal(L, "bareStepper")
     }
     lua.register("swift_closure") { call in [.integer(try call.argument(1, as: Int.self) + 1)] }
     lua.registerFrame("swift_frame") { f in
@@ -39,39 +64,21 @@ func luaCallCases() throws -> [CaseResult] {
         .install(in: lua)
     try lua.setGlobal("Stepper", .table(stepper))
     let methodLoop = try lua.run("""
-        return function(n)
-          local s, x = Stepper.new(), 0
+        return function(s, n)
+          local x = 0
           for i = 1, n do x = s:step(x) end
           return x
         end
         """, name: "bench-method")[0].function()
-    // The same method call with a bare lua_CFunction behind it: what the
-    // method lookup itself costs Lua, before any bridging.
-    try lua.withRawState { L in
-        lua_newuserdatauv(L, 16, 0)
-        lua_createtable(L, 0, 1)
-        lua_createtable(L, 0, 1)
-        lua_pushcclosure(L, { L in lua_pushinteger(L, lua_tointegerx(L, 2, nil) + 1); return 1 }, 0)
-        lua_setfield(L, -2, "step")
-        lua_setfield(L, -2, "__index")
-        lua_setmetatable(L, -2)
-        lua_setglobal(L, "bareStepper")
-    }
-    let bareMethodLoop = try lua.run("""
-        return function(n)
-          local s, x = bareStepper, 0
-          for i = 1, n do x = s:step(x) end
-          return x
-        end
-        """, name: "bench-cmethod")[0].function()
     let calls = 100_000
-    let cfunction = try lua.global("cfunction"), closure = try lua.global("swift_closure")
-    let frame = try lua.global("swift_frame")
+    let plain = try lua.global("cfunction_plain"), closure = try lua.global("swift_closure")
+    let frame = try lua.global("swift_frame"), bareObject = try lua.global("bareStepper")
+    let swiftObject = try lua.run("return Stepper.new()", name: "new")[0]
     let perLoop = try measureInterleavedSamples([
-        ("cfunction", { consume(try loop.call(cfunction, .integer(calls))) }),
+        ("cfunction", { consume(try methodLoop.call(bareObject, .integer(calls))) }),
+        ("swift_method", { consume(try methodLoop.call(swiftObject, .integer(calls))) }),
+        ("cfunction_plain", { consume(try loop.call(plain, .integer(calls))) }),
         ("swift_frame", { consume(try loop.call(frame, .integer(calls))) }),
-        ("cmethod", { consume(try bareMethodLoop.call(.integer(calls))) }),
-        ("swift_method", { consume(try methodLoop.call(.integer(calls))) }),
         ("swift_closure", { consume(try loop.call(closure, .integer(calls))) }),
     ]).map { ($0.0, $0.1.map { $0 / Double(calls) }) }
     var result = CaseResult(name: "lua_call", contenders: perLoop.map { ($0.0, median($0.1)) })
