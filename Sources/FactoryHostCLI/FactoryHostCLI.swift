@@ -47,9 +47,12 @@ struct HostSetup {
         return paths
     }
 
-    /// A host with the binary's Swift plugins and the Lua plugins on the path.
+    /// A host with the binary's Swift plugins (installed when the script
+    /// first needs them: a plain Lua script never pays for them) and the Lua
+    /// plugins on the path.
     func makeHost() throws -> FactoryHost {
-        let host = try FactoryHost(plugins: FactoryHostCLI.plugins, libraries: libraries)
+        let host = try FactoryHost(libraries: libraries)
+        try host.installWhenNeeded(FactoryHostCLI.plugins)
         try host.loadLuaPlugins(searchPath: searchPath)
         return host
     }

@@ -62,7 +62,7 @@ final class LuaFactory: @unchecked Sendable {
         }
         let lua = host.lua
         try lua.checkOwnerThread("the Lua factory for \(key) (\(origin))")
-        let types = host.types
+        let types = host.storedTypes
         do {
             return try make.call(pushing: { frame in
                 frame.pushNewTable(hashCapacity: Int32(dependencies.count))

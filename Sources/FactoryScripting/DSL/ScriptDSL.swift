@@ -13,6 +13,7 @@ import LuaBridge
 extension FactoryHost {
     func installDSL() throws {
         try lua.setGlobal("configuration", .function(lua.frameFunction("configuration") { [unowned self] frame in
+            try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
             let origin = frame.origin()
             try frame.push(.function(self.lua.frameFunction("configuration \"\(name)\"") { [unowned self] body in
@@ -27,6 +28,7 @@ extension FactoryHost {
             return 1
         }))
         try lua.setGlobal("register", .function(lua.frameFunction("register") { [unowned self] frame in
+            try self.installPendingPlugins(for: frame)
             let keyText = try frame.string(1)
             let origin = frame.origin()
             try frame.push(.function(self.lua.frameFunction("register \"\(keyText)\"") { [unowned self] body in
@@ -42,12 +44,14 @@ extension FactoryHost {
             return 1
         }))
         try lua.setGlobal("provider", .function(lua.frameFunction("provider") { [unowned self] frame in
+            try self.installPendingPlugins(for: frame)
             let keyText = try frame.string(1)
             _ = try ScriptKey(parsing: keyText, catalog: self.types)       // an unknown type fails here, at its line
             try frame.push(.userdata(self.lua.pushObject(ProviderMarker(key: keyText), type: ProviderMarker.luaTypeName)))
             return 1
         }))
         try lua.setGlobal("scope", .function(lua.frameFunction("scope") { [unowned self] frame in
+            try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
             var parent: String?
             if !frame.isNoneOrNil(2) {
@@ -61,6 +65,7 @@ extension FactoryHost {
             return 0
         }))
         try lua.setGlobal("container", .function(lua.frameFunction("container") { [unowned self] frame in
+            try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
             if self.stopsAtFirstContainer { throw self.stopForCheck(at: frame.origin()) }
             let container = try self.registry.container(name)
@@ -68,12 +73,14 @@ extension FactoryHost {
             return 1
         }))
         try lua.setGlobal("resolve", .function(lua.frameFunction("resolve") { [unowned self] frame in
+            try self.installPendingPlugins(for: frame)
             if self.stopsAtFirstContainer { throw self.stopForCheck(at: frame.origin()) }
             let container = try self.sharedContainer()
             try frame.push(self.resolve(in: container, container: container, frame: frame, keyAt: 1))
             return 1
         }))
         try lua.setGlobal("implement", .function(lua.frameFunction("implement") { [unowned self] frame in
+            try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
             let type = try self.types.type(named: name)
             guard type.kind == .interface else {

@@ -17,14 +17,34 @@ import LuaBridge
 public final class FactoryHost {
     /// The Lua state scripts run in.
     public let lua: LuaState
-    /// Every configuration scripts and plugins declared.
-    public let registry: Registry
-    /// The types scripts can name.
-    public let types: TypeCatalog
+    /// Every configuration scripts and plugins declared (installing plugins
+    /// given to ``installWhenNeeded(_:)`` first).
+    public var registry: Registry {
+        try? installPendingPlugins()
+        return storedRegistry
+    }
+    /// The types scripts can name (installing deferred plugins first).
+    public var types: TypeCatalog {
+        try? installPendingPlugins()
+        return storedTypes
+    }
     /// The configuration unqualified `resolve "X"` calls use (`run --config`).
     public var defaultConfiguration: String?
     /// The plugins installed, in order (Swift plugins first, then Lua ones).
-    public private(set) var plugins: [(name: String, version: String)] = []
+    public var plugins: [(name: String, version: String)] {
+        try? installPendingPlugins()
+        return installedPlugins
+    }
+
+    let storedRegistry: Registry
+    let storedTypes: TypeCatalog
+    private var installedPlugins: [(name: String, version: String)] = []
+    /// Plugins to install the first time anything needs them.
+    private var pendingPlugins: [any FactoryPlugin] = []
+    /// Why installing the deferred plugins failed (reported by every later use).
+    private var pluginFailure: Error?
+    /// Each Swift plugin module's entries, by module name.
+    private var moduleEntries: [String: [(String, (LuaState) throws -> LuaValue)]] = [:]
 
     /// When set, creating a container stops the script instead (for
     /// `check` and `graph`, which must not construct anything).
@@ -39,36 +59,98 @@ public final class FactoryHost {
     /// A host with `plugins` installed and the DSL's globals defined.
     public init(plugins: [any FactoryPlugin] = [], libraries: LuaState.Libraries = .standard) throws {
         lua = try LuaState(libraries: libraries)
-        registry = Registry()
-        types = TypeCatalog()
-        try types.addClass(containerClass(), exporter: "factoryhost")
-        try types.addClass(scopeClass(), exporter: "factoryhost")
+        storedRegistry = Registry()
+        storedTypes = TypeCatalog()
+        try storedTypes.addClass(containerClass(), exporter: "factoryhost")
+        try storedTypes.addClass(scopeClass(), exporter: "factoryhost")
         try installDSL()
         for plugin in plugins { try install(plugin) }
     }
 
     /// Installs a Swift plugin: its types, its module, its factories.
     public func install(_ plugin: any FactoryPlugin) throws {
-        if plugins.contains(where: { $0.name == plugin.name }) {
+        try installPendingPlugins()
+        try installNow(plugin)
+    }
+
+    private func installNow(_ plugin: any FactoryPlugin) throws {
+        if installedPlugins.contains(where: { $0.name == plugin.name }) {
             throw LuaError(.runtime, "plugin '\(plugin.name)' is installed twice")
         }
-        let context = PluginContext(pluginName: plugin.name, registry: registry, catalog: types)
+        let context = PluginContext(pluginName: plugin.name, registry: storedRegistry, catalog: storedTypes)
         try plugin.install(in: context)
-        try addModule("factoryhost.\(plugin.name)", entries: context.entries)
+        let module = "factoryhost.\(plugin.name)"
+        if moduleEntries[module] == nil { try addPreloadEntry(module) }
+        moduleEntries[module] = context.entries
         pluginInstalled(plugin.name, plugin.version)
     }
 
-    func pluginInstalled(_ name: String, _ version: String) {
-        plugins.append((name, version))
+    /// Installs `plugins` the first time anything needs them — a script's
+    /// first DSL call or `require` of a plugin module, or Swift's first use of
+    /// ``registry``, ``types`` or ``container(_:)`` — so that a script which
+    /// never does pays nothing for them at start-up. Installing them all at
+    /// once then is the same as ``install(_:)`` one by one now.
+    ///
+    /// ```swift
+    /// let host = try FactoryHost()
+    /// try host.installWhenNeeded([NetworkingPlugin(), PersistencePlugin()])
+    /// try host.run("print 'no plugin needed'", name: "quick.lua")   // installs nothing
+    /// ```
+    public func installWhenNeeded(_ plugins: [any FactoryPlugin]) throws {
+        for plugin in plugins {
+            let module = "factoryhost.\(plugin.name)"
+            if moduleEntries[module] == nil && !pendingPlugins.contains(where: { $0.name == plugin.name }) {
+                try addPreloadEntry(module)
+            }
+            pendingPlugins.append(plugin)
+        }
     }
 
-    /// Makes `require(name)` return a table of `entries`, built on first require.
-    private func addModule(_ name: String, entries: [(String, (LuaState) throws -> LuaValue)]) throws {
+    /// Installs the plugins ``installWhenNeeded(_:)`` deferred (if any), or
+    /// reports why that failed.
+    public func installPendingPlugins() throws {
+        if let pluginFailure { throw pluginFailure }
+        guard !pendingPlugins.isEmpty else { return }
+        let plugins = pendingPlugins
+        pendingPlugins = []
+        do {
+            for plugin in plugins { try installNow(plugin) }
+        } catch {
+            pluginFailure = error
+            throw error
+        }
+    }
+
+    /// The names of the plugins installed and of those deferred, without
+    /// installing any.
+    var pluginNames: [String] { installedPlugins.map(\.name) + pendingPlugins.map(\.name) }
+
+    /// ``installPendingPlugins()`` for a script's call: a failure is raised
+    /// at the script's line (`level` 1: the caller of the function running
+    /// `frame`; 2 for a `require` loader, which `require` calls).
+    func installPendingPlugins(for frame: LuaFrame, level: Int32 = 1) throws {
+        do {
+            try installPendingPlugins()
+        } catch let error as LuaError {
+            throw LuaRaise(frame.location(level: level) + error.message)
+        }
+    }
+
+    func pluginInstalled(_ name: String, _ version: String) {
+        installedPlugins.append((name, version))
+    }
+
+    /// Makes `require(name)` return the table of the module's entries (see
+    /// `moduleEntries`), built on first require — after installing any
+    /// deferred plugin, which is where the entries come from.
+    private func addPreloadEntry(_ name: String) throws {
         let loader = try lua.frameFunction("require '\(name)'") { [unowned self] frame in
+            try self.installPendingPlugins(for: frame, level: 2)
             if let module = self.modules[name] {
                 try frame.push(.table(module))
                 return 1
             }
+            let entries = self.moduleEntries[name] ?? []
             let module = try self.lua.newTable(hashCapacity: entries.count)
             for (key, make) in entries { try module.rawSet(LuaValue(key), make(self.lua)) }
             self.modules[name] = module
@@ -121,7 +203,8 @@ public final class FactoryHost {
     /// A new container of configuration `name` (the same as scripts get
     /// from `container "name"`).
     public func container(_ name: String) throws -> Container {
-        try registry.container(name)
+        try installPendingPlugins()
+        return try storedRegistry.container(name)
     }
 
     /// Makes unqualified `resolve "X"` calls use `container` until the next

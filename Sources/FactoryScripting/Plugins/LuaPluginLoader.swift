@@ -32,12 +32,13 @@ extension FactoryHost {
                 if let other = manifests[manifest.name] {
                     throw LuaError(.runtime, "two plugins are named '\(manifest.name)': \(other.manifestPath) and \(manifest.manifestPath)")
                 }
-                if plugins.contains(where: { $0.name == manifest.name }) {
+                if pluginNames.contains(manifest.name) {
                     throw LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' is already installed (a Swift plugin has that name)")
                 }
                 manifests[manifest.name] = manifest
             }
         }
+        if manifests.isEmpty { return [] }
         let ordered = try dependencyOrder(manifests)
         for manifest in ordered {
             guard fileExists(manifest.entryPath) else {
@@ -53,7 +54,7 @@ extension FactoryHost {
     /// Plugins sorted so each comes after what it requires (ties by name).
     private func dependencyOrder(_ manifests: [String: LuaPluginManifest]) throws -> [LuaPluginManifest] {
         var ordered: [LuaPluginManifest] = []
-        var done: Set<String> = Set(plugins.map(\.name))
+        var done: Set<String> = Set(pluginNames)
         var visiting: [String] = []
         func visit(_ manifest: LuaPluginManifest) throws {
             if done.contains(manifest.name) { return }
@@ -65,7 +66,7 @@ extension FactoryHost {
             visiting.append(manifest.name)
             for requirement in manifest.requires where !done.contains(requirement) {
                 guard let required = manifests[requirement] else {
-                    let available = (plugins.map(\.name) + manifests.keys).sorted()
+                    let available = (pluginNames + manifests.keys).sorted()
                     throw LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' requires '\(requirement)', "
                                    + "which is not installed (plugins: \(available.joined(separator: ", ")))")
                 }
