@@ -13,6 +13,7 @@
 //                interfaces, Swift and Lua plugins
 //   ScenarioTesting  `factoryhost test`: spec files (describe/it/expect), the runner, reporters
 //   CSQLite      the system's libsqlite3 (the persistence example), through pkg-config `sqlite3`
+//   CCurl        the system's libcurl (the movie-loaders example), opened on first use
 //   ExamplePlugins   the Swift plugins the stock binary ships (the articles' types)
 //   FactoryHostCLI   the command line as a library (run, check, graph), for custom hosts
 //   factoryhost  the stock command-line tool: FactoryHostCLI with ExamplePlugins
@@ -65,13 +66,19 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
+        // HTTP for the movie-loaders example: the system's libcurl, opened
+        // with dlopen on the first request (never at start-up).
+        .target(
+            name: "CCurl",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
         .target(
             name: "ScenarioTesting",
             dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting"]
         ),
         .target(
             name: "ExamplePlugins",
-            dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting", "CSQLite"]
+            dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting", "CSQLite", "CCurl"]
         ),
         .target(
             name: "FactoryHostCLI",

@@ -2,7 +2,8 @@
 # Installs the system packages factoryhost needs, when they are missing:
 #   Lua 5.4 (library and headers, found through pkg-config `lua5.4`), the stock
 #   lua5.4 interpreter (the end-to-end tests compare against it), libedit,
-#   SQLite (the persistence example) and pkg-config. apt-get as root or through sudo; Homebrew on macOS.
+#   SQLite (the persistence example), libcurl (the movie-loaders example; its
+#   headers to build, the library opened at run time) and pkg-config. apt-get as root or through sudo; Homebrew on macOS.
 # The Swift toolchain itself (6.0 or newer) must already be installed.
 set -euo pipefail
 
@@ -28,6 +29,7 @@ have_pc lua5.4 || missing+=(liblua5.4-dev)
 command -v lua5.4 >/dev/null 2>&1 || missing+=(lua5.4)
 have_pc libedit || missing+=(libedit-dev)
 have_pc sqlite3 || missing+=(libsqlite3-dev)
+have_pc libcurl || missing+=(libcurl4-openssl-dev)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then

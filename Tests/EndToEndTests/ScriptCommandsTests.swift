@@ -13,7 +13,7 @@ struct ScriptCommandsTests {
         #expect(result == ProcessResult(status: 0, stdout: "movie 1 from fixture://\t1\nsigned in as ana\n", stderr: ""))
         let parsed = try CommandRunner.factoryhost(["run", "--config=app", "--timeout", "10", "app.lua"], in: dsl)
         #expect(parsed.status == 1)       // only app-tests has the sign-in screen
-        #expect(parsed.stdout == "movie 1 from https://movies.example\t1\n")
+        #expect(parsed.stdout == "movie 1 from fixture://movies.example\t1\n")
         #expect(parsed.stderr.hasPrefix("factoryhost: app.lua:33: no registration for SignInViewModel in configuration 'app'\n"))
         let none = try CommandRunner.factoryhost(["run", "app.lua"], in: dsl)
         #expect(none.stderr.hasPrefix("factoryhost: app.lua:31: resolve needs a configuration: run with --config NAME, "

@@ -17,7 +17,7 @@ struct ScriptDSLTests {
         #expect(loader.session.baseURL == "fixture://")
         #expect(try tests.resolve(MovieLoader.self) !== loader)                 // transient
         #expect(try tests.resolve(MovieLoader.self).cache === loader.cache)     // singleton cache
-        #expect(try host.container("app").resolve(MovieLoader.self).session.baseURL == "https://movies.example")
+        #expect(try host.container("app").resolve(MovieLoader.self).session.baseURL == "fixture://movies.example")
         #expect(try host.container("app-tests").resolve(Cache.self) !== loader.cache)   // containers share nothing
     }
 

@@ -15,7 +15,7 @@ let appScript = """
     configuration "app" {
       register "Cache" { scope = "singleton", make = function() return net.Cache.new() end },
       register "HTTPSession" { scope = "singleton",
-        make = function() return net.HTTPSession.new { baseURL = "https://movies.example" } end },
+        make = function() return net.HTTPSession.new { baseURL = "fixture://movies.example" } end },
       register "MovieLoader" {
         deps = { cache = "Cache", session = "HTTPSession" },
         make = function(d) return net.MovieLoader.new(d.cache, d.session) end,

@@ -1,8 +1,8 @@
 import LuaBridge
 
-/// Where a loader sends its requests. An `http://127.0.0.1:PORT` base URL
-/// makes real HTTP requests; any other (`fixture://`, say) serves fixtures,
-/// for test configurations.
+/// Where a loader sends its requests. An `http://` or `https://` base URL
+/// makes real HTTP requests (through libcurl); any other (`fixture://`,
+/// say) serves fixtures, for test configurations.
 public final class HTTPSession: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "HTTPSession"
     public let baseURL: String
@@ -10,7 +10,7 @@ public final class HTTPSession: LuaExportable, @unchecked Sendable {
     public init(baseURL: String) { self.baseURL = baseURL }
 
     /// Whether requests go over HTTP (else they are answered from fixtures).
-    public var isHTTP: Bool { baseURL.hasPrefix("http://") }
+    public var isHTTP: Bool { baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://") }
 
     /// The fixture body for `path` in a non-HTTP session.
     func fixture(for path: String) -> String {

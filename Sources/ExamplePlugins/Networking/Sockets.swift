@@ -7,10 +7,8 @@ import Darwin
 #endif
 import LuaBridge
 
-/// The few POSIX socket calls the example HTTP client and loopback server
-/// need (plain HTTP/1.1 over TCP, `Connection: close`). Kept tiny on purpose:
-/// linking Foundation's URLSession would add about 14 ms to every
-/// `factoryhost` start (measured), four times the start-up budget.
+/// The few POSIX socket calls the loopback test server needs (plain
+/// HTTP/1.1 over TCP, `Connection: close`); the client side is libcurl's.
 enum Sockets {
     #if canImport(Darwin)
     static let streamType = SOCK_STREAM
@@ -26,28 +24,6 @@ enum Sockets {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
         return address
-    }
-
-    static func connect(host: String, port: UInt16) throws -> Int32 {
-        guard host == "127.0.0.1" || host == "localhost" else {
-            throw LuaError(.runtime, "the example HTTP client only reaches loopback (127.0.0.1), not '\(host)'")
-        }
-        let fd = socket(AF_INET, streamType, 0)
-        guard fd >= 0 else { throw LuaError(.runtime, "socket: \(String(cString: strerror(errno)))") }
-        #if canImport(Darwin)
-        var on: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        var address = loopbackAddress(port: port)
-        let status = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc_connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard status == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw LuaError(.runtime, "cannot connect to \(host):\(port): \(reason)")
-        }
-        return fd
     }
 
     static func sendAll(_ fd: Int32, _ text: String) -> Bool {
@@ -103,14 +79,6 @@ enum Sockets {
         }
     }
 }
-
-#if canImport(Darwin)
-private func Glibc_connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { Darwin.connect(fd, address, length) }
-#elseif canImport(Musl)
-private func Glibc_connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { Musl.connect(fd, address, length) }
-#else
-private func Glibc_connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 { Glibc.connect(fd, address, length) }
-#endif
 
 /// A lock for the few objects the HTTP threads share with the host thread.
 final class Mutex: @unchecked Sendable {
