@@ -50,6 +50,14 @@ struct ErrorTests {
         // A message that already says where is raised as it is.
         lua.register("raw") { (_: LuaCall) in throw LuaRaise("somewhere.lua:9: exact") }
         #expect(expectLuaError(lua, "raw()")?.message == "somewhere.lua:9: exact")
+        // A LuaError Swift made — of any kind — gets the caller's position too.
+        for kind in [LuaError.Kind.runtime, .memory, .file] {
+            lua.registerFrame("fails") { _ in throw LuaError(kind, "no connection") }
+            #expect(expectLuaError(lua, "\n\nfails()", name: "k.lua")?.message == "k.lua:3: no connection", "\(kind)")
+        }
+        // One Lua raised (a syntax error from load in Swift) is passed on as it is.
+        lua.registerFrame("compile") { f in _ = try f.state.load(try f.string(1), name: "snippet"); return 0 }
+        #expect(expectLuaError(lua, "compile('x = = 1')", name: "c.lua")?.message.hasPrefix("snippet:1:") == true)
     }
 
     @Test func badArgumentsReadLikeLuaAuxlib() throws {

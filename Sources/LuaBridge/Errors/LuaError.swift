@@ -41,13 +41,27 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
     public let traceback: String?
     /// The Lua type of the error value Lua raised (`"string"`, `"table"`, …).
     public let valueType: String?
+    /// Whether Lua raised it while running code (its message then already
+    /// says where), rather than Swift making it. A Swift function called from
+    /// Lua that throws one Swift made gets the caller's `file:line: ` in front.
+    let raisedByLua: Bool
 
     /// Creates an error; `message` should read as Lua would report it.
     public init(_ kind: Kind, _ message: String, traceback: String? = nil, valueType: String? = nil) {
+        self.init(kind, message, traceback: traceback, valueType: valueType, raisedByLua: false)
+    }
+
+    init(_ kind: Kind, _ message: String, traceback: String?, valueType: String?, raisedByLua: Bool) {
         self.kind = kind
         self.message = message
         self.traceback = traceback
         self.valueType = valueType
+        self.raisedByLua = raisedByLua
+    }
+
+    /// Errors are equal when they say the same (wherever they were made).
+    public static func == (a: LuaError, b: LuaError) -> Bool {
+        a.kind == b.kind && a.message == b.message && a.traceback == b.traceback && a.valueType == b.valueType
     }
 
     /// The message followed by the traceback, as `lua` prints an error.

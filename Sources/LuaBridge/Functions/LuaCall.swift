@@ -106,7 +106,7 @@ extension LuaState {
                 throw LuaError(.typeMismatch, "'\(box.name)' reported \(pushed) results but pushed \(lua_gettop(L) - count)")
             }
             return pushed
-        } catch let error as LuaError where error.kind != .typeMismatch && error.kind != .encoding && error.kind != .closed {
+        } catch let error as LuaError where error.raisedByLua {
             // From Lua code run by the function: the message already says where.
             pushMessage(error.message, in: L)
             return FH_RAISE

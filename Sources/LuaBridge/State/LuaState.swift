@@ -242,11 +242,11 @@ public final class LuaState {
         switch status {
         case LUA_ERRRUN:
             let (message, traceback) = LuaState.splitTraceback(text)
-            return LuaError(.runtime, message, traceback: traceback, valueType: valueType)
-        case LUA_ERRMEM: return LuaError(.memory, text)
-        case LUA_ERRERR: return LuaError(.errorHandler, text)
-        case LUA_ERRSYNTAX: return LuaError(.syntax, text)
-        default: return LuaError(status == fh_errfile() ? .file : .runtime, text)
+            return LuaError(.runtime, message, traceback: traceback, valueType: valueType, raisedByLua: true)
+        case LUA_ERRMEM: return LuaError(.memory, text, traceback: nil, valueType: nil, raisedByLua: true)
+        case LUA_ERRERR: return LuaError(.errorHandler, text, traceback: nil, valueType: nil, raisedByLua: true)
+        case LUA_ERRSYNTAX: return LuaError(.syntax, text, traceback: nil, valueType: nil, raisedByLua: true)
+        default: return LuaError(status == fh_errfile() ? .file : .runtime, text, traceback: nil, valueType: nil, raisedByLua: true)
         }
     }
 
