@@ -376,14 +376,6 @@ int fh_object_metatable(lua_State *L, const char *name) {
     return 1;
 }
 
-void fh_push_object(lua_State *L, void *retained, const void *type, const char *name) {
-    fh_object *o = (fh_object *)lua_newuserdatauv(L, sizeof(fh_object), 0);
-    o->object = retained;
-    o->type = type;
-    fh_object_metatable(L, name);
-    lua_setmetatable(L, -2);
-}
-
 void fh_push_object_with(lua_State *L, void *retained, const void *type, int metatableRef) {
     fh_object *o = (fh_object *)lua_newuserdatauv(L, sizeof(fh_object), 0);
     o->object = retained;
@@ -418,21 +410,6 @@ void *fh_to_object(lua_State *L, int idx, const char *name) {
     int same = lua_rawequal(L, -1, -3);
     lua_pop(L, 3);
     return same ? ((fh_object *)lua_touserdata(L, idx))->object : NULL;
-}
-
-const void *fh_object_metatable_identity(lua_State *L, const char *name) {
-    fh_object_metatable(L, name);
-    const void *identity = lua_topointer(L, -1);
-    lua_pop(L, 1);
-    return identity;
-}
-
-void *fh_to_object_with(lua_State *L, int idx, const void *metatable) {
-    fh_object *o = lua_type(L, idx) == LUA_TUSERDATA ? object_at(L, idx) : NULL;
-    if (o == NULL || !lua_getmetatable(L, idx)) return NULL;
-    int same = lua_topointer(L, -1) == metatable;   /* bridge metatables are never collected */
-    lua_pop(L, 1);
-    return same ? o->object : NULL;
 }
 
 /// What Lua calls for a Swift function or method. The Swift side never

@@ -99,13 +99,11 @@ int fh_psettable(lua_State *L, int idx);
 /// getmetatable/setmetatable). Returns 1 if it was created now.
 int fh_object_metatable(lua_State *L, const char *name);
 /// Pushes a full userdata holding `retained` (a +1 Swift reference) of the
-/// exact Swift class `type` with the metatable `name` (created as by
-/// fh_object_metatable when missing).
-void fh_push_object(lua_State *L, void *retained, const void *type, const char *name);
-/// Like fh_push_object, with the metatable from a registry reference made by
-/// fh_object_metatable_ref (no lookup by name).
+/// exact Swift class `type`, with the metatable a registry reference made by
+/// fh_object_metatable_ref points to.
 void fh_push_object_with(lua_State *L, void *retained, const void *type, int metatableRef);
-/// A registry reference to the metatable `name` (created if needed).
+/// A registry reference to the metatable `name` (created as by
+/// fh_object_metatable when missing).
 int fh_object_metatable_ref(lua_State *L, const char *name);
 /// The Swift reference in the userdata at `idx` if it holds an object of
 /// exactly the Swift class `type`; NULL otherwise (the fast check).
@@ -113,12 +111,6 @@ void *fh_to_object_of_type(lua_State *L, int idx, const void *type);
 /// The Swift reference in the userdata at `idx` if it carries metatable
 /// `metatable` and was not yet released; NULL otherwise.
 void *fh_to_object(lua_State *L, int idx, const char *metatable);
-/// The identity of the bridge's metatable `name` (created if needed); stable
-/// for the state's life, since the private table keeps every metatable.
-const void *fh_object_metatable_identity(lua_State *L, const char *name);
-/// Like fh_to_object, for a metatable identity from fh_object_metatable_identity
-/// (no name lookup: the fast check for exported methods' `self`).
-void *fh_to_object_with(lua_State *L, int idx, const void *metatable);
 /// Pushes a Lua function that calls the Swift function `retainedBox` (a +1
 /// reference, released when the function is collected). For a method,
 /// `receiverType` is the exact Swift class whose objects are handed to it as

@@ -18,7 +18,10 @@ public final class FactoryHost {
     /// The Lua state scripts run in.
     public let lua: LuaState
     /// Every configuration scripts and plugins declared (installing plugins
-    /// given to ``installWhenNeeded(_:)`` first).
+    /// given to ``installWhenNeeded(_:)`` first; if that fails, the registry
+    /// comes without them, and every throwing use of the host —
+    /// ``container(_:)``, a script's DSL call, ``installPendingPlugins()`` —
+    /// reports why).
     public var registry: Registry {
         try? installPendingPlugins()
         return storedRegistry

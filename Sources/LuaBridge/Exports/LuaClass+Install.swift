@@ -8,7 +8,6 @@ extension LuaClass {
     public func install(in state: LuaState) throws -> LuaTable {
         let typeName = name
         let metatable = try state.metatable(for: typeName)
-        let identity = try state.metatableIdentity(for: typeName)
         let methodTable = try state.newTable()
         for method in methods {
             let function = try state.methodFunction("\(typeName):\(method.name)", receiver: Object.self, method.body)
@@ -27,7 +26,7 @@ extension LuaClass {
             index = .table(methodTable)
         } else {
             let getter = try state.frameFunction("\(typeName).__index") { frame in
-                let object = try frame.object(1, as: Object.self, metatable: identity, typeName: typeName)
+                let object = try frame.object(1, as: Object.self, typeName: typeName)
                 let key = frame.value(2)
                 guard case .string(let bytes) = key, let get = getters[bytes.description] else {
                     // Called from the C __index helper: the script's line is one level further up.

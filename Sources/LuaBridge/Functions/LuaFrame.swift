@@ -122,37 +122,19 @@ public struct LuaFrame {
         return object
     }
 
-    /// A method's receiver (argument 1) as a `T`: handed over by the C
-    /// trampoline when exactly of class `T`, else checked as ``object(_:as:typeName:)`` does.
-    @inlinable
-    public func receiver<T: AnyObject>(as type: T.Type, typeName: String) throws -> T {
-        if let receiver {
-            return unsafeDowncast(Unmanaged<AnyObject>.fromOpaque(receiver).takeUnretainedValue(), to: T.self)
-        }
-        return try objectChecked(1, as: T.self, typeName: typeName)
-    }
-
     /// Runs `body` with a method's receiver as an exported type `T`. (When
     /// the trampoline handed the receiver over, it is lent to `body` without
-    /// a retain: argument 1 keeps it alive for the call.)
+    /// a retain: argument 1 keeps it alive for the call.) Internal, like
+    /// `LuaState.methodFunction`: the trampoline checked the receiver against
+    /// the class the method was made for, and only `LuaClass` pairs the two.
     @inlinable
-    public func withReceiver<T: LuaExportable, R>(as type: T.Type, _ body: (T) throws -> R) throws -> R {
+    func withReceiver<T: LuaExportable, R>(as type: T.Type, _ body: (T) throws -> R) throws -> R {
         if let receiver {
             return try Unmanaged<T>.fromOpaque(receiver)._withUnsafeGuaranteedRef(body)
         }
         return try body(objectChecked(1, as: T.self, typeName: T.luaTypeName))
     }
 
-    /// The Swift object of type `T` inside argument `position`, checked
-    /// against a metatable identity (see ``LuaState/metatableIdentity(for:)``).
-    @inline(__always)
-    public func object<T: AnyObject>(_ position: Int32, as type: T.Type, metatable: UnsafeRawPointer,
-                                     typeName: String) throws -> T {
-        guard let raw = fh_to_object_with(L, position, metatable), let object = exactly(T.self, raw) else {
-            throw typeError(position, expected: typeName)
-        }
-        return object
-    }
 
     // MARK: Results
 
@@ -214,8 +196,8 @@ extension LuaState {
 
     /// A method of class `receiver`: like ``frameFunction(_:_:)``, but the
     /// trampoline hands an argument 1 of exactly that class straight to
-    /// ``LuaFrame/receiver(as:typeName:)``.
-    public func methodFunction(_ name: String, receiver: AnyObject.Type,
+    /// `LuaFrame.withReceiver(as:_:)`, which must name the same class.
+    func methodFunction(_ name: String, receiver: AnyObject.Type,
                                _ body: @escaping LuaFrameFunction) throws -> LuaFunction {
         try pushSwiftFunction(SwiftFunctionBox(name: name, frame: body), receiverType: swiftTypeIdentity(receiver))
     }

@@ -60,19 +60,6 @@ extension LuaState {
     }
 }
 
-extension LuaState {
-    /// The identity of userdata type `type`'s metatable, for fast type checks
-    /// with ``LuaFrame/object(_:as:metatable:typeName:)``.
-    public func metatableIdentity(for type: String) throws -> UnsafeRawPointer {
-        let L = try thread()
-        try reserve(4, in: L)
-        guard let identity = fh_object_metatable_identity(L, type) else {
-            throw LuaError(.memory, "no metatable for \(type)")
-        }
-        return identity
-    }
-}
-
 /// `__gc` of a Swift-object userdata: gives back the reference it held.
 let swiftObjectRelease: fh_release_fn = { raw in
     guard let raw else { return }
