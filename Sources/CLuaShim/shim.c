@@ -717,8 +717,6 @@ int fh_collect(lua_State *L) { return protected_call(L, do_collect, 0, 0); }   /
 void fh_pop(lua_State *L, int n) { lua_pop(L, n); }
 int fh_isnoneornil(lua_State *L, int idx) { return lua_isnoneornil(L, idx); }
 const char *fh_tolstring(lua_State *L, int idx, size_t *len) { return lua_tolstring(L, idx, len); }
-lua_Integer fh_tointegerx(lua_State *L, int idx, int *isnum) { return lua_tointegerx(L, idx, isnum); }
-lua_Number fh_tonumberx(lua_State *L, int idx, int *isnum) { return lua_tonumberx(L, idx, isnum); }
 int fh_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
 void fh_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }
 int fh_getref(lua_State *L, int ref) { return lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }

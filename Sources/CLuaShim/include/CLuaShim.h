@@ -147,8 +147,6 @@ int fh_collect(lua_State *L);
 void fh_pop(lua_State *L, int n);
 int fh_isnoneornil(lua_State *L, int idx);
 const char *fh_tolstring(lua_State *L, int idx, size_t *len);
-lua_Integer fh_tointegerx(lua_State *L, int idx, int *isnum);
-lua_Number fh_tonumberx(lua_State *L, int idx, int *isnum);
 int fh_ref(lua_State *L);
 void fh_unref(lua_State *L, int ref);
 int fh_getref(lua_State *L, int ref);

@@ -11,8 +11,8 @@ extension LuaState {
         case LUA_TBOOLEAN:
             return .boolean(lua_toboolean(L, idx) != 0)
         case LUA_TNUMBER:
-            if lua_isinteger(L, idx) != 0 { return .integer(Int(fh_tointegerx(L, idx, nil))) }
-            return .number(fh_tonumberx(L, idx, nil))
+            if lua_isinteger(L, idx) != 0 { return .integer(Int(lua_tointegerx(L, idx, nil))) }
+            return .number(lua_tonumberx(L, idx, nil))
         case LUA_TSTRING:
             var length = 0
             guard let chars = fh_tolstring(L, idx, &length) else { return .nil }
