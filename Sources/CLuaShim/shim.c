@@ -1,36 +1,14 @@
 // CLuaShim — see include/CLuaShim.h for what lives here and why.
 #include "CLuaShim.h"
+#include "control.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-// MARK: - The control block
-
-/// Per-state bookkeeping, reachable from every thread of the state through
-/// the extra space (lua_newthread copies the main thread's extra space).
-typedef struct fh_control {
-    lua_Alloc base_alloc;
-    void *base_ud;
-    size_t used;          /* bytes allocated now */
-    size_t limit;         /* 0 = no cap */
-    int enforce;          /* the cap applies only while Lua code runs */
-
-    long long instr_limit;   /* 0 = no cap */
-    long long instr_left;
-    double time_limit;       /* <= 0 = no cap */
-    double deadline;
-    int exhausted;           /* a limit fired: keep firing until the outermost call returns */
-    volatile sig_atomic_t interrupted;
-
-    int depth;               /* nesting of protected calls from Swift */
-    int script_status;       /* the inner status seen by fh_pcall_script */
-
-    fh_call_fn call;
-    fh_release_fn release;
-    void *owner;             /* the Swift object that owns the state (unretained) */
-} fh_control;
+// MARK: - The control block (control.h)
 
 /// The userdata of a Swift object: the retained reference and the identity
 /// of its exact Swift class (what fast type checks compare).
@@ -68,11 +46,7 @@ static fh_control *control(lua_State *L) {
     return *(fh_control **)lua_getextraspace(L);
 }
 
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+fh_control *fh_control_of(lua_State *L) { return control(L); }
 
 // MARK: - Allocator
 
@@ -99,8 +73,10 @@ static void *fh_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 
 static void fh_hook(lua_State *L, lua_Debug *ar);
 
-static void arm_hook(lua_State *L, int count) {
-    lua_sethook(L, fh_hook, LUA_MASKCOUNT, count);
+/// The stop hook on every instruction (and call and return: a C function
+/// returning into Lua is seen at once).
+static void arm_stop(lua_State *L) {
+    lua_sethook(L, fh_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
 /// How many instructions until the hook should look again.
@@ -109,38 +85,87 @@ static int hook_step(fh_control *c) {
     return FH_HOOK_STEP;
 }
 
-/// Checks the interrupt flag and the limits. Once a limit fires it fires at
-/// every instruction, so a script cannot catch the error with pcall and go on.
+void fh_arm_running(fh_control *c) {
+    int n = c->nrunning;
+    for (int i = 0; i < n && i < FH_MAX_RUNNING; i++) arm_stop(c->running[i]);
+}
+
+void fh_running_push(fh_control *c, lua_State *L) {
+    int n = c->nrunning;
+    if (n < FH_MAX_RUNNING) c->running[n] = L;
+    atomic_signal_fence(memory_order_seq_cst);      /* the entry before the count */
+    c->nrunning = n + 1;
+}
+
+void fh_running_pop(fh_control *c) {
+    c->nrunning = c->nrunning - 1;
+}
+
+void fh_arm_if_stopping(fh_control *c, lua_State *L) {
+    if (atomic_load(&c->exhausted) || atomic_load(&c->interrupted)) arm_stop(L);
+}
+
+/// Formats a limit's seconds as Lua prints a float ("2.0", "0.3").
+static void format_seconds(char *out, size_t size, double seconds) {
+    snprintf(out, size, "%.14g", seconds);
+    if (strspn(out, "-0123456789") == strlen(out)) strncat(out, ".0", size - strlen(out) - 1);
+}
+
+/// Raises the limit's error at the running function's line. The first
+/// message is kept: the outermost call reports it even if the code swallowed
+/// the error (a coroutine's resume returns it as a value).
+static int raise_limit(lua_State *L, fh_control *c) {
+    lua_Debug ar;
+    int level = 0;                       /* the innermost Lua function's line, past C frames */
+    while (lua_getstack(L, level, &ar) && lua_getinfo(L, "l", &ar) && ar.currentline <= 0) level++;
+    luaL_where(L, lua_getstack(L, level, &ar) ? level : 0);
+    if (atomic_load(&c->exhausted) == FH_LIMIT_INSTRUCTIONS)
+        lua_pushfstring(L, "instruction limit exceeded (%I instructions)", (lua_Integer)c->instr_limit);
+    else
+        lua_pushfstring(L, "time limit exceeded (%s seconds)", c->call_limit_text);
+    lua_concat(L, 2);
+    if (c->limit_message[0] == 0) {
+        size_t len = 0;
+        const char *text = lua_tolstring(L, -1, &len);
+        if (len >= sizeof c->limit_message) len = sizeof c->limit_message - 1;
+        memcpy(c->limit_message, text, len);
+        c->limit_message[len] = 0;
+    }
+    return lua_error(L);
+}
+
+/// Runs when a stop was armed (time limit, Ctrl-C: from the watchdog or a
+/// signal handler) or every few instructions under an instruction limit.
+/// Once a limit fires it fires at every instruction, so a script cannot
+/// catch the error with pcall and go on. With nothing to do, it takes
+/// itself off the thread (a coroutine armed during an earlier call).
 static void fh_hook(lua_State *L, lua_Debug *ar) {
-    (void)ar;
     fh_control *c = control(L);
-    if (c->interrupted) {
-        c->interrupted = 0;
-        arm_hook(L, hook_step(c));
+    if (atomic_load(&c->interrupted)) {
+        atomic_store(&c->interrupted, 0);
+        if (c->instr_limit > 0 && c->depth > 0) lua_sethook(L, fh_hook, LUA_MASKCOUNT, hook_step(c));
+        else lua_sethook(L, NULL, 0, 0);
         luaL_error(L, "interrupted!");
         return;
     }
-    if (!c->exhausted && c->instr_limit > 0) {
+    if (c->depth == 0) {                     /* a stale hook: no call is running */
+        lua_sethook(L, NULL, 0, 0);
+        return;
+    }
+    if (!atomic_load(&c->exhausted) && c->instr_limit > 0 && ar->event == LUA_HOOKCOUNT) {
         c->instr_left -= hook_step(c);
-        if (c->instr_left <= 0) {
-            c->exhausted = 1;
-            arm_hook(L, 1);
-        }
+        if (c->instr_left <= 0) atomic_store(&c->exhausted, FH_LIMIT_INSTRUCTIONS);
     }
-    if (!c->exhausted && c->time_limit > 0 && now_seconds() > c->deadline) {
-        c->exhausted = 2;
-        arm_hook(L, 1);
+    if (!atomic_load(&c->exhausted) && c->deadline > 0 && !c->watched && fh_now() > c->deadline)
+        atomic_store(&c->exhausted, FH_LIMIT_TIME);        /* no watchdog thread: the clock, here */
+    if (atomic_load(&c->exhausted)) {
+        arm_stop(L);                         /* on this thread too, whichever it is */
+        raise_limit(L, c);
+        return;
     }
-    if (c->exhausted) {
-        arm_hook(L, 1);                   /* on this thread too, whichever it is */
-        luaL_where(L, 0);                 /* the running function's line */
-        if (c->exhausted == 1)
-            lua_pushfstring(L, "instruction limit exceeded (%I instructions)", (lua_Integer)c->instr_limit);
-        else
-            lua_pushfstring(L, "time limit exceeded (%f seconds)", (lua_Number)c->time_limit);
-        lua_concat(L, 2);
-        lua_error(L);
-    }
+    if (c->instr_limit > 0) lua_sethook(L, fh_hook, LUA_MASKCOUNT, hook_step(c));
+    else if (c->deadline > 0 && !c->watched) lua_sethook(L, fh_hook, LUA_MASKCOUNT, FH_HOOK_STEP);
+    else lua_sethook(L, NULL, 0, 0);
 }
 
 // MARK: - Entering and leaving Lua
@@ -150,27 +175,65 @@ typedef struct fh_entry {
 } fh_entry;
 
 /// Called before every protected call from Swift: the outermost one resets
-/// the budgets; every one turns the memory cap on.
+/// the budgets and registers its deadline with the watchdog (no hook is set
+/// for a time limit until it passes); every one records the Lua thread it
+/// runs on and turns the memory cap on.
 static fh_entry enter(lua_State *L, fh_control *c) {
     fh_entry e = { c->enforce };
     if (c->depth == 0) {
-        c->exhausted = 0;
+        atomic_store(&c->exhausted, FH_LIMIT_NONE);
+        c->last_limit = FH_LIMIT_NONE;
+        c->limit_message[0] = 0;
         c->instr_left = c->instr_limit;
-        if (c->time_limit > 0) c->deadline = now_seconds() + c->time_limit;
-        if (c->instr_limit > 0 || c->time_limit > 0 || c->interrupted)
-            arm_hook(L, c->interrupted ? 1 : hook_step(c));
-        else if (lua_gethook(L) == fh_hook)
-            lua_sethook(L, NULL, 0, 0);
+        c->nrunning = 0;
+        double now = 0, deadline = 0, length = 0;
+        if (c->time_limit > 0 || c->deadline_at > 0) now = fh_now();
+        if (c->time_limit > 0) { deadline = now + c->time_limit; length = c->time_limit; }
+        if (c->deadline_at > 0 && (deadline == 0 || c->deadline_at < deadline)) {
+            deadline = c->deadline_at;
+            length = c->deadline_at_length;
+        }
+        c->deadline = deadline;
+        if (deadline > 0) format_seconds(c->call_limit_text, sizeof c->call_limit_text, length);
+        fh_thread_enter(c);
+        if (deadline > 0 || c->process_memory_cap > 0) fh_watch(c);
+        if (deadline > 0 && deadline <= now) atomic_store(&c->exhausted, FH_LIMIT_TIME);
+        if (atomic_load(&c->interrupted) || atomic_load(&c->exhausted)) arm_stop(L);
+        else if (c->instr_limit > 0) lua_sethook(L, fh_hook, LUA_MASKCOUNT, hook_step(c));
+        else if (deadline > 0 && !c->watched) lua_sethook(L, fh_hook, LUA_MASKCOUNT, FH_HOOK_STEP);
+        else if (lua_gethook(L) == fh_hook) lua_sethook(L, NULL, 0, 0);
     }
     c->depth++;
+    fh_running_push(c, L);
     c->enforce = 1;
     return e;
 }
 
-static void leave(fh_control *c, fh_entry e) {
+/// After every protected call from Swift. When the outermost call returns
+/// after a limit fired, its status is the limit's error whatever the code
+/// did with it (a coroutine's resume returns errors as values): the error
+/// is on top, replacing any results from `base` on.
+static int leave(lua_State *L, fh_control *c, fh_entry e, int status, int base) {
+    fh_running_pop(c);
     c->depth--;
     c->enforce = e.saved_enforce;
-    if (c->depth == 0) c->exhausted = 0;
+    if (c->depth == 0) {
+        if (c->watched) fh_unwatch(c);
+        fh_thread_leave(c);
+        if (atomic_load(&c->exhausted) && c->limit_message[0] != 0) {
+            int keep = status == LUA_ERRRUN && lua_type(L, -1) == LUA_TSTRING
+                       && strstr(lua_tostring(L, -1), c->limit_message) != NULL;
+            if (!keep) {
+                lua_settop(L, base - 1);
+                lua_pushstring(L, c->limit_message);
+                status = LUA_ERRRUN;
+            }
+        }
+        c->last_limit = status != LUA_OK ? atomic_load(&c->exhausted) : FH_LIMIT_NONE;
+        atomic_store(&c->exhausted, FH_LIMIT_NONE);
+        if (lua_gethook(L) == fh_hook && !atomic_load(&c->interrupted)) lua_sethook(L, NULL, 0, 0);
+    }
+    return status;
 }
 
 // MARK: - Message handler
@@ -229,7 +292,7 @@ int fh_pcall(lua_State *L, int nargs, int nresults) {
     clear_error_value(L);
     fh_entry e = enter(L, c);
     int status = lua_pcall(L, nargs, nresults, base);
-    leave(c, e);
+    status = leave(L, c, e, status, base + 1);
     lua_remove(L, base);
     return status;
 }
@@ -257,9 +320,8 @@ int fh_pcall_script(lua_State *L, int nargs, int nresults) {
     c->script_status = LUA_OK;
     fh_entry e = enter(L, c);
     int status = lua_pcall(L, nargs + 1, nresults, 0);
-    leave(c, e);
     if (status != LUA_OK && c->script_status != LUA_OK) status = c->script_status;
-    return status;
+    return leave(L, c, e, status, base);
 }
 
 /// lua_load is protected internally, so loading a buffer needs no extra frame.
@@ -496,6 +558,7 @@ lua_State *fh_newstate(fh_call_fn call, fh_release_fn release) {
     c->used = (size_t)lua_gc(L, LUA_GCCOUNT, 0) * 1024 + (size_t)lua_gc(L, LUA_GCCOUNTB, 0);
     c->call = call;
     c->release = release;
+    c->hard_stop_grace = -1;
     lua_setallocf(L, fh_alloc, c);
     *(fh_control **)lua_getextraspace(L) = c;
     clear_error_value(L);                /* creates the slot the handler reuses */
@@ -530,9 +593,32 @@ size_t fh_memory_used(lua_State *L) { return control(L)->used; }
 void fh_set_instruction_limit(lua_State *L, long long count) { control(L)->instr_limit = count > 0 ? count : 0; }
 void fh_set_time_limit(lua_State *L, double seconds) { control(L)->time_limit = seconds; }
 
+void fh_set_deadline(lua_State *L, double seconds) {
+    fh_control *c = control(L);
+    c->deadline_at = seconds > 0 ? fh_now() + seconds : 0;
+    c->deadline_at_length = seconds > 0 ? seconds : 0;
+}
+
+void fh_set_hard_stop(lua_State *L, double grace, const char *prefix) {
+    fh_control *c = control(L);
+    c->hard_stop_grace = grace;
+    snprintf(c->hard_stop_prefix, sizeof c->hard_stop_prefix, "%s", prefix != NULL ? prefix : "");
+}
+
+void fh_set_process_memory_cap(lua_State *L, size_t bytes) {
+    fh_control *c = control(L);
+    c->process_memory_base = bytes > 0 ? fh_resident_bytes() : 0;
+    c->process_memory_cap = c->process_memory_base > 0 ? bytes : 0;   /* unknown resident size: no watch */
+}
+
+int fh_limit_fired(lua_State *L) { return control(L)->last_limit; }
+
+/// Ctrl-C (async-signal-safe): marks the state and, if Lua code runs, sends
+/// the stop signal to its thread, whose handler arms every running Lua thread.
 void fh_interrupt(lua_State *L) {
-    control(L)->interrupted = 1;
-    lua_sethook(L, fh_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+    fh_control *c = control(L);
+    atomic_store(&c->interrupted, 1);
+    if (c->depth > 0) fh_signal_running_thread(c);
 }
 
 static lua_State *volatile sigint_state = NULL;
@@ -545,6 +631,7 @@ static void on_sigint(int sig) {
 }
 
 void fh_install_sigint(lua_State *L) {
+    fh_install_stop_signal();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
@@ -699,6 +786,7 @@ static int do_openlibs(lua_State *L) {
         luaL_openlibs(L);
         guard_debug_library(L);
     }
+    fh_track_coroutines(L);
     lua_gc(L, LUA_GCRESTART);
     lua_gc(L, LUA_GCGEN, 0, 0);                     /* as the stock interpreter does */
     return 0;

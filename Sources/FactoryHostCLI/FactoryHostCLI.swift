@@ -50,8 +50,9 @@ struct HostSetup {
     /// A host with the binary's Swift plugins (installed when the script
     /// first needs them: a plain Lua script never pays for them) and the Lua
     /// plugins on the path.
-    func makeHost() throws -> FactoryHost {
+    func makeHost(configure: (LuaState) -> Void = { _ in }) throws -> FactoryHost {
         let host = try FactoryHost(libraries: libraries)
+        configure(host.lua)
         try host.installWhenNeeded(FactoryHostCLI.plugins)
         try host.loadLuaPlugins(searchPath: searchPath)
         return host

@@ -17,14 +17,14 @@ struct RunSettings {
         setup.libraries = runner.libraries
         let host: FactoryHost
         do {
-            host = try setup.makeHost()
+            host = try setup.makeHost { runner.applyLimits(to: $0) }   // Lua plugins run under them too
         } catch {
             reportError(error)
             return 1
         }
         host.defaultConfiguration = configuration
         defer { host.lua.close() }         // like lua.c: finalizers run before exit
-        return runner.run(in: host.lua, finish: host.finishScript)
+        return runner.run(in: host.lua, limitsApplied: true, finish: host.finishScript)
     }
 }
 

@@ -7,8 +7,18 @@ struct ProcessResult: Equatable, CustomStringConvertible {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// Ended by a signal (a trap, a crash, or the runner's kill after its time).
+    var signalled = false
+    /// Wall-clock seconds it ran.
+    var seconds = 0.0
 
-    var description: String { "status \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+    static func == (a: ProcessResult, b: ProcessResult) -> Bool {
+        a.status == b.status && a.stdout == b.stdout && a.stderr == b.stderr && a.signalled == b.signalled
+    }
+
+    var description: String {
+        "status \(status)\(signalled ? " (signal)" : "") after \(seconds) s\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+    }
 }
 
 enum CommandRunner {
@@ -49,8 +59,12 @@ enum CommandRunner {
     }()
 
     /// Runs `executable` with `arguments` in `directory`, feeding `input`.
+    /// Past `killAfter` seconds (default 120) the process is killed (SIGKILL)
+    /// and the result says it was signalled: a hang fails its test instead
+    /// of hanging the suite.
     static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil,
-                    input: String = "", environment: [String: String]? = nil) throws -> ProcessResult {
+                    input: String = "", environment: [String: String]? = nil,
+                    killAfter: Double = 120) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -74,18 +88,28 @@ enum CommandRunner {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
+        let started = Date()
         try process.run()
+        while process.isRunning {
+            if Date().timeIntervalSince(started) > killAfter {
+                kill(process.processIdentifier, SIGKILL)     // SIGTERM may be blocked in the child
+                break
+            }
+            usleep(5_000)
+        }
         process.waitUntilExit()
         try stdin.close(); try stdout.close(); try stderr.close()
         return ProcessResult(
             status: process.terminationStatus,
             stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
+            signalled: process.terminationReason == .uncaughtSignal,
+            seconds: Date().timeIntervalSince(started))
     }
 
     /// `factoryhost <arguments>`.
     static func factoryhost(_ arguments: [String], in directory: URL? = nil, input: String = "",
-                            environment: [String: String]? = nil) throws -> ProcessResult {
-        try run(factoryhost, arguments, in: directory, input: input, environment: environment)
+                            environment: [String: String]? = nil, killAfter: Double = 120) throws -> ProcessResult {
+        try run(factoryhost, arguments, in: directory, input: input, environment: environment, killAfter: killAfter)
     }
 }

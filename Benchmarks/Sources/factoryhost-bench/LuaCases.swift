@@ -132,3 +132,27 @@ func spawnTime(_ argv: [String]) throws -> Double {
     samples.sort()
     return samples[samples.count / 2]
 }
+
+/// `timeout_fib30`: fib(30) in Lua — call-heavy VM work — with no limit and
+/// under a time limit that never fires (60 s). A limit must cost nothing
+/// until it fires: no hook runs before the deadline (the watchdog arms it
+/// then), so the two should be equal (goal: within 5%).
+func timeoutCases() throws -> [CaseResult] {
+    let code = """
+        local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
+        return fib(30)
+        """
+    let free = try LuaState(), limited = try LuaState()
+    limited.timeLimit = .seconds(60)
+    let freeRun = try free.load(code, name: "fib.lua"), limitedRun = try limited.load(code, name: "fib.lua")
+    let samples = try measureInterleavedSamples([
+        ("no_limit", { consume(try freeRun.call()) }),
+        ("timeout", { consume(try limitedRun.call()) }),
+    ], rounds: 9, sampleNanoseconds: 200_000_000)
+    var result = CaseResult(name: "timeout_fib30")
+    for (name, values) in samples {
+        result.add(name, median(values))
+        result.samples[name] = values
+    }
+    return [result]
+}

@@ -57,7 +57,25 @@ size_t fh_memory_used(lua_State *L);
 /// Caps the VM instructions one outermost call may execute (0 = no cap).
 void fh_set_instruction_limit(lua_State *L, long long count);
 /// Caps the wall-clock seconds one outermost call may take (<= 0 = no cap).
+/// Costs nothing until it fires: a watchdog thread sends the stop signal
+/// (SIGURG) to the thread running the call when the deadline passes, and
+/// that thread's handler sets the stop hook on every Lua thread running
+/// there (coroutines included).
 void fh_set_time_limit(lua_State *L, double seconds);
+/// Sets a deadline `seconds` from now for every call until cleared (<= 0):
+/// a whole run's limit. The earlier of it and the time limit applies.
+void fh_set_deadline(lua_State *L, double seconds);
+/// After a time limit fires, if the call has not returned `grace` seconds
+/// later (stuck in a finalizer, a C function or a blocking call), the
+/// watchdog prints `prefix` + what happened on standard error and ends the
+/// process with status 1. `grace` < 0 (the default) never ends it.
+void fh_set_hard_stop(lua_State *L, double grace, const char *prefix);
+/// Watches the whole process while calls run: when its resident memory has
+/// grown by more than `bytes` plus max(`bytes`, 32 MB) since this call, the
+/// watchdog ends it as a hard stop does ("memory limit exceeded"). 0 = off.
+void fh_set_process_memory_cap(lua_State *L, size_t bytes);
+/// The limit that ended the last outermost call: 0 none, 1 instructions, 2 time.
+int fh_limit_fired(lua_State *L);
 /// Asks the running code to stop with "interrupted!" (async-signal-safe).
 void fh_interrupt(lua_State *L);
 /// Installs a SIGINT handler that interrupts `L` (as lua.c does); the previous

@@ -31,6 +31,10 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
         case encoding
         /// The state was closed.
         case closed
+        /// The call ran past ``LuaState/timeLimit`` or its deadline.
+        case timeLimit
+        /// The call ran past ``LuaState/instructionLimit``.
+        case instructionLimit
     }
 
     /// What went wrong, broadly.

@@ -55,10 +55,8 @@ public struct ScriptRunner {
     /// Runs the script in `state` (opened with ``libraries``, set up by its
     /// owner — a host with its own globals, say); `finish` runs after the
     /// script returns, and may still fail the run. Returns the exit status.
-    public func run(in state: LuaState, finish: () throws -> Void = {}) -> Int32 {
-        state.memoryLimit = memoryLimit
-        state.timeLimit = timeLimit
-        state.instructionLimit = instructionLimit
+    public func run(in state: LuaState, limitsApplied: Bool = false, finish: () throws -> Void = {}) -> Int32 {
+        if !limitsApplied { applyLimits(to: state) }
         do {
             try prepare(state)
             let main = try loadScript(state)
@@ -72,6 +70,22 @@ public struct ScriptRunner {
             report(error)
             return 1
         }
+    }
+
+    /// Puts the run's limits on `state`; ``run(in:limitsApplied:finish:)``
+    /// does it unless told it was done (by a host that ran Lua plugins
+    /// before the script, under the same limits). The time limit is the
+    /// whole run's from here: LUA_INIT, the script and what runs after it
+    /// share it, and the process outlives it by at most a second (a hard
+    /// stop ends code that Lua cannot interrupt). The memory limit caps
+    /// Lua's heap exactly and the process's growth loosely (see
+    /// ``LuaState/limitProcessMemory(growth:)``).
+    public func applyLimits(to state: LuaState) {
+        state.memoryLimit = memoryLimit
+        state.limitProcessMemory(growth: memoryLimit)
+        state.instructionLimit = instructionLimit
+        state.setDeadline(after: timeLimit)
+        if timeLimit != nil { state.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(programName): ") }
     }
 
     /// `arg`, LUA_INIT and the module path.

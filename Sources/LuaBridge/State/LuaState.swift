@@ -123,13 +123,72 @@ public final class LuaState {
     }
 
     /// The most wall-clock time one call from Swift may take (`nil`: no limit).
-    /// Over it, the code gets "time limit exceeded", which it cannot catch.
+    /// Over it, the code gets "time limit exceeded", which it cannot catch —
+    /// in coroutines, message handlers and `__close` handlers too.
+    ///
+    /// It costs nothing until it fires: no hook runs until the deadline
+    /// passes; then a watchdog thread has the stop hook set on every Lua
+    /// thread running the call (through the stop signal, `SIGURG`, sent to
+    /// the thread that runs it). Code that Lua cannot interrupt — a finalizer,
+    /// a long C function, a blocking Swift call — is stopped by ``hardStop``,
+    /// if set. Durations are clamped to 1…10⁹ seconds' worth of nanoseconds.
     public var timeLimit: Duration? {
         didSet {
             guard let L = mainThread else { return }
-            let seconds = timeLimit.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
-            fh_set_time_limit(L, seconds ?? 0)
+            fh_set_time_limit(L, timeLimit.map(LuaState.seconds) ?? 0)
         }
+    }
+
+    /// A deadline for every call from now on (`nil` clears it): the time a
+    /// whole run may take, where ``timeLimit`` is per outermost call. The
+    /// earlier of the two applies.
+    ///
+    /// ```swift
+    /// lua.setDeadline(after: .seconds(2))   // the rest of the run: 2 s
+    /// ```
+    public func setDeadline(after duration: Duration?) {
+        if let L = mainThread { fh_set_deadline(L, duration.map(LuaState.seconds) ?? 0) }
+    }
+
+    /// What happens when a time limit has fired and the code still runs
+    /// `grace` later: it is in a finalizer (Lua runs no hooks there), a long C
+    /// function or a blocking Swift call, where nothing in Lua can stop it.
+    public enum HardStop: Equatable, Sendable {
+        /// Wait for the code to return, however long (the default).
+        case never
+        /// End the process after `grace`: `prefix` and what happened on
+        /// standard error, exit status 1.
+        case exitProcess(grace: Duration, prefix: String)
+    }
+
+    /// See ``HardStop``. `factoryhost run` ends the process one second after
+    /// its `--timeout`, so a run never outlives its limit by more.
+    public var hardStop: HardStop = .never {
+        didSet {
+            guard let L = mainThread else { return }
+            switch hardStop {
+            case .never: fh_set_hard_stop(L, -1, "")
+            case .exitProcess(let grace, let prefix): fh_set_hard_stop(L, LuaState.seconds(grace), prefix)
+            }
+        }
+    }
+
+    /// Also holds the whole process to a memory budget while calls run: when
+    /// its resident memory has grown by more than `bytes` plus the larger of
+    /// `bytes` and 32 MB since this was set (memory that Swift plugins hold
+    /// and Lua's own heap alike), it ends as a ``HardStop`` does, with
+    /// "memory limit exceeded". ``memoryLimit`` still caps Lua's heap exactly.
+    public func limitProcessMemory(growth bytes: Int?) {
+        if let L = mainThread { fh_set_process_memory_cap(L, bytes.map { max(0, $0) } ?? 0) }
+    }
+
+    /// A duration in seconds for the C side, clamped to [1 ns, 10⁹ s]
+    /// (never a trap, whatever the duration).
+    static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        let value = Double(seconds) + Double(attoseconds) / 1e18
+        guard value.isFinite else { return 1e9 }
+        return min(max(value, 1e-9), 1e9)
     }
 
     /// Runs a full garbage collection, protected. (Lua runs finalizers with
@@ -242,7 +301,13 @@ public final class LuaState {
         switch status {
         case LUA_ERRRUN:
             let (message, traceback) = LuaState.splitTraceback(text)
-            return LuaError(.runtime, message, traceback: traceback, valueType: valueType, raisedByLua: true)
+            let kind: LuaError.Kind
+            switch fh_limit_fired(L) {
+            case 1: kind = .instructionLimit
+            case 2: kind = .timeLimit
+            default: kind = .runtime
+            }
+            return LuaError(kind, message, traceback: traceback, valueType: valueType, raisedByLua: true)
         case LUA_ERRMEM: return LuaError(.memory, text, traceback: nil, valueType: nil, raisedByLua: true)
         case LUA_ERRERR: return LuaError(.errorHandler, text, traceback: nil, valueType: nil, raisedByLua: true)
         case LUA_ERRSYNTAX: return LuaError(.syntax, text, traceback: nil, valueType: nil, raisedByLua: true)

@@ -1,0 +1,98 @@
+// The per-state control block, shared by the shim's C files (not public).
+#ifndef CLUASHIM_CONTROL_H
+#define CLUASHIM_CONTROL_H
+
+#include "CLuaShim.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+
+/// How many Lua threads one state tracks as running at once: the thread a
+/// call from Swift entered, and each coroutine being resumed inside it.
+/// Lua stops nesting C calls (and so resumes) at about 200.
+#define FH_MAX_RUNNING 256
+
+/// What stopped the running code (fh_control.exhausted).
+enum { FH_LIMIT_NONE = 0, FH_LIMIT_INSTRUCTIONS = 1, FH_LIMIT_TIME = 2 };
+
+/// Per-state bookkeeping, reachable from every thread of the state through
+/// the extra space (lua_newthread copies the main thread's extra space).
+typedef struct fh_control {
+    lua_Alloc base_alloc;
+    void *base_ud;
+    size_t used;          /* bytes allocated now */
+    size_t limit;         /* 0 = no cap */
+    int enforce;          /* the cap applies only while Lua code runs */
+
+    long long instr_limit;   /* 0 = no cap */
+    long long instr_left;
+    double time_limit;       /* seconds per outermost call; <= 0 = no cap */
+    double deadline_at;      /* an absolute monotonic deadline; 0 = none */
+    double deadline_at_length; /* the seconds it was set for (for messages) */
+    double deadline;         /* the running call's deadline (0 = none) */
+    char call_limit_text[32];/* its length in seconds, as Lua prints a float ("2.0") */
+    /* A limit fired: the hook keeps raising until the outermost call returns.
+       Written by the watchdog thread, read by the Lua thread. */
+    _Atomic int exhausted;
+    _Atomic int interrupted;
+    int last_limit;          /* the limit that ended the last outermost call (FH_LIMIT_…) */
+    char limit_message[160]; /* the first "… limit exceeded" message, with its place */
+
+    int depth;               /* nesting of protected calls from Swift */
+    int script_status;       /* the inner status seen by fh_pcall_script */
+
+    /* The Lua threads running now, innermost last: what the stop signal arms.
+       Pushed and popped only by the thread that runs the state; read by the
+       signal handler on that same thread. */
+    lua_State *running[FH_MAX_RUNNING];
+    volatile sig_atomic_t nrunning;
+    pthread_t thread;                 /* the thread running the outermost call */
+    struct fh_control *thread_next;   /* other states entered on that thread (outer ones) */
+
+    /* The watchdog's view (under its lock). */
+    struct fh_control *watch_next, *watch_prev;
+    int watched;
+    int watch_fired;
+    double watch_deadline;
+    double hard_stop_grace;          /* < 0: never stop the process */
+    size_t process_memory_cap;       /* 0: not watched */
+    size_t process_memory_base;      /* resident bytes when the cap was set */
+    char hard_stop_prefix[64];       /* "factoryhost: " */
+
+    fh_call_fn call;
+    fh_release_fn release;
+    void *owner;             /* the Swift object that owns the state (unretained) */
+} fh_control;
+
+fh_control *fh_control_of(lua_State *L);
+double fh_now(void);
+
+/// Sets the stop hook on every Lua thread running in `c` (signal-safe).
+void fh_arm_running(fh_control *c);
+/// Records `L` as running inside `c` / forgets the innermost one.
+void fh_running_push(fh_control *c, lua_State *L);
+void fh_running_pop(fh_control *c);
+/// Arms `L` if a stop is pending (a coroutine about to be resumed).
+void fh_arm_if_stopping(fh_control *c, lua_State *L);
+
+/// The watchdog: registers the outermost call of `c` (deadline and/or
+/// memory watch) and forgets it when the call returns.
+void fh_watch(fh_control *c);
+void fh_unwatch(fh_control *c);
+/// Makes sure the stop signal's handler is installed (once per process) and
+/// that the signal is not blocked on the calling thread.
+void fh_install_stop_signal(void);
+/// Sends the stop signal to the thread running `c` (async-signal-safe).
+void fh_signal_running_thread(fh_control *c);
+/// Makes `c` the innermost state entered on the calling thread / forgets it.
+void fh_thread_enter(fh_control *c);
+void fh_thread_leave(fh_control *c);
+/// Resident memory of the process in bytes (0 if unknown).
+size_t fh_resident_bytes(void);
+
+/// Replaces coroutine.resume/wrap/close with versions that record the
+/// coroutine they run, so a stop reaches it (see coroutines.c).
+void fh_track_coroutines(lua_State *L);
+
+#endif

@@ -1,0 +1,302 @@
+// The watchdog: what makes a time limit hold whatever the script runs, at
+// no cost until it fires.
+//
+// A count hook on every instruction would stop a loop, but it slows every
+// script down (the VM traces each instruction while any count hook is set),
+// and it never runs in a finalizer, a long C builtin or a blocking Swift
+// call. Instead, a call with a deadline is registered here; no hook is set.
+// One thread per process sleeps until the earliest deadline, then
+//  1. marks the state exhausted and sends the stop signal to the thread
+//     running it; the handler, on that thread (as lua.c's Ctrl-C handler),
+//     sets the stop hook on every Lua thread running there — the main
+//     thread and each coroutine being resumed — so the next Lua instruction
+//     raises "time limit exceeded";
+//  2. if the call still has not returned `grace` seconds later (stuck in C
+//     or in a blocking call, or in a finalizer, where Lua runs no hooks),
+//     stops the process: a message on standard error and exit status 1.
+// The same thread watches the process's resident memory for states with a
+// process memory cap (see fh_set_process_memory_cap).
+#include "control.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__APPLE__)
+#include <mach/mach.h>
+#endif
+
+/// The stop signal: SIGURG, ignored by default, so a stray one is harmless.
+#define FH_STOP_SIGNAL SIGURG
+/// How often the memory watch looks at the process (seconds).
+#define FH_MEMORY_POLL 0.02
+
+static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t watch_wakeup;
+static fh_control *watch_list = NULL;
+static int watchdog_started = 0;
+
+double fh_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+// MARK: - The states entered on each thread
+
+/// The innermost state whose outermost call runs on this thread (states may
+/// nest: a Swift function of one calls into another). Set before any stop
+/// signal can target the thread, so the handler never makes the first access.
+static _Thread_local fh_control *thread_states = NULL;
+
+void fh_thread_enter(fh_control *c) {
+    c->thread = pthread_self();
+    c->thread_next = thread_states;
+    atomic_signal_fence(memory_order_seq_cst);
+    thread_states = c;
+}
+
+void fh_thread_leave(fh_control *c) {
+    if (thread_states == c) thread_states = c->thread_next;
+    else {                                    /* left out of order: unlink it */
+        for (fh_control *s = thread_states; s != NULL; s = s->thread_next)
+            if (s->thread_next == c) { s->thread_next = c->thread_next; break; }
+    }
+    c->thread_next = NULL;
+}
+
+// MARK: - The stop signal
+
+static struct sigaction previous_action;
+
+/// Runs on the thread that runs the states (the watchdog and Ctrl-C send
+/// it there). Arms the stop hook of every state of this thread that has a
+/// stop pending; anything else goes to the previous handler.
+static void on_stop_signal(int sig, siginfo_t *info, void *context) {
+    int saved_errno = errno;
+    int ours = 0;
+    for (fh_control *c = thread_states; c != NULL; c = c->thread_next) {
+        if (atomic_load(&c->exhausted) || atomic_load(&c->interrupted)) {
+            fh_arm_running(c);
+            ours = 1;
+        }
+    }
+    if (!ours) {
+        if (previous_action.sa_flags & SA_SIGINFO) {
+            if (previous_action.sa_sigaction != NULL) previous_action.sa_sigaction(sig, info, context);
+        } else if (previous_action.sa_handler != SIG_DFL && previous_action.sa_handler != SIG_IGN
+                   && previous_action.sa_handler != NULL) {
+            previous_action.sa_handler(sig);
+        }
+    }
+    errno = saved_errno;
+}
+
+static pthread_once_t signal_once = PTHREAD_ONCE_INIT;
+
+static void install_signal(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_stop_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    sigaction(FH_STOP_SIGNAL, &sa, &previous_action);
+}
+
+
+void fh_signal_running_thread(fh_control *c) {
+    pthread_kill(c->thread, FH_STOP_SIGNAL);
+}
+
+// MARK: - Resident memory
+
+size_t fh_resident_bytes(void) {
+#if defined(__linux__)
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f == NULL) return 0;
+    unsigned long size = 0, resident = 0;
+    int n = fscanf(f, "%lu %lu", &size, &resident);
+    fclose(f);
+    return n == 2 ? (size_t)resident * (size_t)sysconf(_SC_PAGESIZE) : 0;
+#elif defined(__APPLE__)
+    struct mach_task_basic_info info;
+    mach_msg_type_number_t count = MACH_TASK_BASIC_INFO_COUNT;
+    if (task_info(mach_task_self(), MACH_TASK_BASIC_INFO, (task_info_t)&info, &count) != KERN_SUCCESS) return 0;
+    return (size_t)info.resident_size;
+#else
+    return 0;
+#endif
+}
+
+// MARK: - Stopping the process
+
+static void write_all(const char *text) {
+    size_t left = strlen(text);
+    while (left > 0) {
+        ssize_t n = write(2, text, left);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        text += n;
+        left -= (size_t)n;
+    }
+}
+
+/// Ends the process: the code did not stop in time. What the script wrote
+/// to standard output so far is flushed when nothing else holds it.
+static void hard_stop(fh_control *c, const char *reason) {
+    if (ftrylockfile(stdout) == 0) {
+        fflush(stdout);
+        funlockfile(stdout);
+    }
+    char text[512];
+    snprintf(text, sizeof text, "%s%s\n", c->hard_stop_prefix, reason);
+    write_all(text);
+    _exit(1);
+}
+
+// MARK: - The watchdog thread
+
+static void *watchdog_main(void *unused) {
+    (void)unused;
+    pthread_mutex_lock(&watch_lock);
+    for (;;) {
+        double now = fh_now();
+        double next = 0;                     /* 0 = nothing to wake for */
+        size_t resident = 0;
+        int resident_read = 0;
+        for (fh_control *c = watch_list; c != NULL; c = c->watch_next) {
+            if (c->watch_deadline > 0) {
+                if (!c->watch_fired && now >= c->watch_deadline) {
+                    c->watch_fired = 1;
+                    int none = FH_LIMIT_NONE;
+                    atomic_compare_exchange_strong(&c->exhausted, &none, FH_LIMIT_TIME);
+                    fh_signal_running_thread(c);
+                }
+                if (!c->watch_fired) {
+                    if (next == 0 || c->watch_deadline < next) next = c->watch_deadline;
+                } else if (c->hard_stop_grace >= 0) {
+                    double stop_at = c->watch_deadline + c->hard_stop_grace;
+                    if (now >= stop_at) {
+                        char reason[256];
+                        snprintf(reason, sizeof reason,
+                                 "time limit exceeded (%s seconds), and the code did not stop within %g s more "
+                                 "(it was in a finalizer, a C function or a blocking call): the process was stopped",
+                                 c->call_limit_text, c->hard_stop_grace);
+                        hard_stop(c, reason);
+                    }
+                    if (next == 0 || stop_at < next) next = stop_at;
+                }
+            }
+            if (c->process_memory_cap > 0) {
+                if (!resident_read) { resident = fh_resident_bytes(); resident_read = 1; }
+                size_t allowed = c->process_memory_cap
+                    + (c->process_memory_cap > ((size_t)32 << 20) ? c->process_memory_cap : ((size_t)32 << 20));
+                if (resident > c->process_memory_base && resident - c->process_memory_base > allowed) {
+                    char reason[256];
+                    snprintf(reason, sizeof reason,
+                             "memory limit exceeded: the process grew by %zu MB (the limit is %zu MB for Lua, "
+                             "%zu MB for the whole process): the process was stopped",
+                             (resident - c->process_memory_base) >> 20, c->process_memory_cap >> 20, allowed >> 20);
+                    hard_stop(c, reason);
+                }
+                if (next == 0 || now + FH_MEMORY_POLL < next) next = now + FH_MEMORY_POLL;
+            }
+        }
+        if (next == 0) {
+            pthread_cond_wait(&watch_wakeup, &watch_lock);
+        } else {
+#if defined(__APPLE__)
+            double wait = next - fh_now();
+            if (wait < 0) wait = 0;
+            struct timespec rel = { (time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9) };
+            pthread_cond_timedwait_relative_np(&watch_wakeup, &watch_lock, &rel);
+#else
+            struct timespec abs = { (time_t)next, (long)((next - (double)(time_t)next) * 1e9) };
+            pthread_cond_timedwait(&watch_wakeup, &watch_lock, &abs);
+#endif
+        }
+    }
+    return NULL;
+}
+
+/// Starts the watchdog thread (under watch_lock), with every signal blocked
+/// in it so that Ctrl-C and the stop signal go to the threads running Lua.
+static int start_watchdog(void) {
+    if (watchdog_started) return 1;
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+#if !defined(__APPLE__)
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+#endif
+    pthread_cond_init(&watch_wakeup, &attr);
+    pthread_condattr_destroy(&attr);
+    sigset_t all, saved;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &saved);
+    pthread_t thread;
+    pthread_attr_t thread_attr;
+    pthread_attr_init(&thread_attr);
+    pthread_attr_setdetachstate(&thread_attr, PTHREAD_CREATE_DETACHED);
+    pthread_attr_setstacksize(&thread_attr, 64 * 1024);
+    int ok = pthread_create(&thread, &thread_attr, watchdog_main, NULL) == 0;
+    pthread_attr_destroy(&thread_attr);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    watchdog_started = ok;
+    return ok;
+}
+
+/// Lets the stop signal reach the calling thread: a thread may have been
+/// started with signals blocked (a dispatch worker, or a process spawned
+/// from one, inherits that mask), and the signal would never arrive.
+static void unblock_stop_signal(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, FH_STOP_SIGNAL);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+void fh_install_stop_signal(void) {
+    pthread_once(&signal_once, install_signal);
+    unblock_stop_signal();
+}
+
+void fh_watch(fh_control *c) {
+    fh_install_stop_signal();
+    pthread_mutex_lock(&watch_lock);
+    if (!start_watchdog()) {            /* no thread: the hook looks at the clock instead */
+        pthread_mutex_unlock(&watch_lock);
+        return;
+    }
+    c->watch_deadline = c->deadline;
+    c->watch_fired = 0;
+    if (!c->watched) {
+        c->watch_prev = NULL;
+        c->watch_next = watch_list;
+        if (watch_list != NULL) watch_list->watch_prev = c;
+        watch_list = c;
+        c->watched = 1;
+    }
+    pthread_cond_signal(&watch_wakeup);
+    pthread_mutex_unlock(&watch_lock);
+}
+
+void fh_unwatch(fh_control *c) {
+    pthread_mutex_lock(&watch_lock);
+    if (c->watched) {
+        if (c->watch_prev != NULL) c->watch_prev->watch_next = c->watch_next;
+        else watch_list = c->watch_next;
+        if (c->watch_next != NULL) c->watch_next->watch_prev = c->watch_prev;
+        c->watch_next = c->watch_prev = NULL;
+        c->watched = 0;
+    }
+    pthread_mutex_unlock(&watch_lock);
+}
+
+/// Whether the watchdog thread runs (else the hook must look at the clock).
+int fh_watchdog_running(void) {
+    pthread_mutex_lock(&watch_lock);
+    int running = watchdog_started;
+    pthread_mutex_unlock(&watch_lock);
+    return running;
+}
