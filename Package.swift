@@ -120,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["factoryhost", "custom-host-example"],
+            dependencies: ["factoryhost", "custom-host-example", "FactoryScripting", "ExamplePlugins"],
             exclude: ["Fixtures"]
         ),
     ],

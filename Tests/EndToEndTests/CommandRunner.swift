@@ -80,8 +80,8 @@ enum CommandRunner {
         let inURL = scratch.appendingPathComponent("in"), outURL = scratch.appendingPathComponent("out"),
             errURL = scratch.appendingPathComponent("err")
         try Data(input.utf8).write(to: inURL)
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let stdin = try FileHandle(forReadingFrom: inURL)
         let stdout = try FileHandle(forWritingTo: outURL)
         let stderr = try FileHandle(forWritingTo: errURL)

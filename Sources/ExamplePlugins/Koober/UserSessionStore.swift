@@ -61,6 +61,8 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
     let kind: Kind
     nonisolated(unsafe) private static var keychain: [String: UserSession] = [:]
     private static let keychainLock = Mutex()
+    /// The largest session file `read()` takes (a saved session is a few hundred bytes).
+    public static let maximumFileSize = 64 * 1024
 
     init(_ kind: Kind) { self.kind = kind }
 
@@ -84,6 +86,9 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
                 let n = fread(&buffer, 1, buffer.count, file)
                 if n <= 0 { break }
                 bytes += buffer[..<n]
+                guard bytes.count <= Self.maximumFileSize else {
+                    throw LuaError(.runtime, "session file \(path) is larger than \(Self.maximumFileSize / 1024) KB: not a saved session")
+                }
             }
             return try coder.decode(String(decoding: bytes, as: UTF8.self))
         }

@@ -111,6 +111,9 @@ public final class LoopbackServer: LuaExportable, @unchecked Sendable {
                 if case .table(let options) = frame.value(1) {
                     routes = try [String: String]?.fromLua(options.rawGet("routes")) ?? [:]
                     delays = try [String: Double]?.fromLua(options.rawGet("delays")) ?? [:]
+                    for (path, delay) in delays where !(0...60).contains(delay) {
+                        throw frame.argumentError(1, "delays[\"\(path)\"] must be between 0 and 60 seconds (got \(delay))")
+                    }
                 } else if !frame.isNoneOrNil(1) {
                     throw frame.typeError(1, expected: "table { routes = { [path] = body }, delays = { [path] = seconds } }")
                 }

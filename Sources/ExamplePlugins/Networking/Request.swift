@@ -116,7 +116,13 @@ public final class StatefulRequest: LuaExportable, @unchecked Sendable {
     static var luaClass: LuaClass<StatefulRequest> {
         LuaClass<StatefulRequest>()
             .method("perform") { (request, session: HTTPSession) in try request.perform(with: session) }
-            .method("wait") { (request, seconds: Double?) in try request.wait(seconds: seconds ?? 5) }
+            .method("wait") { (request, seconds: Double?) in
+                let seconds = seconds ?? 5
+                guard (0...3600).contains(seconds) else {
+                    throw LuaError(.runtime, "StatefulRequest:wait: seconds must be between 0 and 3600 (got \(seconds))")
+                }
+                return try request.wait(seconds: seconds)
+            }
             .method("cancel") { (request: StatefulRequest) in request.cancel() }
             .property("state") { $0.currentState }
             .property("request") { $0.request }

@@ -105,7 +105,8 @@ final class Mutex: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        let total = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + seconds
+        let wait = seconds.isFinite ? min(max(seconds, 0), 86_400) : 86_400   // never a trap
+        let total = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + wait
         var deadline = timespec(tv_sec: Int(total), tv_nsec: Int((total - total.rounded(.down)) * 1e9))
         while !done() {
             if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { return done() }

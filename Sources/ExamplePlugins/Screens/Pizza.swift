@@ -4,7 +4,14 @@ import LuaBridge
 public final class CreditService: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "CreditService"
     public private(set) var balance: Double
-    public init(balance: Double) { self.balance = balance }
+    /// The most a balance may hold: money stays exact in cents below it.
+    public static let maximumBalance = 1e12
+    public init(balance: Double) throws {
+        guard balance.isFinite, balance >= 0, balance <= Self.maximumBalance else {
+            throw LuaError(.runtime, "a credit balance must be between 0 and \(Self.money(Self.maximumBalance)) (got \(balance))")
+        }
+        self.balance = balance
+    }
 
     /// Takes `amount` from the balance, or fails if there is not enough.
     public func charge(_ amount: Double) throws {
@@ -14,15 +21,16 @@ public final class CreditService: LuaExportable, @unchecked Sendable {
         balance -= amount
     }
 
+    /// "$12.50"; amounts that cents cannot hold are written as numbers.
     static func money(_ value: Double) -> String {
-        let cents = Int((value * 100).rounded())
-        let rest = cents % 100
-        return "$\(cents / 100).\(rest < 10 ? "0" : "")\(rest)"
+        guard let cents = Int(exactly: (value * 100).rounded()), abs(cents) < 1 << 53 else { return "$\(value)" }
+        let rest = abs(cents) % 100
+        return "\(cents < 0 ? "-" : "")$\(abs(cents) / 100).\(rest < 10 ? "0" : "")\(rest)"
     }
 
     static var luaClass: LuaClass<CreditService> {
         LuaClass<CreditService>()
-            .constructor { (balance: Double) in CreditService(balance: balance) }
+            .constructor { (balance: Double) in try CreditService(balance: balance) }
             .property("balance") { $0.balance }
     }
 }
@@ -32,11 +40,15 @@ public final class CreditService: LuaExportable, @unchecked Sendable {
 public final class Pizza: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "Pizza"
     public static let smallRadius = 10.0, mediumRadius = 15.0, largeRadius = 20.0
+    /// The largest pizza the shop makes (a kilometre across).
+    public static let maximumRadius = 50_000.0
     public let radius: Double
     public let ingredients: [String]
 
     public init(credit: CreditService, radius: Double, ingredients: [String]) throws {
-        guard radius > 0 else { throw LuaError(.runtime, "a pizza needs a positive radius (got \(radius))") }
+        guard radius > 0, radius <= Self.maximumRadius else {
+            throw LuaError(.runtime, "a pizza needs a radius above 0 and at most \(Int(Self.maximumRadius)) cm (got \(radius))")
+        }
         self.radius = radius
         self.ingredients = ingredients
         try credit.charge(price)
@@ -53,7 +65,7 @@ public final class Pizza: LuaExportable, @unchecked Sendable {
             .property("radius") { $0.radius }
             .property("ingredients") { $0.ingredients }
             .property("price") { $0.price }
-            .tostring { "Pizza(\(Int($0.radius)) cm: \($0.ingredients.joined(separator: ", ")), \(CreditService.money($0.price)))" }
+            .tostring { "Pizza(\(Int($0.radius.rounded(.down))) cm: \($0.ingredients.joined(separator: ", ")), \(CreditService.money($0.price)))" }
     }
 }
 

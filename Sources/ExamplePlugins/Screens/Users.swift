@@ -33,15 +33,22 @@ public final class UsersService: LuaExportable, @unchecked Sendable {
 public final class PhotoService: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "PhotoService"
     public let photosPerUser: Int
-    public init(photosPerUser: Int) { self.photosPerUser = photosPerUser }
+    /// The most photos a user may have here.
+    public static let maximumPhotos = 10_000
+    public init(photosPerUser: Int) throws {
+        guard (0...Self.maximumPhotos).contains(photosPerUser) else {
+            throw LuaError(.runtime, "photos per user must be between 0 and \(Self.maximumPhotos) (got \(photosPerUser))")
+        }
+        self.photosPerUser = photosPerUser
+    }
 
     public func photos(of user: User) -> [String] {
-        (1...max(1, photosPerUser)).prefix(photosPerUser).map { "\(user.name)-\($0).jpg" }
+        (0..<photosPerUser).map { "\(user.name)-\($0 + 1).jpg" }
     }
 
     static var luaClass: LuaClass<PhotoService> {
         LuaClass<PhotoService>()
-            .constructor { (count: Int) in PhotoService(photosPerUser: count) }
+            .constructor { (count: Int) in try PhotoService(photosPerUser: count) }
             .method("photos") { (service, user: User) in service.photos(of: user) }
     }
 }

@@ -19,6 +19,15 @@ public final class TypeCatalog {
     private var exportedByType: [ObjectIdentifier: LuaMetatableReference] = [:]
     /// Where each name was exported (a plugin's name), for conflict messages.
     private var exporters: [String: String] = [:]
+    /// What each exported class shows scripts, by name.
+    private var classMembers: [String: LuaClassMembers] = [:]
+
+    /// The members of the exported class `name` (constructors, methods,
+    /// properties), if it is one.
+    public func members(ofClass name: String) -> LuaClassMembers? { classMembers[name] }
+
+    /// The plugin (or `factoryhost`) that exported `name`.
+    public func exporter(of name: String) -> String? { exporters[name] }
 
     init() {
         addPrimitive("integer", Int.self) { value, _ in try Int.fromLua(value) }
@@ -56,6 +65,7 @@ public final class TypeCatalog {
     /// close enough to be a likely typo: a third of its length, or two edits
     /// that keep its first letter.
     private func closestName(to name: String, among names: some Sequence<String>) -> String? {
+        guard name.utf8.count <= 64 else { return nil }      // no type name is that long: no quadratic work on it
         let target = Array(name.lowercased())
         var best: (name: String, distance: Int)?
         for candidate in names {
@@ -103,6 +113,7 @@ public final class TypeCatalog {
         })
         classNames[ObjectIdentifier(T.self)] = name
         installers[name] = { try description.install(in: $0) }
+        classMembers[name] = description.members
     }
 
     func addInterface<P>(_ interface: LuaInterface<P>, exporter: String) throws {

@@ -73,11 +73,18 @@ public struct LuaFrame {
         throw typeError(position, expected: "integer")
     }
 
-    /// Argument `position` as a Double (integers convert).
+    /// Argument `position` as a finite Double (integers convert). NaN and
+    /// ±inf are refused ("bad argument #1 to 'f' (finite number expected,
+    /// got nan)"): Swift code given one traps on its first `Int(x)`. Take a
+    /// ``LuaValue`` to see every number as it is.
     @inlinable
     public func number(_ position: Int32) throws -> Double {
         guard lua_type(L, position) == LUA_TNUMBER else { throw typeError(position, expected: "number") }
-        return lua_tonumberx(L, position, nil)
+        let value = lua_tonumberx(L, position, nil)
+        guard value.isFinite else {
+            throw argumentError(position, "finite number expected, got \(value.isNaN ? "nan" : value < 0 ? "-inf" : "inf")")
+        }
+        return value
     }
 
     /// Argument `position` as a Bool (only `true` and `false` are booleans).

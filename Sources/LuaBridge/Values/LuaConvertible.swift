@@ -38,7 +38,15 @@ extension Int: LuaConvertible {
 
 extension Double: LuaConvertible {
     public static var luaTypeName: String { "number" }
-    public static func fromLua(_ value: LuaValue) throws -> Double { try value.double() }
+    /// A finite number: NaN and ±inf are refused, as for arguments (see
+    /// ``LuaFrame/number(_:)``); ``LuaValue/double()`` reads any number.
+    public static func fromLua(_ value: LuaValue) throws -> Double {
+        let number = try value.double()
+        guard number.isFinite else {
+            throw LuaError(.typeMismatch, "finite number expected, got \(number.isNaN ? "nan" : number < 0 ? "-inf" : "inf")")
+        }
+        return number
+    }
     public func toLua(in state: LuaState) throws -> LuaValue { .number(self) }
 }
 

@@ -43,8 +43,10 @@ local function options_and_body(what, name, a, b)
   if opts.config ~= nil and type(opts.config) ~= "string" then
     error(format("%s '%s': config must name a configuration (a string)", what, name), 3)
   end
-  if opts.timeout ~= nil and (type(opts.timeout) ~= "number" or opts.timeout <= 0) then
-    error(format("%s '%s': timeout must be a positive number of seconds", what, name), 3)
+  local t = opts.timeout
+  if t ~= nil and (type(t) ~= "number" or t ~= t or t <= 0 or t > 86400) then
+    error(format("%s '%s': timeout must be a number of seconds above 0 and at most 86400 (got %s)",
+                 what, name, tostring(t)), 3)
   end
   return opts, fn
 end

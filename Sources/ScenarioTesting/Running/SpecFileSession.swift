@@ -29,7 +29,7 @@ final class SpecFileSession {
                 throw LuaError(.runtime, "the test library did not load")
             }
             self.api = api
-            lua.timeLimit = .seconds(timeLimit)
+            lua.timeLimit = Self.duration(seconds: timeLimit)
             try host.run(file: file)
             guard case .function(let list) = try api.rawGet("tests"),
                   case .table(let items)? = try list.call().first else {
@@ -85,7 +85,7 @@ final class SpecFileSession {
             }
         }
         do {
-            host.lua.timeLimit = .seconds(timeLimit)
+            host.lua.timeLimit = Self.duration(seconds: timeLimit)
             guard case .function(let run) = try api.rawGet("run") else {
                 return .failed(TestFailure(kind: .error, message: "the test library lost its runner", location: test.location))
             }
@@ -189,8 +189,15 @@ final class SpecFileSession {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
+    /// A limit in seconds as a Duration, clamped to 1 ms…1 day (never a trap:
+    /// `Duration.seconds(_:)` traps on NaN, ±inf and huge values).
+    static func duration(seconds: Double) -> Duration {
+        .milliseconds(Int64(seconds.isFinite ? min(max(seconds, 0.001), 86_400) * 1000 : 86_400_000))
+    }
+
     static func format(seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return String(seconds) }
+        return seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }
 
