@@ -37,6 +37,8 @@ public enum FactoryHostCLI {
 struct HostSetup {
     var pluginPaths: [String] = []
     var libraries: LuaState.Libraries = .standard
+    /// What a sandboxed host's Swift plugins may reach (`--allow`).
+    var granted: PluginCapabilities = []
 
     /// The plugin path: `--plugin-path` entries, then `FACTORYHOST_PLUGIN_PATH`'s.
     var searchPath: [String] {
@@ -51,7 +53,7 @@ struct HostSetup {
     /// first needs them: a plain Lua script never pays for them) and the Lua
     /// plugins on the path.
     func makeHost(configure: (LuaState) -> Void = { _ in }) throws -> FactoryHost {
-        let host = try FactoryHost(libraries: libraries)
+        let host = try FactoryHost(libraries: libraries, granting: libraries == .sandboxed ? granted : .all)
         configure(host.lua)
         try host.installWhenNeeded(FactoryHostCLI.plugins)
         try host.loadLuaPlugins(searchPath: searchPath)

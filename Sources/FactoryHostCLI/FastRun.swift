@@ -36,6 +36,7 @@ enum FastRunArguments {
         guard argv.count >= 3, argv[1] == "run" else { return nil }
         var settings = RunSettings(runner: ScriptRunner(commandLine: argv, scriptIndex: 0))
         var i = 2
+        var sawAllow = false
         while i < argv.count {
             let word = argv[i]
             guard word.hasPrefix("-"), word != "-" else { break }          // the script
@@ -43,7 +44,7 @@ enum FastRunArguments {
             switch name {
             case "--sandbox" where inline == nil:
                 settings.runner.libraries = .sandboxed
-            case "--memory-limit", "--timeout", "--config", "--plugin-path":
+            case "--memory-limit", "--timeout", "--config", "--plugin-path", "--allow":
                 guard let value = inline ?? (i + 1 < argv.count ? argv[i + 1] : nil) else { return nil }
                 if inline == nil { i += 1 }
                 switch name {
@@ -55,6 +56,10 @@ enum FastRunArguments {
                     settings.runner.memoryLimit = bytes
                 case "--config":
                     settings.configuration = value
+                case "--allow":
+                    guard let granted = try? PluginCapabilities(parsing: value) else { return nil }
+                    settings.setup.granted.formUnion(granted)
+                    sawAllow = true
                 default:
                     settings.setup.pluginPaths.append(value)
                 }
@@ -64,6 +69,7 @@ enum FastRunArguments {
             i += 1
         }
         guard i < argv.count else { return nil }                           // no script: the parser reports it
+        if sawAllow && settings.runner.libraries != .sandboxed { return nil }  // the parser says why
         settings.runner.scriptIndex = i
         return settings
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FactoryScripting
 import LuaBridge
 
 /// `factoryhost run script.lua [args…]`: runs a script in a host (the DSL and
@@ -16,6 +17,11 @@ struct RunCommand: ParsableCommand {
 
     @Flag(help: "Run untrusted code: no io, os.execute/exit/getenv/remove/rename, debug, dofile/loadfile, binary chunks or C modules.")
     var sandbox = false
+
+    @Option(name: .customLong("allow"), help: ArgumentHelp(
+        "With --sandbox, let Swift plugins that reach these in (files, network, processes, environment, all; comma-separated, repeatable).",
+        valueName: "capabilities"))
+    var allow: [String] = []
 
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Cap the memory Lua may use (bytes, or with K, M or G).", valueName: "size"))
     var memoryLimit: String?
@@ -36,6 +42,12 @@ struct RunCommand: ParsableCommand {
     var arguments: [String] = []
 
     func validate() throws {
+        if !allow.isEmpty && !sandbox {
+            throw ValidationError("--allow only applies with --sandbox (without it, every plugin is available)")
+        }
+        for value in allow {
+            do { _ = try PluginCapabilities(parsing: value) } catch { throw ValidationError("--allow: \(error)") }
+        }
         if let memoryLimit, Limits.bytes(memoryLimit) == nil {
             throw ValidationError("--memory-limit: '\(memoryLimit)' is not a size (try 65536, 512K, 64M or 1G)")
         }
@@ -50,7 +62,9 @@ struct RunCommand: ParsableCommand {
         runner.libraries = sandbox ? .sandboxed : .standard
         runner.memoryLimit = memoryLimit.flatMap(Limits.bytes)
         runner.timeLimit = timeout.flatMap(Limits.duration)
-        let settings = RunSettings(runner: runner, setup: HostSetup(pluginPaths: pluginPath), configuration: config)
+        var setup = HostSetup(pluginPaths: pluginPath)
+        for value in allow { setup.granted.formUnion((try? PluginCapabilities(parsing: value)) ?? []) }
+        let settings = RunSettings(runner: runner, setup: setup, configuration: config)
         let status = settings.run()
         if status != 0 { throw ExitCode(status) }
     }

@@ -66,3 +66,83 @@ struct HostileScriptsTests {
         }
     }
 }
+
+@Suite("Spec options never trap the runner")
+struct HostileSpecOptionsTests {
+    @Test func hostileTimeoutsAreRefusedWithAClearMessage() throws {
+        let dir = CommandRunner.fixtures.appendingPathComponent("hostile-specs")
+        let result = try CommandRunner.factoryhost(["test", "timeouts_spec.lua"], in: dir, killAfter: 60)
+        #expect(!result.signalled, "\(result)")
+        #expect(result.status == 0, "\(result)")
+        let refusal = "timeout must be a number of seconds above 0 and at most 86400 (got "
+        for shown in ["nan)", "(got inf)", "(got -inf)", "(got 1e+300)", "(got 1e+19)", "(got -1)", "(got 0)"] {   // 0/0: nan or -nan
+            #expect(result.stdout.contains(shown), "\(shown): \(result)")
+        }
+        #expect(result.stdout.components(separatedBy: refusal).count == 8, "\(result)")
+        #expect(result.stdout.contains("1 passed, 0 failed"), "\(result)")
+    }
+}
+
+@Suite("The sandbox installs only the plugins whose capabilities were granted")
+struct SandboxCapabilityTests {
+    static let probe = """
+        for _, name in ipairs { "koober", "networking", "persistence", "screens", "session", "vehicles" } do
+          local ok, err = pcall(require, "factoryhost." .. name)
+          print(name, ok and "available" or err)
+        end
+        """
+
+    @Test func aSandboxedScriptGetsOnlyPluginsThatReachNothing() throws {
+        let result = try CommandRunner.factoryhost(["run", "--sandbox", "-"], input: Self.probe)
+        #expect(result == ProcessResult(status: 0, stdout: """
+            koober\tmodule 'factoryhost.koober' is not available in the sandbox: the koober plugin reads and writes files (grant it with --allow files)
+            networking\tmodule 'factoryhost.networking' is not available in the sandbox: the networking plugin uses the network (grant it with --allow network)
+            persistence\tmodule 'factoryhost.persistence' is not available in the sandbox: the persistence plugin reads and writes files (grant it with --allow files)
+            screens\tavailable
+            session\tavailable
+            vehicles\tavailable
+
+            """, stderr: ""), "\(result)")
+    }
+
+    @Test func grantingACapabilityLetsItsPluginsIn() throws {
+        let files = try CommandRunner.factoryhost(["run", "--sandbox", "--allow", "files", "-"], input: Self.probe)
+        #expect(files.stdout.contains("koober\tavailable") && files.stdout.contains("persistence\tavailable"), "\(files)")
+        #expect(files.stdout.contains("networking\tmodule 'factoryhost.networking' is not available"), "\(files)")
+        let all = try CommandRunner.factoryhost(["run", "--sandbox", "--allow=network,files", "-"], input: Self.probe)
+        #expect(!all.stdout.contains("not available"), "\(all)")
+        // The same through the argument parser's path (an option after a flag it alone handles).
+        let parsed = try CommandRunner.factoryhost(["run", "--sandbox", "--allow", "all", "--", "-"], input: Self.probe)
+        #expect(parsed.status == 0 && !parsed.stdout.contains("not available"), "\(parsed)")
+    }
+
+    @Test func aSandboxedScriptCannotWriteFilesThroughAPlugin() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-sandbox-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let attack = """
+            local ok, err = pcall(function()
+              local k = require "factoryhost.koober"
+              k.UserSessionStore.file { path = "victim.txt" }:delete()
+            end)
+            local ok2 = pcall(function()
+              local db = require "factoryhost.persistence"
+              db.PersistentContainer.new { models = { "Users" },
+                stores = { db.StoreDescription.sqlite { path = "planted.sqlite", migrateAutomatically = true } } }
+            end)
+            print(ok, ok2)
+            """
+        try Data("keep me".utf8).write(to: dir.appendingPathComponent("victim.txt"))
+        let result = try CommandRunner.factoryhost(["run", "--sandbox", "-"], in: dir, input: attack)
+        #expect(result == ProcessResult(status: 0, stdout: "false\tfalse\n", stderr: ""), "\(result)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("victim.txt").path))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("planted.sqlite").path))
+    }
+
+    @Test func badAllowValuesAreUsageErrors() throws {
+        let unknown = try CommandRunner.factoryhost(["run", "--sandbox", "--allow", "nope", "x.lua"])
+        #expect(unknown.status == 64 && unknown.stderr.contains("--allow: unknown capability 'nope'"), "\(unknown)")
+        let unsandboxed = try CommandRunner.factoryhost(["run", "--allow", "network", "x.lua"])
+        #expect(unsandboxed.status == 64 && unsandboxed.stderr.contains("--allow only applies with --sandbox"), "\(unsandboxed)")
+    }
+}

@@ -8,6 +8,8 @@ import LuaBridge
 /// (UserSession, AuthRemoteAPI and SignInViewModel are in `factoryhost.session`.)
 public struct KooberPlugin: FactoryPlugin {
     public let name = "koober"
+    /// Its file session store reads, writes and deletes files.
+    public var capabilities: PluginCapabilities { [.files] }
     public init() {}
 
     public func install(in context: PluginContext) throws {

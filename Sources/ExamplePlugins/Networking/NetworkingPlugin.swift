@@ -7,6 +7,8 @@ import LuaBridge
 /// MovieLoader — and a LoopbackServer for tests.
 public struct NetworkingPlugin: FactoryPlugin {
     public let name = "networking"
+    /// HTTP sessions over libcurl, a loopback server.
+    public var capabilities: PluginCapabilities { [.network] }
     public init() {}
 
     public func install(in context: PluginContext) throws {

@@ -7,6 +7,8 @@ import LuaBridge
 /// migrate automatically), PersistentContainer, DatabaseFactory.
 public struct PersistencePlugin: FactoryPlugin {
     public let name = "persistence"
+    /// SQLite stores in files.
+    public var capabilities: PluginCapabilities { [.files] }
     public init() {}
 
     public func install(in context: PluginContext) throws {

@@ -7,6 +7,8 @@ import LuaBridge
 /// PizzaShop.
 public struct ScreensPlugin: FactoryPlugin {
     public let name = "screens"
+    /// In memory only.
+    public var capabilities: PluginCapabilities { [] }
     public init() {}
 
     public func install(in context: PluginContext) throws {

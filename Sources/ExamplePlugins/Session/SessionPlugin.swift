@@ -5,6 +5,8 @@ import LuaBridge
 /// interface, SignInViewModel.
 public struct SessionPlugin: FactoryPlugin {
     public let name = "session"
+    /// In memory only.
+    public var capabilities: PluginCapabilities { [] }
     public init() {}
 
     public func install(in context: PluginContext) throws {

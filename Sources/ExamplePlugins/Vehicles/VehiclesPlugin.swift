@@ -5,6 +5,8 @@ import LuaBridge
 /// Pickup, Convertible, the VehicleFactory interface, Garage, VehicleController.
 public struct VehiclesPlugin: FactoryPlugin {
     public let name = "vehicles"
+    /// In memory only.
+    public var capabilities: PluginCapabilities { [] }
     public init() {}
 
     public func install(in context: PluginContext) throws {

@@ -59,8 +59,19 @@ public final class FactoryHost {
     private var defaultContainer: Container?
     var modules: [String: LuaTable] = [:]
 
-    /// A host with `plugins` installed and the DSL's globals defined.
-    public init(plugins: [any FactoryPlugin] = [], libraries: LuaState.Libraries = .standard) throws {
+    /// What Swift plugins may reach: a plugin needing more is not installed
+    /// (its module raises an error naming what is missing). Everything for a
+    /// standard host; nothing, unless granted, for a sandboxed one.
+    public let grantedCapabilities: PluginCapabilities
+    /// The plugins refused for capabilities not granted, by module name.
+    private var refusedPlugins: [String: (plugin: String, missing: PluginCapabilities)] = [:]
+
+    /// A host with `plugins` installed and the DSL's globals defined. A
+    /// `.sandboxed` host installs only plugins that reach nothing outside the
+    /// process, unless `granting` says more (see ``PluginCapabilities``).
+    public init(plugins: [any FactoryPlugin] = [], libraries: LuaState.Libraries = .standard,
+                granting: PluginCapabilities? = nil) throws {
+        grantedCapabilities = granting ?? (libraries == .sandboxed ? [] : .all)
         lua = try LuaState(libraries: libraries)
         storedRegistry = Registry()
         storedTypes = TypeCatalog()
@@ -70,10 +81,39 @@ public final class FactoryHost {
         for plugin in plugins { try install(plugin) }
     }
 
-    /// Installs a Swift plugin: its types, its module, its factories.
+    /// Installs a Swift plugin: its types, its module, its factories — unless
+    /// it reaches what ``grantedCapabilities`` does not allow; then its module
+    /// raises an error saying so, and nothing of it is installed.
     public func install(_ plugin: any FactoryPlugin) throws {
         try installPendingPlugins()
+        if try refuseIfNotGranted(plugin) { return }
         try installNow(plugin)
+    }
+
+    /// Whether `plugin` needs capabilities that were not granted; if so its
+    /// module is made to raise an error that says which and how to grant them.
+    private func refuseIfNotGranted(_ plugin: any FactoryPlugin) throws -> Bool {
+        let missing = plugin.capabilities.subtracting(grantedCapabilities)
+        guard !missing.isEmpty else { return false }
+        let module = "factoryhost.\(plugin.name)"
+        guard refusedPlugins[module] == nil else { return true }
+        refusedPlugins[module] = (plugin.name, missing)
+        let message = "module '\(module)' is not available in the sandbox: the \(plugin.name) plugin \(missing.meaning)"
+            + " (grant it with --allow \(PluginCapabilities.named.filter { missing.contains($0.capability) }.map(\.name).joined(separator: ",")))"
+        let loader = try lua.frameFunction("require '\(module)'") { frame in
+            throw LuaRaise(frame.location(level: 2) + message)
+        }
+        guard case .table(let package) = try lua.global("package"),
+              case .table(let preload) = try package.rawGet("preload") else { return true }
+        try preload.rawSet(LuaValue(module), .function(loader))
+        return true
+    }
+
+    /// Why a plugin named `name` is not installed, if the sandbox refused it.
+    func refusal(ofPlugin name: String) -> String? {
+        guard let refused = refusedPlugins["factoryhost.\(name)"] else { return nil }
+        return "the sandbox refused it: it \(refused.missing.meaning) (grant with --allow "
+            + PluginCapabilities.named.filter { refused.missing.contains($0.capability) }.map(\.name).joined(separator: ",") + ")"
     }
 
     private func installNow(_ plugin: any FactoryPlugin) throws {
@@ -101,6 +141,7 @@ public final class FactoryHost {
     /// ```
     public func installWhenNeeded(_ plugins: [any FactoryPlugin]) throws {
         for plugin in plugins {
+            if try refuseIfNotGranted(plugin) { continue }
             let module = "factoryhost.\(plugin.name)"
             if moduleEntries[module] == nil && !pendingPlugins.contains(where: { $0.name == plugin.name }) {
                 try addPreloadEntry(module)

@@ -23,10 +23,15 @@ public protocol FactoryPlugin {
     var name: String { get }
     /// The plugin's version (shown by `factoryhost plugins`, checked by nobody yet).
     var version: String { get }
+    /// What the plugin reaches outside the process (files, network, …): a
+    /// sandboxed host installs it only if all of it was granted. Undeclared,
+    /// it is ``PluginCapabilities/all``.
+    var capabilities: PluginCapabilities { get }
     /// Exports types and registers factories.
     func install(in context: PluginContext) throws
 }
 
 extension FactoryPlugin {
     public var version: String { "1.0.0" }
+    public var capabilities: PluginCapabilities { .all }
 }

@@ -66,6 +66,10 @@ extension FactoryHost {
             visiting.append(manifest.name)
             for requirement in manifest.requires where !done.contains(requirement) {
                 guard let required = manifests[requirement] else {
+                    if let refusal = refusal(ofPlugin: requirement) {
+                        throw LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' requires '\(requirement)', "
+                                       + "which is not installed: \(refusal)")
+                    }
                     let available = (pluginNames + manifests.keys).sorted()
                     throw LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' requires '\(requirement)', "
                                    + "which is not installed (plugins: \(available.joined(separator: ", ")))")
