@@ -10,25 +10,41 @@
 
 // MARK: - The control block (control.h)
 
-/// The userdata of a Swift object: the retained reference and the identity
-/// of its exact Swift class (what fast type checks compare).
+/// The userdata of a Swift object: the retained reference, its tag, and the
+/// identity of its exact Swift class (what fast type checks compare).
+///
+/// Both layouts start with the retained reference and carry a tag — the
+/// address of a static of this file — in their second word: the tag, not
+/// the size or the metatable, is what makes a userdata the bridge's. A
+/// script with the debug library can give any userdata a Swift object's
+/// metatable (`debug.setmetatable(io.stdout, …)`, and io.stdout has the same
+/// size), but it cannot make the tag.
 typedef struct fh_object {
     void *object;
+    const void *tag;        /* &fh_object_tag */
     const void *type;
 } fh_object;
 
 /// The userdata a Swift function's C closure keeps as its upvalue: the
-/// retained box, a tag, and for a method the Swift class its receiver must
-/// be (NULL for a plain function). Its size must differ from fh_object's:
-/// a script can reach this userdata (debug.getupvalue) and pass it where an
-/// object is expected, and the length is what tells them apart.
+/// retained box, its tag, and for a method the Swift class its receiver must
+/// be (NULL for a plain function). A script can reach it (debug.getupvalue)
+/// and pass it where an object is expected: the tag tells them apart.
 typedef struct fh_function {
     void *box;
-    const void *tag;
+    const void *tag;        /* &fh_function_tag */
     const void *receiver_type;
 } fh_function;
 
+_Static_assert(sizeof(fh_object) == sizeof(fh_function), "the tag is what tells the layouts apart");
+static const char fh_object_tag = 0;
 static const char fh_function_tag = 0;
+
+/// The tag of the bridge userdata at `idx`, or NULL for anything else.
+static const void *bridge_tag(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TUSERDATA || lua_rawlen(L, idx) != sizeof(fh_object)) return NULL;
+    const void *tag = ((const fh_object *)lua_touserdata(L, idx))->tag;
+    return tag == &fh_object_tag || tag == &fh_function_tag ? tag : NULL;
+}
 
 /// How many VM instructions run between two looks at the limits.
 #define FH_HOOK_STEP 1000
@@ -388,9 +404,7 @@ int fh_psettable(lua_State *L, int idx) {
 /// Whether the value at `idx` is a full userdata of one of the bridge's
 /// layouts (an object or a function) whose metatable carries the sentinel.
 static int is_bridge_userdata(lua_State *L, int idx) {
-    if (lua_type(L, idx) != LUA_TUSERDATA) return 0;
-    size_t size = lua_rawlen(L, idx);
-    if (size != sizeof(fh_object) && size != sizeof(fh_function)) return 0;
+    if (bridge_tag(L, idx) == NULL) return 0;
     if (!lua_getmetatable(L, idx)) return 0;
     int ours = lua_rawgetp(L, -1, &fh_sentinel_key) == LUA_TBOOLEAN;
     lua_pop(L, 2);
@@ -441,6 +455,7 @@ int fh_object_metatable(lua_State *L, const char *name) {
 void fh_push_object_with(lua_State *L, void *retained, const void *type, int metatableRef) {
     fh_object *o = (fh_object *)lua_newuserdatauv(L, sizeof(fh_object), 0);
     o->object = retained;
+    o->tag = &fh_object_tag;
     o->type = type;
     lua_rawgeti(L, LUA_REGISTRYINDEX, metatableRef);
     lua_setmetatable(L, -2);
@@ -452,10 +467,12 @@ int fh_object_metatable_ref(lua_State *L, const char *name) {
 }
 
 /// The fh_object at `idx`, or NULL. Light userdata have no length, and
-/// tables and strings have no userdata block, so two calls tell.
+/// tables and strings have no userdata block; the tag tells a Swift object
+/// from a Swift function's box and from any other userdata of that size.
 static fh_object *object_at(lua_State *L, int idx) {
     if (lua_rawlen(L, idx) != sizeof(fh_object)) return NULL;
-    return (fh_object *)lua_touserdata(L, idx);
+    fh_object *o = (fh_object *)lua_touserdata(L, idx);
+    return o != NULL && o->tag == &fh_object_tag ? o : NULL;
 }
 
 void *fh_to_object_of_type(lua_State *L, int idx, const void *type) {
@@ -465,7 +482,7 @@ void *fh_to_object_of_type(lua_State *L, int idx, const void *type) {
 
 void *fh_to_object(lua_State *L, int idx, const char *name) {
     idx = lua_absindex(L, idx);
-    if (!is_bridge_userdata(L, idx) || lua_rawlen(L, idx) != sizeof(fh_object) || !lua_getmetatable(L, idx))
+    if (!is_bridge_userdata(L, idx) || object_at(L, idx) == NULL || !lua_getmetatable(L, idx))
         return NULL;
     lua_rawgetp(L, LUA_REGISTRYINDEX, &fh_metatables_key);
     lua_getfield(L, -1, name);
@@ -509,9 +526,8 @@ static int fh_trampoline(lua_State *L) {
 
 void *fh_running_box(lua_State *L) {
     int up = lua_upvalueindex(1);    /* nil unless a C closure is running */
-    if (lua_type(L, up) != LUA_TUSERDATA || lua_rawlen(L, up) != sizeof(fh_function)) return NULL;
-    fh_function *f = (fh_function *)lua_touserdata(L, up);
-    return f->tag == &fh_function_tag ? f->box : NULL;
+    if (bridge_tag(L, up) != &fh_function_tag) return NULL;
+    return ((fh_function *)lua_touserdata(L, up))->box;
 }
 
 void fh_push_closure(lua_State *L, void *retainedBox, const void *receiverType) {
