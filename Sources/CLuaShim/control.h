@@ -60,6 +60,14 @@ typedef struct fh_control {
     size_t process_memory_base;      /* resident bytes when the cap was set */
     char hard_stop_prefix[64];       /* "factoryhost: " */
 
+    /* Registry references dropped on other threads, freed by the owner's
+       next call (luaL_unref is not thread-safe). */
+    pthread_mutex_t unref_lock;
+    int *unrefs;
+    int unref_count, unref_capacity;
+    _Atomic int has_unrefs;
+    int finalizing;          /* Swift objects being released by __gc now */
+
     fh_call_fn call;
     fh_release_fn release;
     void *owner;             /* the Swift object that owns the state (unretained) */

@@ -197,6 +197,7 @@ typedef struct fh_entry {
 static fh_entry enter(lua_State *L, fh_control *c) {
     fh_entry e = { c->enforce };
     if (c->depth == 0) {
+        fh_drain_unrefs(L);
         atomic_store(&c->exhausted, FH_LIMIT_NONE);
         c->last_limit = FH_LIMIT_NONE;
         c->limit_message[0] = 0;
@@ -421,7 +422,9 @@ static int fh_object_gc(lua_State *L) {
         fh_control *c = control(L);
         int saved = c->enforce;        /* Swift deinit code may touch Lua: never refuse it memory */
         c->enforce = 0;
+        c->finalizing++;               /* a close() asked for by deinit code waits (see fh_depth) */
         c->release(object);
+        c->finalizing--;
         c->enforce = saved;
     }
     return 0;
@@ -575,6 +578,7 @@ lua_State *fh_newstate(fh_call_fn call, fh_release_fn release) {
     c->call = call;
     c->release = release;
     c->hard_stop_grace = -1;
+    pthread_mutex_init(&c->unref_lock, NULL);
     lua_setallocf(L, fh_alloc, c);
     *(fh_control **)lua_getextraspace(L) = c;
     clear_error_value(L);                /* creates the slot the handler reuses */
@@ -593,10 +597,43 @@ void fh_close(lua_State *L) {
     c->enforce = 0;
     c->owner = NULL;
     lua_close(L);
+    pthread_mutex_destroy(&c->unref_lock);
+    free(c->unrefs);
     free(c);
 }
 
-int fh_depth(lua_State *L) { return control(L)->depth; }
+/// Calls running, counting Swift objects being released by __gc (which can
+/// run inside any allocation, even one Swift makes at depth 0): closing the
+/// state inside the collector would free it under Lua's feet.
+int fh_depth(lua_State *L) { fh_control *c = control(L); return c->depth + c->finalizing; }
+
+void fh_defer_unref(lua_State *L, int ref) {
+    fh_control *c = control(L);
+    pthread_mutex_lock(&c->unref_lock);
+    if (c->unref_count == c->unref_capacity) {
+        int capacity = c->unref_capacity ? c->unref_capacity * 2 : 16;
+        int *grown = (int *)realloc(c->unrefs, (size_t)capacity * sizeof(int));
+        if (grown == NULL) {                       /* out of memory: the slot leaks, nothing breaks */
+            pthread_mutex_unlock(&c->unref_lock);
+            return;
+        }
+        c->unrefs = grown;
+        c->unref_capacity = capacity;
+    }
+    c->unrefs[c->unref_count++] = ref;
+    atomic_store(&c->has_unrefs, 1);
+    pthread_mutex_unlock(&c->unref_lock);
+}
+
+void fh_drain_unrefs(lua_State *L) {
+    fh_control *c = control(L);
+    if (!atomic_load_explicit(&c->has_unrefs, memory_order_acquire)) return;
+    pthread_mutex_lock(&c->unref_lock);
+    for (int i = 0; i < c->unref_count; i++) luaL_unref(L, LUA_REGISTRYINDEX, c->unrefs[i]);
+    c->unref_count = 0;
+    atomic_store(&c->has_unrefs, 0);
+    pthread_mutex_unlock(&c->unref_lock);
+}
 
 void fh_set_owner(lua_State *L, void *owner) { control(L)->owner = owner; }
 void *fh_owner(lua_State *L) { return control(L)->owner; }
@@ -816,6 +853,10 @@ int fh_openlibs(lua_State *L, int sandboxed) {
 // MARK: - Lua's macros, as functions
 
 int fh_errfile(void) { return LUA_ERRFILE; }
+unsigned long long fh_new_serial(void) {
+    static _Atomic unsigned long long next = 1;
+    return atomic_fetch_add(&next, 1);
+}
 static int do_collect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); return 0; }
 int fh_collect(lua_State *L) { return protected_call(L, do_collect, 0, 0); }   /* __gc code runs under the limits */
 void fh_pop(lua_State *L, int n) { lua_pop(L, n); }

@@ -40,8 +40,14 @@ lua_State *fh_newstate(fh_call_fn call, fh_release_fn release);
 /// Closes the state (runs every pending __gc) and frees the control block.
 /// Never call it while a call into the state is running (see fh_depth).
 void fh_close(lua_State *L);
-/// How many protected calls from Swift are running on this state now.
+/// How many protected calls from Swift are running on this state now, plus
+/// Swift objects being released by __gc (close only when it is 0).
 int fh_depth(lua_State *L);
+/// Frees registry slot `ref` on the owner's next call (thread-safe: for a
+/// reference dropped on another thread).
+void fh_defer_unref(lua_State *L, int ref);
+/// Frees the slots fh_defer_unref queued (owner thread only; cheap when none).
+void fh_drain_unrefs(lua_State *L);
 
 /// The Swift object that owns the state (stored unretained).
 void fh_set_owner(lua_State *L, void *owner);
@@ -160,6 +166,9 @@ int fh_openlibs(lua_State *L, int sandboxed);
 // MARK: Lua's macros, as functions
 
 int fh_errfile(void);
+/// A number unique in the process (1, 2, …), for telling states apart when
+/// addresses may be reused.
+unsigned long long fh_new_serial(void);
 /// A full garbage collection, protected (finalizers run under the limits). Status.
 int fh_collect(lua_State *L);
 void fh_pop(lua_State *L, int n);

@@ -57,7 +57,7 @@ extension LuaFrame {
     /// frame.pushObject(Cache(), metatable: cacheType)
     /// ```
     public func pushObject(_ object: AnyObject, metatable: LuaMetatableReference) {
-        guard metatable.state == ObjectIdentifier(state) else {
+        guard metatable.state == state.serial else {
             state.pushObject(object, type: metatable.typeName, in: L)
             return
         }
@@ -72,7 +72,9 @@ public struct LuaMetatableReference {
     /// The type's name (its metatable's `__name`).
     public let typeName: String
     let reference: Int32
-    let state: ObjectIdentifier
+    /// The state's serial number, never reused (an address can be, once a
+    /// state is freed: a reference would then point into another state's registry).
+    let state: UInt64
 }
 
 extension LuaState {
@@ -82,7 +84,7 @@ extension LuaState {
         let L = try thread()
         try reserve(4, in: L)
         return LuaMetatableReference(typeName: type, reference: metatableReference(type, in: L),
-                                     state: ObjectIdentifier(self))
+                                     state: serial)
     }
 
     func metatableReference(_ type: String, in L: OpaquePointer) -> Int32 {

@@ -13,16 +13,25 @@ extension LuaFunction {
     /// ```
     /// `pushing` returns how many arguments it pushed; `reading` gets the
     /// stack index of the first result (a nil there when the function
-    /// returned nothing).
+    /// returned nothing). `pushing` has room for 24 values (``LuaFrame/reserve(_:)``
+    /// for more); a count that is not what it pushed is an error, not a call.
     public func call<R>(pushing: (LuaFrame) throws -> Int32, reading: (LuaFrame, Int32) throws -> R) throws -> R {
         let (state, L) = try pushSelf()
         let base = lua_gettop(L) - 1
-        defer { lua_settop(L, base) }
+        // One exit path, in this order: the stack is reset while the state is
+        // still open, then a close asked for during the call happens.
+        defer {
+            lua_settop(L, base)
+            state.closeIfRequested()
+        }
         try state.reserve(24, in: L)
         let frame = LuaFrame(state: state, L: L)
         let count = try pushing(frame)
+        let pushed = lua_gettop(L) - base - 1
+        guard count == pushed else {
+            throw LuaError(.runtime, "call(pushing:reading:): the pushing closure said \(count) arguments but pushed \(pushed)")
+        }
         let status = fh_pcall(L, count, 1)
-        defer { state.closeIfRequested() }
         guard status == LUA_OK else { throw state.popError(status, L) }
         return try reading(LuaFrame(state: state, L: L), lua_gettop(L))
     }
@@ -34,8 +43,8 @@ extension LuaFrame {
         lua_createtable(L, arrayCapacity, hashCapacity)
     }
 
-    /// Pops the value on top into field `key` of the table at `index` (a
-    /// plain table the caller made: no metamethods run).
+    /// Pops the value on top into field `key` of the table at `index`, raw:
+    /// no metamethod runs, so nothing can raise through Swift.
     public func setField(_ key: String, inTableAt index: Int32) {
         setField(LuaFieldName(key), inTableAt: index)
     }
@@ -44,15 +53,15 @@ extension LuaFrame {
     /// paths that set the same fields again and again.
     public func setField(_ key: LuaFieldName, inTableAt index: Int32) {
         key.cString.withUnsafeBufferPointer { chars in
+            let table = lua_absindex(L, index)
             if !key.hasNUL {
                 // A C string at a stable address: Lua's own string cache finds it.
-                lua_setfield(L, index, chars.baseAddress)
-                return
+                _ = lua_pushstring(L, chars.baseAddress)
+            } else {
+                _ = lua_pushlstring(L, chars.baseAddress, chars.count - 1)
             }
-            let table = lua_absindex(L, index)
-            _ = lua_pushlstring(L, chars.baseAddress, chars.count - 1)
             lua_rotate(L, -2, 1)      // key below the value
-            lua_rawset(L, table)
+            lua_rawset(L, table)      // raw: a __newindex could raise through Swift
         }
     }
 }

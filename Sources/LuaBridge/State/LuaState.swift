@@ -49,6 +49,8 @@ public final class LuaState {
     let link = LuaStateLink()
     /// The thread the state belongs to (see ``checkOwnerThread(_:)``).
     let ownerThread = LuaStateOwnerThread()
+    /// A number no other state of this process has or will have.
+    let serial = fh_new_serial()
 
     /// Creates a state and opens `libraries`.
     public init(libraries: Libraries = .standard) throws {

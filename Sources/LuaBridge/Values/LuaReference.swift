@@ -25,9 +25,16 @@ public class LuaReference {
         self.ref = fh_ref(L)
     }
 
+    /// Frees the registry slot: now on the state's thread; on any other
+    /// thread (a reference captured by a factory that another thread
+    /// released), at the state's next call from its owner — luaL_unref
+    /// changes the registry, which only the owner may touch.
     deinit {
-        if let state, !state.isClosed, let L = state.current {
-            fh_unref(L, ref)
+        guard let state, let L = state.mainThread else { return }
+        if state.isOnOwnerThread {
+            fh_unref(state.current ?? L, ref)
+        } else {
+            fh_defer_unref(L, ref)
         }
     }
 
