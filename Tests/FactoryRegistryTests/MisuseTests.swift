@@ -65,8 +65,20 @@ struct MisuseTests {
             return Node(child: try child())
         }
         #expect(registry.validate().isEmpty)     // providers are lazy: no cycle to report statically
+        // The provider resolves Node again, with nothing different: that is a cycle, found at once.
         let error = registryError { _ = try registry.container("app").resolve(Node.self) }
-        #expect(error?.kind == .tooDeep)
+        #expect(error?.kind == .cycle)
+        #expect(error?.message == "dependency cycle: Node → Node")
+        // With a runtime argument the recursion might end, so it runs — into the stack guard.
+        final class Box: @unchecked Sendable { weak var container: Container? }
+        let box = Box()
+        let deep = try registry.defineConfiguration("deep")
+        try deep.register(Node.self, argument: ("level", Int.self)) { _, level in
+            Node(child: try box.container?.resolve(Node.self, argument: level + 1))
+        }
+        let c = try registry.container("deep")
+        box.container = c
+        #expect(registryError { _ = try c.resolve(Node.self, argument: 0) }?.kind == .tooDeep)
     }
 
     @Test func aSingletonKeepingAProviderDoesNotKeepItsContainer() throws {

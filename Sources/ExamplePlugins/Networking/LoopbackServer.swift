@@ -16,20 +16,15 @@ import LuaBridge
 /// print(server.baseURL)   --> http://127.0.0.1:43121
 /// server:stop()
 /// ```
-public final class LoopbackServer: LuaExportable, @unchecked Sendable {
+public final class LoopbackServer: LuaExportable, Sendable {
     public static let luaTypeName = "LoopbackServer"
-    private let listener: Int32
     public let port: UInt16
-    private let routes: [String: String]
-    private let delays: [String: Double]
-    private let lock = Mutex()
-    private var served = 0
-    private var abandoned = 0
-    private var stopped = false
+    /// What the server's threads share. They hold this, not the server, so a
+    /// server nobody stopped is still freed (and stopped) when its last
+    /// reference goes.
+    private let core: Core
 
     public init(routes: [String: String], delays: [String: Double]) throws {
-        self.routes = routes
-        self.delays = delays
         let fd = socket(AF_INET, Sockets.streamType, 0)
         guard fd >= 0 else { throw LuaError(.runtime, "LoopbackServer: socket: \(String(cString: strerror(errno)))") }
         var on: Int32 = 1
@@ -45,63 +40,87 @@ public final class LoopbackServer: LuaExportable, @unchecked Sendable {
             close(fd)
             throw LuaError(.runtime, "LoopbackServer: cannot listen on 127.0.0.1: \(String(cString: strerror(errno)))")
         }
-        listener = fd
         port = UInt16(bigEndian: address.sin_port)
-        Sockets.detach { [self] in acceptLoop() }
+        let core = Core(listener: fd, routes: routes, delays: delays)
+        self.core = core
+        Sockets.detach { core.acceptLoop() }
     }
 
-    deinit { stop() }
+    deinit { core.stop() }
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
-    public var requestCount: Int { lock.locked { served } }
+    public var requestCount: Int { core.lock.locked { core.served } }
     /// Requests whose client hung up before the response was sent.
-    public var abandonedCount: Int { lock.locked { abandoned } }
+    public var abandonedCount: Int { core.lock.locked { core.abandoned } }
 
-    public func stop() {
-        let wasRunning = lock.locked { () -> Bool in
-            defer { stopped = true }
-            return !stopped
+    /// Stops listening; requests being served finish (or are dropped, if delayed).
+    public func stop() { core.stop() }
+
+    /// The listening socket, the routes and the counters (all guarded by `lock`).
+    private final class Core: @unchecked Sendable {
+        let listener: Int32
+        let routes: [String: String]
+        let delays: [String: Double]
+        let lock = Mutex()
+        var served = 0
+        var abandoned = 0
+        var stopped = false
+
+        init(listener: Int32, routes: [String: String], delays: [String: Double]) {
+            self.listener = listener
+            self.routes = routes
+            self.delays = delays
         }
-        if wasRunning { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
-    }
 
-    private func acceptLoop() {
-        while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 {
-                if lock.locked({ stopped }) { return }
-                if errno == EINTR { continue }
-                return
+        func stop() {
+            let wasRunning = lock.locked { () -> Bool in
+                defer { stopped = true }
+                return !stopped
             }
-            Sockets.detach { [self] in serve(client) }
+            if wasRunning { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
         }
-    }
 
-    private func serve(_ client: Int32) {
-        defer { close(client) }
-        guard let request = Sockets.receive(client, stopAtHeaderEnd: true) else { return }
-        let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
-        let parts = line.split(separator: " ")
-        let path = parts.count >= 2 ? String(parts[1]) : "/"
-        lock.locked { served += 1 }
-        if let delay = delays[path] {
-            // Wait in slices, watching for the client to go away.
-            var waited = 0.0
-            while waited < delay {
-                usleep(10_000)
-                waited += 0.01
-                var byte: UInt8 = 0
-                let peeked = recv(client, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-                if peeked == 0 {
-                    lock.locked { abandoned += 1 }
+        func acceptLoop() {
+            while true {
+                let client = accept(listener, nil, nil)
+                if client < 0 {
+                    if lock.locked({ stopped }) { return }
+                    if errno == EINTR { continue }
                     return
                 }
+                // A client that sends nothing does not hold its thread for ever.
+                var wait = timeval(tv_sec: 5, tv_usec: 0)
+                setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+                Sockets.detach { [self] in serve(client) }
             }
         }
-        let body = routes[path]
-        let status = body == nil ? "404 Not Found" : "200 OK"
-        let text = body ?? "no route for \(path)"
-        _ = Sockets.sendAll(client, "HTTP/1.1 \(status)\r\nContent-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n\(text)")
+
+        private func serve(_ client: Int32) {
+            defer { close(client) }
+            guard let request = Sockets.receive(client, stopAtHeaderEnd: true) else { return }
+            let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
+            let parts = line.split(separator: " ")
+            let path = parts.count >= 2 ? String(parts[1]) : "/"
+            lock.locked { served += 1 }
+            if let delay = delays[path] {
+                // Wait in slices, watching for the client to go away and for a stop.
+                var waited = 0.0
+                while waited < delay {
+                    usleep(10_000)
+                    waited += 0.01
+                    var byte: UInt8 = 0
+                    let peeked = recv(client, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+                    if peeked == 0 || lock.locked({ stopped }) {
+                        lock.locked { abandoned += 1 }
+                        return
+                    }
+                }
+            }
+            let body = routes[path]
+            let status = body == nil ? "404 Not Found" : "200 OK"
+            let text = body ?? "no route for \(path)"
+            _ = Sockets.sendAll(client, "HTTP/1.1 \(status)\r\nContent-Length: \(text.utf8.count)\r\nConnection: close\r\n\r\n\(text)")
+        }
     }
 
     static var luaClass: LuaClass<LoopbackServer> {

@@ -25,6 +25,10 @@ struct ResolutionState {
     /// Below this stack address a nested resolve fails with `.tooDeep`
     /// instead of overflowing the thread's stack (see ``StackGuard``).
     @usableFromInline let stackFloor: UInt
+    /// The top-level resolve of the same container this one runs inside
+    /// (a factory that resolves through a captured container or a provider),
+    /// if any: its path continues this one's for cycle checks.
+    @usableFromInline var outer: UnsafeMutablePointer<ResolutionState>?
 
     @usableFromInline
     init(container: Container, scope: ScopeHandle?) {
@@ -70,8 +74,17 @@ struct ResolutionContext {
             var token: UInt64 = 0
             let previous = fh_begin_resolve(UnsafeRawPointer(pointer), &token)
             defer { fh_end_resolve(previous) }
+            if let enclosing = previous.state { linkOuter(pointer, enclosing) }   // a resolve from inside a factory: rare
             return try body(ResolutionContext(state: pointer, token: token))
         }
+    }
+
+    /// Links a top-level resolve started inside a factory to the resolve of
+    /// the same container that runs that factory (see ``checkReentry(_:)``).
+    @usableFromInline
+    static func linkOuter(_ pointer: UnsafeMutablePointer<ResolutionState>, _ enclosing: UnsafeRawPointer) {
+        let outer = UnsafeMutablePointer(mutating: enclosing.assumingMemoryBound(to: ResolutionState.self))
+        if outer.pointee.container === pointer.pointee.container { pointer.pointee.outer = outer }
     }
 
     @usableFromInline
@@ -188,6 +201,7 @@ struct ResolutionContext {
         // Deep paths take the general path, which also watches the stack.
         if state.pointee.pathCount >= InlinePath.capacity { return nil }
         if pathContains(Int32(index)) { throw cycleError(index) }
+        if state.pointee.pathCount == 0 && state.pointee.outer != nil { try checkReentry(index) }
         pushPath(Int32(index))
         return entry.factory
     }
@@ -238,6 +252,7 @@ struct ResolutionContext {
     func resolve<T>(_ index: Int, as type: T.Type, arguments: Arguments) throws -> T {
         let entry = hotRegistrations[index]
         if pathContains(Int32(index)) { throw cycleError(index) }
+        if pathCount == 0 && state.pointee.outer != nil && entry.argumentCount == 0 { try checkReentry(index) }
         if currentStackAddress() < stackFloor { throw tooDeepError(index) }
         pushPath(Int32(index))
         defer { pathCount -= 1 }
@@ -288,6 +303,35 @@ struct ResolutionContext {
         return error(.cycle, "dependency cycle: " + cycle.joined(separator: " → "), adding: planned.name,
                      details: path[start...].map { "\(plan.registrations[$0].name) registered at \(plan.registrations[$0].registration.origin)" },
                      origin: planned.registration.origin)
+    }
+
+    /// A top-level resolve of registration `index` (no runtime arguments)
+    /// started inside a factory that an enclosing resolve of the same
+    /// container is running for `index` or for something `index` is being
+    /// built for: it would build the same thing again, for ever. (With
+    /// runtime arguments a recursion may end — a tree built level by level —
+    /// and the stack guard still bounds it.)
+    @usableFromInline
+    func checkReentry(_ index: Int) throws {
+        var cursor = state.pointee.outer
+        while let outer = cursor {
+            let context = ResolutionContext(state: outer, token: 0)
+            let path = context.path
+            if let start = path.firstIndex(of: index) {
+                let planned = plan.registrations[index]
+                let inner = path.last.map { plan.registrations[$0] }
+                let cycle = path[start...].map { plan.registrations[$0].name } + [planned.name]
+                throw RegistryError(
+                    .cycle, "dependency cycle: " + cycle.joined(separator: " → "),
+                    configuration: plan.configuration, path: cycle,
+                    details: path[start...].map { "\(plan.registrations[$0].name) registered at \(plan.registrations[$0].registration.origin)" }
+                        + ["the second resolve of \(planned.name) came from inside the factory for \(inner?.name ?? "?")"
+                           + (inner.map { " (registered at \($0.registration.origin))" } ?? "")
+                           + ", through a container or provider it called"],
+                    origin: planned.registration.origin)
+            }
+            cursor = outer.pointee.outer
+        }
     }
 
     private func tooDeepError(_ index: Int) -> RegistryError {

@@ -42,14 +42,28 @@ public struct RegistryError: Error, CustomStringConvertible, Equatable {
     /// The origin most responsible (the registration that declares the bad thing).
     public var origin: Origin?
 
+    /// The longest message an error keeps: a message that wraps another
+    /// (a factory's error inside a factory's error…) is cut there, so no
+    /// chain of failures makes an unbounded report.
+    public static let messageLimit = 4096
+
     public init(_ kind: Kind, _ message: String, configuration: String? = nil, path: [String] = [],
                 details: [String] = [], origin: Origin? = nil) {
         self.kind = kind
-        self.message = message
+        self.message = RegistryError.bounded(message)
         self.configuration = configuration
         self.path = path
         self.details = details
         self.origin = origin
+    }
+
+    /// `text`, cut at ``messageLimit`` bytes (on a character boundary) with
+    /// a note of how much was left out.
+    public static func bounded(_ text: String) -> String {
+        guard text.utf8.count > messageLimit else { return text }
+        var cut = text.utf8.index(text.utf8.startIndex, offsetBy: messageLimit)
+        while cut > text.startIndex && !text.indices.contains(cut) { cut = text.utf8.index(before: cut) }
+        return String(text[..<cut]) + "… (\(text.utf8.count - text.utf8.distance(from: text.utf8.startIndex, to: cut)) more bytes)"
     }
 
     public var description: String {

@@ -19,7 +19,10 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
     private let lock = Lock()
     private var instances: [Int: Any] = [:]
     private var creationOrder: [Int] = []
-    private var children: [ScopeHandle] = []
+    /// Nested scopes open now. Weak: the container holds open scopes, and a
+    /// child holds its parent; a strong list here would make a cycle that
+    /// outlives the container when the parent is never closed.
+    private var children: [WeakScope] = []
     private var closed = false
 
     init(name: String, parent: ScopeHandle?, container: Container) {
@@ -57,7 +60,15 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
     func adopt(_ child: ScopeHandle) throws {
         try lock.withLock {
             if closed { throw closedError() }
-            children.append(child)
+            if children.count >= 64 && children.count.isMultiple(of: 64) { children.removeAll { $0.handle == nil } }
+            children.append(WeakScope(handle: child))
+        }
+    }
+
+    /// A nested scope closed: forget it (a long session opens thousands).
+    private func forget(_ child: ScopeHandle) {
+        lock.withLock {
+            if let index = children.lastIndex(where: { $0.handle === child }) { children.remove(at: index) }
         }
     }
 
@@ -83,7 +94,7 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
     /// Closes nested scopes, then releases this scope's instances, newest
     /// first. Closing twice does nothing.
     public func close() {
-        var nested: [ScopeHandle] = [], order: [Int] = [], held: [Int: Any] = [:]
+        var nested: [WeakScope] = [], order: [Int] = [], held: [Int: Any] = [:]
         lock.withLock {
             guard !closed else { return }
             closed = true
@@ -91,13 +102,19 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
             swap(&order, &creationOrder)
             swap(&held, &instances)
         }
-        for child in nested.reversed() { child.close() }
+        for child in nested.reversed() { child.handle?.close() }
         // Each removal drops the scope's reference: deinit runs here, newest
         // first, unless something else still holds the instance — a
         // ScopeBound instance is told either way.
         for index in order.reversed() {
             if let instance = held.removeValue(forKey: index) { (instance as? any ScopeBound)?.scopeDidClose() }
         }
+        parent?.forget(self)
         container?.scopeDidClose(self)
     }
+}
+
+/// A nested scope, held weakly by its parent.
+struct WeakScope {
+    weak var handle: ScopeHandle?
 }
