@@ -388,6 +388,18 @@ struct TestCommandTests {
             """, stderr: ""))
     }
 
+    @Test func discoveryVisitsEachRealFileOnceAndNeverLoops() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-links-\(UUID().uuidString)")
+        let real = dir.appendingPathComponent("a")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("it('x', function() end)\n".utf8).write(to: real.appendingPathComponent("one_spec.lua"))
+        try FileManager.default.createSymbolicLink(atPath: real.appendingPathComponent("loop").path, withDestinationPath: "..")
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("b").path, withDestinationPath: "a")
+        let result = try CommandRunner.factoryhost(["test", "--list", "."], in: dir, killAfter: 30)
+        #expect(result == ProcessResult(status: 0, stdout: "a/one_spec.lua:1: x\n1 test in 1 file\n", stderr: ""), "\(result)")
+    }
+
     @Test func badPathsAndOptionsAreClearErrors() throws {
         let missing = try CommandRunner.factoryhost(["test", "no/such/dir"], in: specs)
         #expect(missing == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: no/such/dir: no such file or directory\n"))

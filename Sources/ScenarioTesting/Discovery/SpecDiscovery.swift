@@ -17,6 +17,7 @@ public enum SpecDiscovery {
     /// given twice is run once.
     public static func files(in paths: [String]) throws(DiscoveryError) -> [String] {
         var found: [String] = []
+        var visited = Set<FileIdentity>()          // directories walked: a symlink loop is walked once
         for path in paths {
             var info = stat()
             guard stat(path, &info) == 0 else {
@@ -24,29 +25,49 @@ public enum SpecDiscovery {
             }
             if info.st_mode & S_IFMT == S_IFDIR {
                 var inDirectory: [String] = []
-                walk(path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path, into: &inDirectory)
+                walk(path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path, info, into: &inDirectory, visited: &visited)
                 found += inDirectory.sorted()
             } else {
                 found.append(path)
             }
         }
-        var seen = Set<String>()
-        return found.filter { seen.insert(normalized($0)).inserted }
+        // Each real file once, whichever path (or link) reached it first.
+        var seen = Set<FileIdentity>()
+        return found.filter { path in
+            var info = stat()
+            guard stat(path, &info) == 0 else { return true }
+            return seen.insert(FileIdentity(info)).inserted
+        }
     }
 
-    private static func walk(_ directory: String, into files: inout [String]) {
+    /// A file's device and inode: what two paths to one file share.
+    private struct FileIdentity: Hashable {
+        let device: UInt64
+        let inode: UInt64
+        init(_ info: stat) {
+            device = UInt64(truncatingIfNeeded: info.st_dev)
+            inode = UInt64(truncatingIfNeeded: info.st_ino)
+        }
+    }
+
+    private static func walk(_ directory: String, _ info: stat, into files: inout [String], visited: inout Set<FileIdentity>) {
+        guard visited.insert(FileIdentity(info)).inserted else { return }
         guard let dir = opendir(directory) else { return }
         defer { closedir(dir) }
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+        var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix(".") { continue }
+            // The name where it is: a dirent may be shorter than the struct
+            // (its d_name holds just the name), so the field is never copied whole.
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
+            if !name.hasPrefix(".") { names.append(name) }
+        }
+        for name in names.sorted() {                 // in order: the first path to a file is the one kept
             let path = directory == "." ? name : "\(directory)/\(name)"
             var info = stat()
             guard stat(path, &info) == 0 else { continue }
             if info.st_mode & S_IFMT == S_IFDIR {
-                walk(path, into: &files)
+                walk(path, info, into: &files, visited: &visited)
             } else if name.hasSuffix("_spec.lua") {
                 files.append(path)
             }
