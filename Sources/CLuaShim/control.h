@@ -12,6 +12,9 @@
 /// call from Swift entered, and each coroutine being resumed inside it.
 /// Lua stops nesting C calls (and so resumes) at about 200.
 #define FH_MAX_RUNNING 256
+/// Past this many nested coroutine runs, closing another one is refused
+/// ("C stack overflow"), as Lua refuses nested resumes near LUAI_MAXCCALLS.
+#define FH_MAX_NESTED 190
 
 /// What stopped the running code (fh_control.exhausted).
 enum { FH_LIMIT_NONE = 0, FH_LIMIT_INSTRUCTIONS = 1, FH_LIMIT_TIME = 2 };

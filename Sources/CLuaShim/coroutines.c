@@ -40,6 +40,12 @@ static int auxresume(lua_State *L, lua_State *co, int narg) {
 /// the coroutine on the running list.
 static int reset_tracked(lua_State *L, lua_State *co) {
     fh_control *c = fh_control_of(L);
+    if (c->nrunning >= FH_MAX_NESTED) {
+        /* Lua 5.4.4 runs __close handlers here without counting C calls: a
+           chain of closes inside __close handlers overflows the C stack. */
+        lua_pushliteral(co, "C stack overflow (too many nested coroutine closes)");
+        return LUA_ERRRUN;
+    }
     fh_running_push(c, co);
     fh_arm_if_stopping(c, co);
     int status = lua_resetthread(co);

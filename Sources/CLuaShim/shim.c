@@ -23,6 +23,11 @@ typedef struct fh_object {
     void *object;
     const void *tag;        /* &fh_object_tag */
     const void *type;
+    /* Calls running with this object lent as their receiver (no retain): a
+       release asked for meanwhile (a script calling __gc by hand through the
+       debug library) waits until the last of them returns. */
+    int pins;
+    int release_pending;
 } fh_object;
 
 /// The userdata a Swift function's C closure keeps as its upvalue: the
@@ -33,6 +38,7 @@ typedef struct fh_function {
     void *box;
     const void *tag;        /* &fh_function_tag */
     const void *receiver_type;
+    void *unused;           /* the same size as fh_object */
 } fh_function;
 
 _Static_assert(sizeof(fh_object) == sizeof(fh_function), "the tag is what tells the layouts apart");
@@ -131,6 +137,8 @@ static void format_seconds(char *out, size_t size, double seconds) {
 /// message is kept: the outermost call reports it even if the code swallowed
 /// the error (a coroutine's resume returns it as a value).
 static int raise_limit(lua_State *L, fh_control *c) {
+    int saved = c->enforce;
+    c->enforce = 0;                      /* the message is never refused memory (a full heap stays a time limit) */
     lua_Debug ar;
     int level = 0;                       /* the innermost Lua function's line, past C frames */
     while (lua_getstack(L, level, &ar) && lua_getinfo(L, "l", &ar) && ar.currentline <= 0) level++;
@@ -147,6 +155,7 @@ static int raise_limit(lua_State *L, fh_control *c) {
         memcpy(c->limit_message, text, len);
         c->limit_message[len] = 0;
     }
+    c->enforce = saved;
     return lua_error(L);
 }
 
@@ -416,6 +425,13 @@ static int is_bridge_userdata(lua_State *L, int idx) {
 static int fh_object_gc(lua_State *L) {
     if (!is_bridge_userdata(L, 1)) return 0;          /* called by hand on something else */
     void **slot = (void **)lua_touserdata(L, 1);
+    if (bridge_tag(L, 1) == &fh_object_tag) {
+        fh_object *o = (fh_object *)slot;
+        if (o->pins > 0) {             /* lent to a running method: released when it returns */
+            o->release_pending = 1;
+            return 0;
+        }
+    }
     if (*slot != NULL) {
         void *object = *slot;
         *slot = NULL;                  /* released exactly once, even if resurrected */
@@ -460,6 +476,8 @@ void fh_push_object_with(lua_State *L, void *retained, const void *type, int met
     o->object = retained;
     o->tag = &fh_object_tag;
     o->type = type;
+    o->pins = 0;
+    o->release_pending = 0;
     lua_rawgeti(L, LUA_REGISTRYINDEX, metatableRef);
     lua_setmetatable(L, -2);
 }
@@ -509,14 +527,27 @@ static int fh_trampoline(lua_State *L) {
     if (f->box == NULL)
         return luaL_error(L, "attempt to call a Swift function that was already released");
     void *receiver = NULL;
+    fh_object *pinned = NULL;
     if (f->receiver_type != NULL) {
         fh_object *o = object_at(L, 1);
-        if (o != NULL && o->type == f->receiver_type) receiver = o->object;
+        if (o != NULL && o->type == f->receiver_type && o->object != NULL) {
+            receiver = o->object;
+            pinned = o;
+            o->pins++;                 /* lent without a retain: no release until the call returns */
+        }
     }
     fh_control *c = control(L);
     int saved = c->enforce;
     c->enforce = 0;
     int n = c->call(L, c->owner, f->box, receiver, nargs);
+    if (pinned != NULL && --pinned->pins == 0 && pinned->release_pending) {
+        void *object = pinned->object;
+        pinned->object = NULL;
+        pinned->release_pending = 0;
+        c->finalizing++;
+        c->release(object);
+        c->finalizing--;
+    }
     c->enforce = saved;
     if (n >= 0) return n;
     if (n == FH_RAISE_WHERE && lua_type(L, -1) == LUA_TSTRING) {
@@ -535,6 +566,7 @@ void *fh_running_box(lua_State *L) {
 
 void fh_push_closure(lua_State *L, void *retainedBox, const void *receiverType) {
     fh_function *f = (fh_function *)lua_newuserdatauv(L, sizeof(fh_function), 0);
+    f->unused = NULL;
     f->box = retainedBox;
     f->tag = &fh_function_tag;
     f->receiver_type = receiverType;
@@ -596,7 +628,27 @@ void fh_close(lua_State *L) {
     if (sigint_state == L) fh_uninstall_sigint();
     c->enforce = 0;
     c->owner = NULL;
+    /* Finalizers run here, at depth 0 and with hooks off: under a time limit
+       with a hard stop, they get the rest of the deadline (at least the
+       grace) and are then stopped; the memory watch stays on too. */
+    int watched = 0;
+    if (c->hard_stop_grace >= 0 && (c->deadline_at > 0 || c->time_limit > 0)) {
+        double now = fh_now();
+        double deadline = c->deadline_at > 0 ? c->deadline_at : now + c->time_limit;
+        c->deadline = deadline > now ? deadline : now;
+        format_seconds(c->call_limit_text, sizeof c->call_limit_text,
+                       c->deadline_at > 0 ? c->deadline_at_length : c->time_limit);
+        watched = 1;
+    } else {
+        c->deadline = 0;
+    }
+    if (watched || c->process_memory_cap > 0) {
+        fh_thread_enter(c);
+        fh_watch(c);
+    }
     lua_close(L);
+    if (c->watched) fh_unwatch(c);
+    if (watched || c->process_memory_cap > 0) fh_thread_leave(c);
     pthread_mutex_destroy(&c->unref_lock);
     free(c->unrefs);
     free(c);
@@ -805,6 +857,7 @@ static void open_sandboxed(lua_State *L) {
     lua_pushcclosure(L, sandbox_searcher, 1);
     lua_rawseti(L, -2, 2);
     lua_setfield(L, pkg, "searchers");
+    remove_field(L, pkg, "searchpath");             /* it opens any path: a probe of the file system */
     lua_pushliteral(L, "");                         /* no modules until the host says where */
     lua_rawsetp(L, LUA_REGISTRYINDEX, &fh_module_path_key);
     lua_pop(L, 2);                                  /* package, globals */

@@ -19,6 +19,7 @@
 #include "control.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -111,14 +112,25 @@ void fh_signal_running_thread(fh_control *c) {
 
 // MARK: - Resident memory
 
+#if defined(__linux__)
+/// /proc/self/statm, opened once and read with pread: a script that uses up
+/// every file descriptor must not blind the memory watch.
+static int statm_fd = -1;
+static pthread_once_t statm_once = PTHREAD_ONCE_INIT;
+static void open_statm(void) { statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC); }
+#endif
+
 size_t fh_resident_bytes(void) {
 #if defined(__linux__)
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f == NULL) return 0;
+    pthread_once(&statm_once, open_statm);
+    if (statm_fd < 0) return 0;
+    char text[128];
+    ssize_t n = pread(statm_fd, text, sizeof text - 1, 0);
+    if (n <= 0) return 0;
+    text[n] = 0;
     unsigned long size = 0, resident = 0;
-    int n = fscanf(f, "%lu %lu", &size, &resident);
-    fclose(f);
-    return n == 2 ? (size_t)resident * (size_t)sysconf(_SC_PAGESIZE) : 0;
+    if (sscanf(text, "%lu %lu", &size, &resident) != 2) return 0;
+    return (size_t)resident * (size_t)sysconf(_SC_PAGESIZE);
 #elif defined(__APPLE__)
     struct mach_task_basic_info info;
     mach_msg_type_number_t count = MACH_TASK_BASIC_INFO_COUNT;

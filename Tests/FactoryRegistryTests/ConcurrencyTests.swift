@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 @testable import FactoryRegistry
 
@@ -34,6 +35,39 @@ struct ConcurrencyTests {
         #expect(life.built("MovieLoader") == 16_000)
     }
 
+    /// Many fresh containers, each raced by every thread at once from a
+    /// common start: each race is a new chance for two threads to both see
+    /// an empty slot. A double-check without its second look builds twice in
+    /// most rounds (tried: removing the re-check under the creation lock made
+    /// this fail every run).
+    @Test func aSingletonRacedFromAStartingLineIsBuiltOncePerContainer() throws {
+        let life = Lifecycle()
+        let registry = Registry()
+        let app = try registry.defineConfiguration("app")
+        try app.register(Logger.self, scope: .singleton) { _ in
+            var spin = 0
+            for i in 0..<2_000 { spin &+= i }
+            return Logger(life, spin == 0 ? "never" : "Logger")
+        }
+        let rounds = 200, threads = 8
+        for round in 1...rounds {
+            let container = try registry.container("app")
+            let gate = StartingLine(threads)
+            // Real threads, all started: a dispatch pool on two cores would run
+            // only two at a time and the starting line would never open.
+            let workers = (0..<threads).map { _ in
+                Thread {
+                    gate.arriveAndWait()
+                    _ = try? container.resolve(Logger.self)
+                }
+            }
+            workers.forEach { $0.start() }
+            while workers.contains(where: { !$0.isFinished }) { usleep(100) }
+            #expect(life.built("Logger") == round, "round \(round): built \(life.built("Logger") - round + 1) times")
+            if life.built("Logger") != round { break }
+        }
+    }
+
     @Test func concurrentScopesAndContainers() throws {
         let life = Lifecycle()
         let registry = Registry()
@@ -55,5 +89,20 @@ struct ConcurrencyTests {
         #expect(life.built("failure") == 0)
         #expect(life.built("UserSession") == 2_000)
         #expect(life.alive == 0)
+    }
+}
+
+/// A barrier: every thread waits until all have arrived, then all go.
+final class StartingLine: @unchecked Sendable {
+    private let lock = NSLock()
+    private var waiting: Int
+    private var open = false
+    init(_ count: Int) { waiting = count }
+    func arriveAndWait() {
+        lock.lock()
+        waiting -= 1
+        if waiting == 0 { open = true }
+        lock.unlock()
+        while !(lock.withLock { open }) { sched_yield() }
     }
 }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Runs a Lua script the way the stock `lua` interpreter (lua.c) does, so
 /// that `factoryhost run script.lua a b` and `lua5.4 script.lua a b` print
 /// the same, fail the same and exit with the same status.
@@ -48,8 +56,18 @@ public struct ScriptRunner {
             report(error)
             return 1
         }
-        defer { state.close() }        // like lua.c: finalizers run before exit
-        return run(in: state)
+        let status = run(in: state)
+        if status != 0 && state.lastCallHitLimit { ScriptRunner.exitAfterLimit(status) }
+        state.close()                  // like lua.c: finalizers run before exit
+        return status
+    }
+
+    /// Ends the process after a script ran out of its time (or instruction)
+    /// budget, without running its finalizers: one could loop, or change the
+    /// exit status with `os.exit(0)`. Standard output is flushed first.
+    public static func exitAfterLimit(_ status: Int32) -> Never {
+        fflush(nil)                    // every output stream (stdout among them)
+        exit(status)
     }
 
     /// Runs the script in `state` (opened with ``libraries``, set up by its
@@ -85,7 +103,7 @@ public struct ScriptRunner {
         state.limitProcessMemory(growth: memoryLimit)
         state.instructionLimit = instructionLimit
         state.setDeadline(after: timeLimit)
-        if timeLimit != nil { state.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(programName): ") }
+        if timeLimit != nil || memoryLimit != nil { state.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(programName): ") }
     }
 
     /// `arg`, LUA_INIT and the module path.

@@ -184,6 +184,10 @@ public final class LuaState {
         if let L = mainThread { fh_set_process_memory_cap(L, bytes.map { max(0, $0) } ?? 0) }
     }
 
+    /// Whether the last call from Swift ended because a time or instruction
+    /// limit fired.
+    public var lastCallHitLimit: Bool { mainThread.map { fh_limit_fired($0) != 0 } ?? false }
+
     /// A duration in seconds for the C side, clamped to [1 ns, 10⁹ s]
     /// (never a trap, whatever the duration).
     static func seconds(_ duration: Duration) -> Double {

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The test suite under sanitizers, each in its own build directory so the
+# normal build stays as it is:
+#   Scripts/sanitize.sh            ASan+UBSan over every test, then TSan over the
+#                                  registry's concurrency tests
+#   Scripts/sanitize.sh address    only the first; `thread` only the second
+# Exit status non-zero on any report.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/install-deps.sh
+which="${1:-all}"
+status=0
+
+if [ "$which" = all ] || [ "$which" = address ]; then
+    echo "sanitize: address + undefined behaviour, every test" >&2
+    # detect_leaks=0: the Swift runtime's caches are reported as leaks at exit;
+    # halt_on_error: the first report fails the run.
+    export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:detect_stack_use_after_return=0"
+    export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+    swift build --build-tests --scratch-path .build/sanitize-address --sanitize=address --sanitize=undefined
+    FACTORYHOST_BIN="$(swift build --scratch-path .build/sanitize-address --sanitize=address --sanitize=undefined --show-bin-path)/factoryhost" \
+        swift test --skip-build --scratch-path .build/sanitize-address --sanitize=address --sanitize=undefined \
+        --disable-xctest || status=1
+fi
+
+if [ "$which" = all ] || [ "$which" = thread ]; then
+    echo "sanitize: thread, the registry's concurrency tests" >&2
+    export TSAN_OPTIONS="halt_on_error=1"
+    swift build --build-tests --scratch-path .build/sanitize-thread --sanitize=thread
+    swift test --skip-build --scratch-path .build/sanitize-thread --sanitize=thread --disable-xctest \
+        --filter "FactoryRegistryTests" || status=1
+fi
+exit $status
