@@ -94,6 +94,14 @@ let package = Package(
             name: "factoryhost",
             dependencies: ["FactoryHostCLI", "ExamplePlugins"]
         ),
+        // Fuzz targets (DSL scripts, spec files, value conversion): a corpus
+        // replayer in a normal build, a libFuzzer binary under Scripts/fuzz.sh.
+        .executableTarget(
+            name: "factoryhost-fuzz",
+            dependencies: ["ExamplePlugins", "FactoryRegistry", "FactoryScripting", "LuaBridge", "ScenarioTesting"],
+            path: "Fuzz",
+            exclude: ["Corpus"]
+        ),
         // The README's "your own host binary" example, built and run by the end-to-end tests.
         .executableTarget(
             name: "custom-host-example",

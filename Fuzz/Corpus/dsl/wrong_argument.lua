@@ -1,0 +1,2 @@
+local net = require "factoryhost.networking"
+local loader = net.MovieLoader.new(net.Cache.new(), "fixture://movies.example")

@@ -1,0 +1,4 @@
+configuration "app" {
+  register "Cache" { make = function() return "a string" end },
+}
+container("app"):resolve "Cache"
