@@ -61,7 +61,7 @@ typedef struct fh_control {
     double hard_stop_grace;          /* < 0: never stop the process */
     size_t process_memory_cap;       /* 0: not watched */
     size_t process_memory_base;      /* resident bytes when the cap was set */
-    char hard_stop_prefix[64];       /* "factoryhost: " */
+    char hard_stop_prefix[256];      /* "factoryhost: " */
 
     /* Registry references dropped on other threads, freed by the owner's
        next call (luaL_unref is not thread-safe). */

@@ -161,7 +161,7 @@ static void hard_stop(fh_control *c, const char *reason) {
         fflush(stdout);
         funlockfile(stdout);
     }
-    char text[512];
+    char text[768];
     snprintf(text, sizeof text, "%s%s\n", c->hard_stop_prefix, reason);
     write_all(text);
     _exit(1);

@@ -87,6 +87,19 @@ struct HostileSpecOptionsTests {
     }
 }
 
+@Suite("A test stuck where Lua cannot stop it ends the run, never hangs it")
+struct StuckTestTests {
+    @Test func aTestStuckInACBuiltinStopsTheRunWithItsName() throws {
+        let dir = CommandRunner.fixtures.appendingPathComponent("hostile-specs")
+        let result = try CommandRunner.factoryhost(["test", "stuck"], in: dir, killAfter: 30)
+        #expect(!result.signalled, "\(result)")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("factoryhost: stuck/stuck_spec.lua:2: 'is stuck in a C builtin': time limit exceeded (0.5 seconds), and the code did not stop within 1 s more"), "\(result)")
+        #expect(result.stdout.contains("loops in Lua"), "the test before it was reported: \(result)")
+        #expect(result.seconds < 10, "\(result)")
+    }
+}
+
 @Suite("The sandbox installs only the plugins whose capabilities were granted")
 struct SandboxCapabilityTests {
     static let probe = """

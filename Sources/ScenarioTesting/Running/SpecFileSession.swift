@@ -86,6 +86,10 @@ final class SpecFileSession {
         }
         do {
             host.lua.timeLimit = Self.duration(seconds: timeLimit)
+            // A test stuck where Lua cannot stop it (a long C builtin, a
+            // blocking call, a finalizer) ends the run a second after its
+            // limit, naming the test, rather than hanging it.
+            host.lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: \(test.location): '\(test.name.prefix(120))': ")
             guard case .function(let run) = try api.rawGet("run") else {
                 return .failed(TestFailure(kind: .error, message: "the test library lost its runner", location: test.location))
             }

@@ -1,0 +1,5 @@
+it("loops in Lua", { timeout = 0.5 }, function() while true do end end)
+it("is stuck in a C builtin", { timeout = 0.5 }, function()
+  string.find(string.rep("a", 20000), ".-.-.-.-b")
+end)
+it("never runs", function() end)
