@@ -9,6 +9,21 @@ Scripts/install-deps.sh
 command -v swift >/dev/null 2>&1 || { echo "test: the Swift toolchain (6.0 or newer) is not installed" >&2; exit 1; }
 swift build --build-tests
 swift test --skip-build --disable-xctest
+# In CI (CI=true), also briefly: the registry's tests under the thread
+# sanitizer, and each fuzz target for 20 s from its seed corpus.
+# (Scripts/sanitize.sh runs the whole suite under ASan too: ~10 min more.)
+if [ "${CI:-}" = true ]; then
+    Scripts/sanitize.sh thread
+    for target in dsl spec values; do
+        log=".build/fuzz-$target.log"
+        if ! Scripts/fuzz.sh "$target" 20 > "$log" 2>&1; then
+            grep -v "ld.gold: warning" "$log" | tail -40 >&2
+            echo "test: fuzz target $target found a crash (see $log)" >&2
+            exit 1
+        fi
+        grep -E "^Done [0-9]+ runs" "$log" | sed "s/^/fuzz $target: /"
+    done
+fi
 # The project's own scenario suites (Examples/*/*_spec.lua), through the runner,
 # with a JUnit report for CI.
 "$(swift build --show-bin-path)/factoryhost" test Examples --jobs 2 --junit .build/examples-junit.xml
