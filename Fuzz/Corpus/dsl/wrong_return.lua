@@ -1,4 +1,0 @@
-configuration "app" {
-  register "Cache" { make = function() return "a string" end },
-}
-container("app"):resolve "Cache"

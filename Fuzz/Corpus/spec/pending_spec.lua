@@ -1,5 +1,0 @@
-describe("pending work", function()
-  pending("the pizza oven")
-  it("has no body yet")
-  it("passes", function() end)
-end)
