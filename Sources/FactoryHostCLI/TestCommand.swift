@@ -65,6 +65,11 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"))
     var pluginPath: [String] = []
 
+    // A worker process's part of the run (see TestOptions.workerCommand).
+    @Option(name: .customLong("worker-file"), help: .hidden) var workerFile: String?
+    @Option(name: .customLong("worker-position"), help: .hidden) var workerPosition: Int = 0
+    @Option(name: .customLong("worker-skip"), help: .hidden) var workerSkip: Int = 0
+
     func validate() throws {
         if Limits.duration(timeout) == nil {
             throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
@@ -79,6 +84,11 @@ struct TestCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let workerFile {
+            let status = makeRunner(files: [workerFile], seed: seed).runWorker(file: workerFile, position: workerPosition, skip: workerSkip)
+            fflush(nil)
+            throw ExitCode(status)
+        }
         let files: [String]
         do {
             files = try SpecDiscovery.files(in: paths.isEmpty ? ["."] : paths)
@@ -90,20 +100,14 @@ struct TestCommand: ParsableCommand {
             reportError(DiscoveryError(message: "no *_spec.lua files under \((paths.isEmpty ? ["."] : paths).joined(separator: ", "))"))
             throw ExitCode(1)
         }
-        var options = TestOptions()
-        options.selection = TestSelection(patterns: filters, tags: tags, excludedTags: excludedTags)
-        options.timeLimit = Limits.duration(timeout).map(Self.seconds) ?? 5
-        options.defaultConfiguration = config
-        options.failFast = failFast
-        options.shuffleSeed = seed ?? (shuffle ? UInt64.random(in: 1...999_999) : nil)
-        options.jobs = jobs
-        let setup = HostSetup(pluginPaths: pluginPath)
-        let plugins = UncheckedPlugins(FactoryHostCLI.plugins)
-        let searchPath = setup.searchPath
-        let runner = TestRunner(files: files, options: options) {
-            let host = try FactoryHost(plugins: plugins.value)
-            try host.loadLuaPlugins(searchPath: searchPath)
-            return host
+        let shuffleSeed = seed ?? (shuffle ? UInt64.random(in: 1...999_999) : nil)
+        var runner = makeRunner(files: files, seed: shuffleSeed)
+        if !list, let executable = Self.ownExecutable() {
+            // Each file in a worker process, so a test stuck in C code past its
+            // limit ends its worker, not the run.
+            var options = runner.options
+            options.workerCommand = [executable, "test"] + workerArguments(seed: shuffleSeed)
+            runner = TestRunner(files: files, options: options, makeHost: runner.makeHost)
         }
         if list {
             try listTests(runner)
@@ -126,6 +130,55 @@ struct TestCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if outcome.summary.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// The runner for `files` with this command's options.
+    private func makeRunner(files: [String], seed: UInt64?) -> TestRunner {
+        var options = TestOptions()
+        options.selection = TestSelection(patterns: filters, tags: tags, excludedTags: excludedTags)
+        options.timeLimit = Limits.duration(timeout).map(Self.seconds) ?? 5
+        options.defaultConfiguration = config
+        options.failFast = failFast
+        options.shuffleSeed = seed
+        options.jobs = jobs
+        let setup = HostSetup(pluginPaths: pluginPath)
+        let plugins = UncheckedPlugins(FactoryHostCLI.plugins)
+        let searchPath = setup.searchPath
+        return TestRunner(files: files, options: options) {
+            let host = try FactoryHost(plugins: plugins.value)
+            try host.loadLuaPlugins(searchPath: searchPath)
+            return host
+        }
+    }
+
+    /// The options a worker needs to select, order and time tests as this run does.
+    private func workerArguments(seed: UInt64?) -> [String] {
+        var arguments = ["--timeout", timeout]
+        for filter in filters { arguments += ["--filter", filter] }
+        for tag in tags { arguments += ["--tag", tag] }
+        for tag in excludedTags { arguments += ["--exclude-tag", tag] }
+        if failFast { arguments.append("--fail-fast") }
+        if let seed { arguments += ["--seed", String(seed)] }
+        if let config { arguments += ["--config", config] }
+        for path in pluginPath { arguments += ["--plugin-path", path] }
+        return arguments
+    }
+
+    /// This program's own executable, to start workers with.
+    static func ownExecutable() -> String? {
+        #if os(Linux)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #elseif canImport(Darwin)
+        var size: UInt32 = 4096
+        var buffer = [CChar](repeating: 0, count: Int(size))
+        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
+        return String(cString: buffer)
+        #else
+        return nil
+        #endif
     }
 
     private func listTests(_ runner: TestRunner) throws {

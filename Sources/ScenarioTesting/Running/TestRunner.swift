@@ -15,6 +15,13 @@ public struct TestOptions: Sendable {
     public var shuffleSeed: UInt64?
     /// Files run at once, each worker with hosts of its own.
     public var jobs = 1
+    /// When set, each spec file runs in a worker process started with this
+    /// command plus `--worker-file FILE --worker-position N --worker-skip K`
+    /// (the command's own `test` options); the worker calls
+    /// ``TestRunner/runWorker(file:position:skip:)``. A test that ends its
+    /// worker — stuck in C code past its limit, or crashing — fails, and a
+    /// new worker runs the rest of the file.
+    public var workerCommand: [String]?
 
     public init() {}
 }
@@ -35,7 +42,8 @@ public final class TestRunner: Sendable {
 
     public let files: [String]
     public let options: TestOptions
-    private let makeHost: HostFactory
+    /// Makes the host each spec file runs in.
+    public let makeHost: HostFactory
 
     public init(files: [String], options: TestOptions, makeHost: @escaping HostFactory) {
         self.files = files
@@ -118,7 +126,8 @@ public final class TestRunner: Sendable {
     private func runFile(_ file: String, position: Int, stop: Shared<Bool>, onTest: (TestResult) -> Void) -> FileResult {
         let clock = ContinuousClock()
         let started = clock.now
-        var result = loadAndRun(file, position: position, stop: stop, onTest: onTest)
+        var result = options.workerCommand.map { runInWorkers(file, command: $0, position: position, stop: stop, onTest: onTest) }
+            ?? loadAndRun(file, position: position, stop: stop, onTest: onTest)
         result.duration = SpecFileSession.seconds(clock.now - started)
         return result
     }
@@ -147,6 +156,94 @@ public final class TestRunner: Sendable {
             if outcome.failure != nil, options.failFast { stop.withLock { $0 = true } }
         }
         return result
+    }
+
+    /// One file in worker processes: a worker runs its tests in order and
+    /// reports each; if it ends early (a hard stop, a crash), the test it
+    /// was running fails and a new worker goes on after it.
+    private func runInWorkers(_ file: String, command: [String], position: Int, stop: Shared<Bool>,
+                              onTest: (TestResult) -> Void) -> FileResult {
+        var result = FileResult(file: file)
+        while true {
+            let worker: WorkerProcess
+            do {
+                worker = try WorkerProcess(command: command, arguments: [
+                    "--worker-file", file, "--worker-position", String(position), "--worker-skip", String(result.results.count)])
+            } catch {
+                result.loadFailure = error
+                return result
+            }
+            var running: Int?
+            var finished = false
+            while let line = worker.nextLine() {
+                switch WorkerProtocol.event(line) {
+                case .start(let index)?: running = index
+                case .result(let test)?:
+                    running = nil
+                    result.results.append(test)
+                    onTest(test)
+                    if test.failure != nil, options.failFast { stop.withLock { $0 = true } }
+                case .load(let failure)?:
+                    result.loadFailure = failure
+                    if options.failFast { stop.withLock { $0 = true } }
+                case .done?: finished = true
+                case nil: continue
+                }
+            }
+            let (status, signal) = worker.wait()
+            if finished || result.loadFailure != nil { return result }
+            let how = signal.map { "was killed by signal \($0)" } ?? "exited with status \(status)"
+            guard let index = running, let test = try? testCase(index, in: file) else {
+                result.loadFailure = TestFailure(kind: .error, message: "the worker process running this file \(how) before reporting", location: file)
+                return result
+            }
+            let limit = test.timeout ?? options.timeLimit
+            let failure = signal == nil && status == 1
+                ? TestFailure(kind: .timeout, message: "timed out after \(SpecFileSession.format(seconds: limit)) s and did not stop "
+                              + "(it was in a C function, a finalizer or a blocking call): its worker process was ended, and the run went on",
+                              location: test.location)
+                : TestFailure(kind: .error, message: "the worker process running this test \(how); the run went on", location: test.location)
+            let failed = TestResult(test: test, outcome: .failed(failure), duration: limit)
+            result.results.append(failed)
+            onTest(failed)
+            if options.failFast { stop.withLock { $0 = true }; return result }
+        }
+    }
+
+    /// The test `index` of `file` as listed (for a worker that ended mid-test).
+    private func testCase(_ index: Int, in file: String) throws -> TestCase? {
+        let (session, tests) = try open(file)
+        session.host.lua.close()
+        return tests.first { $0.index == index }
+    }
+
+    /// The worker side of ``TestOptions/workerCommand``: runs `file` (at
+    /// `position` in the run, for the shuffle) from its `skip`th selected
+    /// test on, reporting each test on descriptor 3. Returns the exit status.
+    public func runWorker(file: String, position: Int, skip: Int) -> Int32 {
+        let out = WorkerReportWriter()
+        let session: SpecFileSession
+        var tests: [TestCase]
+        do {
+            (session, tests) = try open(file)
+        } catch {
+            out.write(WorkerProtocol.load(error))
+            out.write(WorkerProtocol.done)
+            return 0
+        }
+        defer { session.host.lua.close() }
+        if let seed = options.shuffleSeed {
+            var generator = SeededGenerator(seed: seed &+ UInt64(position + 1) &* 0x2545_F491_4F6C_DD1D)
+            tests.shuffle(using: &generator)
+        }
+        for test in tests.dropFirst(skip) {
+            out.write(WorkerProtocol.start(test))
+            let outcome = session.run(test, defaultConfiguration: options.defaultConfiguration, timeLimit: options.timeLimit)
+            out.write(WorkerProtocol.result(outcome))
+            if outcome.failure != nil, options.failFast { break }
+        }
+        out.write(WorkerProtocol.done)
+        return 0
     }
 
     /// The files in run order: as given, or shuffled by the seed.
