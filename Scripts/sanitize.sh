@@ -14,8 +14,9 @@ status=0
 if [ "$which" = all ] || [ "$which" = address ]; then
     echo "sanitize: address (+ undefined behaviour in C), every test" >&2
     # detect_leaks=0: the Swift runtime's caches are reported as leaks at exit;
-    # halt_on_error: the first report fails the run.
-    export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:detect_stack_use_after_return=0"
+    # halt_on_error: the first report fails the run; use-after-return checks on
+    # (locals on a fake stack: the registry's stack guard reads the real one).
+    export ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:detect_stack_use_after_return=1"
     export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
     export FACTORYHOST_SANITIZER=address      # tests that measure the process's memory allow for ASan's overhead
     # Swift has no UBSan on Linux; the C targets (the Lua shim, where the

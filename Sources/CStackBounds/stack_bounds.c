@@ -49,3 +49,7 @@ uintptr_t fh_stack_floor(uintptr_t reserve) {
     cached_floor_reserve = reserve;
     return cached_floor;
 }
+
+uintptr_t fh_stack_address(void) {
+    return (uintptr_t)__builtin_frame_address(0);
+}

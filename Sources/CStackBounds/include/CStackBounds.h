@@ -5,6 +5,10 @@
 #define CSTACKBOUNDS_H
 #include <stdint.h>
 
+/// An address in the calling function's frame on the real stack (not a
+/// sanitizer's fake stack).
+__attribute__((noinline)) uintptr_t fh_stack_address(void);
+
 /// The lowest address of the calling thread's stack, or 0 if unknown.
 /// Computed once per thread.
 uintptr_t fh_stack_low_bound(void);
