@@ -59,6 +59,7 @@ typedef struct fh_control {
     int watch_fired;
     double watch_deadline;
     double hard_stop_grace;          /* < 0: never stop the process */
+    int hard_stop_status;            /* the exit status then */
     size_t process_memory_cap;       /* 0: not watched */
     size_t process_memory_base;      /* resident bytes when the cap was set */
     char hard_stop_prefix[256];      /* "factoryhost: " */

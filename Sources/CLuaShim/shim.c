@@ -610,6 +610,7 @@ lua_State *fh_newstate(fh_call_fn call, fh_release_fn release) {
     c->call = call;
     c->release = release;
     c->hard_stop_grace = -1;
+    c->hard_stop_status = 1;
     pthread_mutex_init(&c->unref_lock, NULL);
     lua_setallocf(L, fh_alloc, c);
     *(fh_control **)lua_getextraspace(L) = c;
@@ -704,9 +705,10 @@ void fh_set_deadline(lua_State *L, double seconds) {
     c->deadline_at_length = seconds > 0 ? seconds : 0;
 }
 
-void fh_set_hard_stop(lua_State *L, double grace, const char *prefix) {
+void fh_set_hard_stop(lua_State *L, double grace, const char *prefix, int status) {
     fh_control *c = control(L);
     c->hard_stop_grace = grace;
+    c->hard_stop_status = status;
     snprintf(c->hard_stop_prefix, sizeof c->hard_stop_prefix, "%s", prefix != NULL ? prefix : "");
 }
 

@@ -164,7 +164,7 @@ static void hard_stop(fh_control *c, const char *reason) {
     char text[768];
     snprintf(text, sizeof text, "%s%s\n", c->hard_stop_prefix, reason);
     write_all(text);
-    _exit(1);
+    _exit(c->hard_stop_status);
 }
 
 // MARK: - The watchdog thread

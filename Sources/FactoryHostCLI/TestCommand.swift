@@ -153,14 +153,15 @@ struct TestCommand: ParsableCommand {
 
     /// The options a worker needs to select, order and time tests as this run does.
     private func workerArguments(seed: UInt64?) -> [String] {
-        var arguments = ["--timeout", timeout]
-        for filter in filters { arguments += ["--filter", filter] }
-        for tag in tags { arguments += ["--tag", tag] }
-        for tag in excludedTags { arguments += ["--exclude-tag", tag] }
+        // `--name=value`: a value starting with "-" stays a value.
+        var arguments = ["--timeout=\(timeout)"]
+        for filter in filters { arguments.append("--filter=\(filter)") }
+        for tag in tags { arguments.append("--tag=\(tag)") }
+        for tag in excludedTags { arguments.append("--exclude-tag=\(tag)") }
         if failFast { arguments.append("--fail-fast") }
-        if let seed { arguments += ["--seed", String(seed)] }
-        if let config { arguments += ["--config", config] }
-        for path in pluginPath { arguments += ["--plugin-path", path] }
+        if let seed { arguments.append("--seed=\(seed)") }
+        if let config { arguments.append("--config=\(config)") }
+        for path in pluginPath { arguments.append("--plugin-path=\(path)") }
         return arguments
     }
 

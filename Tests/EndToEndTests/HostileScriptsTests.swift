@@ -106,6 +106,38 @@ struct StuckTestTests {
     }
 }
 
+@Suite("Worker processes report every test, whatever the test does")
+struct WorkerProtocolTests {
+    static let dir = CommandRunner.fixtures.appendingPathComponent("hostile-specs/protocol")
+
+    @Test func messagesWithCRLFAndNULAreReportedAsWritten() throws {
+        let crlf = try CommandRunner.factoryhost(["test", "crlf_spec.lua"], in: Self.dir, killAfter: 30)
+        #expect(crlf.status == 1 && crlf.stdout.hasSuffix("1 passed, 1 failed\n"), "\(crlf)")
+        #expect(crlf.stdout.contains("first\r\nsecond"), "\(crlf)")
+        let nul = try CommandRunner.factoryhost(["test", "nulmsg_spec.lua", "--reporter", "tap"], in: Self.dir, killAfter: 30)
+        #expect(nul.status == 1 && nul.stdout.contains("1..2"), "\(nul)")
+        #expect(nul.stdout.contains("not ok 1 - nulmsg > fails, NUL in its error message"), "\(nul)")
+    }
+
+    @Test func aForgedReportIsAFailureNotAGreenRun() throws {
+        let result = try CommandRunner.factoryhost(["test", "forge_spec.lua"], in: Self.dir, killAfter: 30)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("does a test write to file descriptor 3?"), "\(result)")
+        #expect(!result.stdout.contains("passed, 0 failed"), "\(result)")
+    }
+
+    @Test func aBackgroundProcessATestStartsDoesNotHoldTheRun() throws {
+        let result = try CommandRunner.factoryhost(["test", "bg_spec.lua"], in: Self.dir, killAfter: 30)
+        #expect(result.status == 0 && result.stdout.hasSuffix("1 passed, 0 failed\n"), "\(result)")
+        #expect(result.seconds < 10, "it waited for the background process: \(result)")
+    }
+
+    @Test func optionValuesStartingWithADashReachTheWorker() throws {
+        let result = try CommandRunner.factoryhost(["test", "crlf_spec.lua", "--filter=-x"], in: Self.dir, killAfter: 30)
+        #expect(result.status == 1 && result.stderr.contains("no tests matched"), "\(result)")
+    }
+}
+
 @Suite("The sandbox installs only the plugins whose capabilities were granted")
 struct SandboxCapabilityTests {
     static let probe = """

@@ -74,8 +74,8 @@ void fh_set_deadline(lua_State *L, double seconds);
 /// After a time limit fires, if the call has not returned `grace` seconds
 /// later (stuck in a finalizer, a C function or a blocking call), the
 /// watchdog prints `prefix` + what happened on standard error and ends the
-/// process with status 1. `grace` < 0 (the default) never ends it.
-void fh_set_hard_stop(lua_State *L, double grace, const char *prefix);
+/// process with `status`. `grace` < 0 (the default) never ends it.
+void fh_set_hard_stop(lua_State *L, double grace, const char *prefix, int status);
 /// Watches the whole process while calls run: when its resident memory has
 /// grown by more than `bytes` plus max(`bytes`, 32 MB) since this call, the
 /// watchdog ends it as a hard stop does ("memory limit exceeded"). 0 = off.

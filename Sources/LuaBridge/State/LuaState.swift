@@ -159,8 +159,8 @@ public final class LuaState {
         /// Wait for the code to return, however long (the default).
         case never
         /// End the process after `grace`: `prefix` and what happened on
-        /// standard error, exit status 1.
-        case exitProcess(grace: Duration, prefix: String)
+        /// standard error, exit `status` (1 by default).
+        case exitProcess(grace: Duration, prefix: String, status: Int32 = 1)
     }
 
     /// See ``HardStop``. `factoryhost run` ends the process one second after
@@ -169,8 +169,8 @@ public final class LuaState {
         didSet {
             guard let L = mainThread else { return }
             switch hardStop {
-            case .never: fh_set_hard_stop(L, -1, "")
-            case .exitProcess(let grace, let prefix): fh_set_hard_stop(L, LuaState.seconds(grace), prefix)
+            case .never: fh_set_hard_stop(L, -1, "", 1)
+            case .exitProcess(let grace, let prefix, let status): fh_set_hard_stop(L, LuaState.seconds(grace), prefix, status)
             }
         }
     }

@@ -30,6 +30,8 @@ final class SpecFileSession {
             }
             self.api = api
             lua.timeLimit = Self.duration(seconds: timeLimit)
+            // Loading is held to the limit too; stuck in C, it ends the worker.
+            lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: \(file): ", status: WorkerProcess.hardStopStatus)
             try host.run(file: file)
             guard case .function(let list) = try api.rawGet("tests"),
                   case .table(let items)? = try list.call().first else {
@@ -89,7 +91,8 @@ final class SpecFileSession {
             // A test stuck where Lua cannot stop it (a long C builtin, a
             // blocking call, a finalizer) ends the run a second after its
             // limit, naming the test, rather than hanging it.
-            host.lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: \(test.location): '\(test.name.prefix(120))': ")
+            host.lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: \(test.location): '\(test.name.prefix(120))': ",
+                                             status: WorkerProcess.hardStopStatus)
             guard case .function(let run) = try api.rawGet("run") else {
                 return .failed(TestFailure(kind: .error, message: "the test library lost its runner", location: test.location))
             }

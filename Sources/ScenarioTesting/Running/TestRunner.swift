@@ -168,44 +168,71 @@ public final class TestRunner: Sendable {
             let worker: WorkerProcess
             do {
                 worker = try WorkerProcess(command: command, arguments: [
-                    "--worker-file", file, "--worker-position", String(position), "--worker-skip", String(result.results.count)])
+                    "--worker-file=\(file)", "--worker-position=\(position)", "--worker-skip=\(result.results.count)"])
             } catch {
                 result.loadFailure = error
                 return result
             }
             var running: Int?
+            var runningSince = ContinuousClock.now
             var finished = false
-            while let line = worker.nextLine() {
+            var reported = Set(result.results.map(\.test.index))
+            var broken: String?
+            flushOutput()                              // our own report so far, before the worker's output
+            while broken == nil, !finished, let line = worker.nextLine() {
                 switch WorkerProtocol.event(line) {
-                case .start(let index)?: running = index
+                case .start(let index)?:
+                    if running != nil || reported.contains(index) { broken = "a test started twice" }
+                    running = index
+                    runningSince = ContinuousClock.now
                 case .result(let test)?:
+                    // Only the test the worker said it started, once.
+                    guard running == test.test.index, reported.insert(test.test.index).inserted else {
+                        broken = "a result for a test that was not running"
+                        break
+                    }
                     running = nil
                     result.results.append(test)
                     onTest(test)
+                    flushOutput()
                     if test.failure != nil, options.failFast { stop.withLock { $0 = true } }
                 case .load(let failure)?:
                     result.loadFailure = failure
                     if options.failFast { stop.withLock { $0 = true } }
                 case .done?: finished = true
-                case nil: continue
+                case nil: broken = "a report line that is not the protocol's"
                 }
             }
+            let ran = SpecFileSession.seconds(ContinuousClock.now - runningSince)
             let (status, signal) = worker.wait()
-            if finished || result.loadFailure != nil { return result }
             let how = signal.map { "was killed by signal \($0)" } ?? "exited with status \(status)"
+            if let broken {
+                // Something wrote to the report pipe that the runner did not (a test?).
+                let failure = TestFailure(kind: .error, message: "the worker process running this file sent \(broken) "
+                                          + "(does a test write to file descriptor 3?); its results from here on are not trusted",
+                                          location: file)
+                result.loadFailure = failure
+                return result
+            }
+            if finished && status == 0 && signal == nil && running == nil { return result }
+            if result.loadFailure != nil { return result }
             guard let index = running, let test = try? testCase(index, in: file) else {
-                result.loadFailure = TestFailure(kind: .error, message: "the worker process running this file \(how) before reporting", location: file)
+                result.loadFailure = TestFailure(kind: .error, message: "the worker process running this file \(how) "
+                                                 + (finished ? "after its report" : "before reporting")
+                                                 + (status == WorkerProcess.hardStopStatus ? " (loading it ran past the time limit and did not stop)" : ""),
+                                                 location: file)
                 return result
             }
             let limit = test.timeout ?? options.timeLimit
-            let failure = signal == nil && status == 1
+            let failure = signal == nil && status == WorkerProcess.hardStopStatus
                 ? TestFailure(kind: .timeout, message: "timed out after \(SpecFileSession.format(seconds: limit)) s and did not stop "
                               + "(it was in a C function, a finalizer or a blocking call): its worker process was ended, and the run went on",
                               location: test.location)
                 : TestFailure(kind: .error, message: "the worker process running this test \(how); the run went on", location: test.location)
-            let failed = TestResult(test: test, outcome: .failed(failure), duration: limit)
+            let failed = TestResult(test: test, outcome: .failed(failure), duration: ran)
             result.results.append(failed)
             onTest(failed)
+            flushOutput()
             if options.failFast { stop.withLock { $0 = true }; return result }
         }
     }

@@ -16,18 +16,27 @@ final class WorkerProcess {
 
     /// The file descriptor a worker writes its reports to.
     static let reportDescriptor: Int32 = 3
+    private static let spawnLock = SpawnLock()
+
+    /// The exit status of a worker a hard stop ended (a test stuck in C).
+    public static let hardStopStatus: Int32 = 124
 
     init(command: [String], arguments: [String]) throws(TestFailure) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
+        // Pipe, close-on-exec and spawn under one lock: a worker another
+        // thread starts meanwhile must not inherit this pipe (its reader
+        // would then wait for that worker too). dup2 onto 3 gives the child its end.
+        Self.spawnLock.lock()
+        defer { Self.spawnLock.unlock() }
+        let made = pipe(&fds) == 0
+        if made { fds.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) } }
+        guard made else {
             throw TestFailure(kind: .error, message: "cannot start a worker process: pipe: \(String(cString: strerror(errno)))")
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addclose(&actions, fds[0])
         posix_spawn_file_actions_adddup2(&actions, fds[1], Self.reportDescriptor)
-        if fds[1] != Self.reportDescriptor { posix_spawn_file_actions_addclose(&actions, fds[1]) }
         let argv = (command + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
@@ -41,16 +50,18 @@ final class WorkerProcess {
         reports = stream
     }
 
-    /// The next report line, or nil when the worker closed the pipe.
+    /// The next report line, or nil when the worker closed the pipe. (The
+    /// length getline gives, not the first NUL: a line is what was written.)
     func nextLine() -> Substring? {
         var buffer: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(buffer) }
         let length = getline(&buffer, &capacity, reports)
         guard length > 0, let buffer else { return nil }
-        var line = String(cString: buffer)
-        if line.hasSuffix("\n") { line.removeLast() }
-        return Substring(line)
+        var count = length
+        if buffer[count - 1] == 10 { count -= 1 }
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
+        return Substring(String(decoding: bytes, as: UTF8.self))
     }
 
     /// Waits for the worker to end: its exit status, or the signal that ended it.
@@ -68,12 +79,32 @@ final class WorkerProcess {
 public final class WorkerReportWriter {
     private let stream: UnsafeMutablePointer<FILE>?
 
-    public init() { stream = fdopen(WorkerProcess.reportDescriptor, "w") }
+    /// Takes descriptor 3, close-on-exec: a process a test starts must not
+    /// hold the report pipe open. (If the runner dies, the next report ends
+    /// this worker with SIGPIPE; a worker stuck in C is ended by its hard stop.)
+    public init() {
+        _ = fcntl(WorkerProcess.reportDescriptor, F_SETFD, FD_CLOEXEC)
+        stream = fdopen(WorkerProcess.reportDescriptor, "w")
+    }
 
     func write(_ line: String) {
         fflush(nil)
         guard let stream else { return }
-        fputs(line + "\n", stream)
+        var bytes = Array(line.utf8)
+        bytes.append(10)
+        _ = fwrite(bytes, 1, bytes.count, stream)
         fflush(stream)
     }
 }
+
+/// A pthread mutex (worker spawns from several runner threads).
+final class SpawnLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    init() { pthread_mutex_init(mutex, nil) }
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+}
+
+/// Flushes every output stream: the run's report so far, before a worker
+/// writes its tests' output to the same place.
+func flushOutput() { fflush(nil) }

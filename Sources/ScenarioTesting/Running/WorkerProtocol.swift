@@ -6,8 +6,10 @@
 ///     load <TAB> failure…                    the file could not be loaded
 ///     done                                   every selected test ran
 ///
-/// Fields are escaped (`\\`, `\t`, `\n`), absent ones are `-`, present
-/// optional ones start with `+`, lists are joined with U+001F.
+/// Fields are escaped by Unicode scalar (`\\`, `\t`, `\n`, `\r`, `\0`, `\s`
+/// for U+001F), so a line holds no tab, newline or NUL of its own; absent
+/// optional fields are `-`, present ones start with `+`; a list's elements
+/// each start with `+` and are joined with U+001F.
 enum WorkerProtocol {
     static let separator: Character = "\u{1F}"
 
@@ -29,9 +31,13 @@ enum WorkerProtocol {
 
     static let done = "done"
 
+    private static func list(_ items: [String]) -> String {
+        items.map { "+" + escape($0) }.joined(separator: String(separator))
+    }
+
     private static func fields(of test: TestCase) -> [String] {
-        [String(test.index), escape(test.name), escape(test.path.joined(separator: String(separator))), escape(test.file),
-         String(test.line), escape(test.tags.joined(separator: String(separator))), optional(test.configuration),
+        [String(test.index), escape(test.name), list(test.path), escape(test.file),
+         String(test.line), list(test.tags), optional(test.configuration),
          optional(test.timeout.map { String($0) }), test.isPending ? "1" : "0"]
     }
 
@@ -41,18 +47,19 @@ enum WorkerProtocol {
     }
 
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            default: out.append(character)
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
+            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
+            case "\0": out.append(contentsOf: "\\0".unicodeScalars)
+            case "\u{1F}": out.append(contentsOf: "\\s".unicodeScalars)
+            default: out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 
     private static func optional(_ text: String?) -> String { text.map { "+" + escape($0) } ?? "-" }
@@ -67,15 +74,17 @@ enum WorkerProtocol {
     }
 
     static func event(_ line: Substring) -> Event? {
-        let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(unescape)
+        let raw = line.split(separator: "\t", omittingEmptySubsequences: false)
+        let fields = raw.map(unescape)
         switch fields.first {
         case "start": return fields.count == 2 ? Int(fields[1]).map { .start(index: $0) } : nil
-        case "done": return .done
+        case "done": return fields.count == 1 ? .done : nil
         case "load": return failure(fields.dropFirst()).map { .load($0) }
         case "result":
-            guard fields.count >= 12, let test = testCase(fields[1...9]), let duration = Double(fields[10]) else { return nil }
+            guard fields.count >= 12, let test = testCase(fields[1...9], rawPath: raw[3], rawTags: raw[6]),
+                  let duration = Double(fields[10]) else { return nil }
             switch fields[11] {
-            case "passed": return .result(TestResult(test: test, outcome: .passed, duration: duration))
+            case "passed" where fields.count == 12: return .result(TestResult(test: test, outcome: .passed, duration: duration))
             case "skipped" where fields.count == 13:
                 return .result(TestResult(test: test, outcome: .skipped(fields[12]), duration: duration))
             case "failed":
@@ -86,11 +95,22 @@ enum WorkerProtocol {
         }
     }
 
-    private static func testCase(_ f: ArraySlice<String>) -> TestCase? {
+    /// A list field, from its escaped text: split first, then each element unescaped.
+    private static func list(raw: Substring) -> [String]? {
+        if raw.isEmpty { return [] }
+        var items: [String] = []
+        for element in raw.split(separator: separator, omittingEmptySubsequences: false) {
+            guard element.hasPrefix("+") else { return nil }
+            items.append(unescape(element.dropFirst()))
+        }
+        return items
+    }
+
+    private static func testCase(_ f: ArraySlice<String>, rawPath: Substring, rawTags: Substring) -> TestCase? {
         let f = Array(f)
-        guard f.count == 9, let index = Int(f[0]), let line = Int(f[4]) else { return nil }
-        func list(_ text: String) -> [String] { text.isEmpty ? [] : text.split(separator: separator, omittingEmptySubsequences: false).map(String.init) }
-        return TestCase(index: index, name: f[1], path: list(f[2]), file: f[3], line: line, tags: list(f[5]),
+        guard f.count == 9, let index = Int(f[0]), let line = Int(f[4]),
+              let path = list(raw: rawPath), let tags = list(raw: rawTags) else { return nil }
+        return TestCase(index: index, name: f[1], path: path, file: f[3], line: line, tags: tags,
                         configuration: read(f[6]), timeout: read(f[7]).flatMap(Double.init), isPending: f[8] == "1")
     }
 
@@ -106,23 +126,25 @@ enum WorkerProtocol {
 
     static func unescape(_ field: Substring) -> String {
         guard field.contains("\\") else { return String(field) }
-        var out = ""
+        var out = String.UnicodeScalarView()
         var escaping = false
-        for character in field {
+        for scalar in field.unicodeScalars {
             if escaping {
-                switch character {
+                switch scalar {
                 case "t": out.append("\t")
                 case "n": out.append("\n")
                 case "r": out.append("\r")
-                default: out.append(character)
+                case "0": out.append("\0")
+                case "s": out.append("\u{1F}")
+                default: out.append(scalar)
                 }
                 escaping = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaping = true
             } else {
-                out.append(character)
+                out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 }
