@@ -148,7 +148,7 @@ func timeoutCases() throws -> [CaseResult] {
     let samples = try measureInterleavedSamples([
         ("no_limit", { consume(try freeRun.call()) }),
         ("timeout", { consume(try limitedRun.call()) }),
-    ], rounds: 9, sampleNanoseconds: 200_000_000)
+    ], rounds: 15, sampleNanoseconds: 200_000_000)
     var result = CaseResult(name: "timeout_fib30")
     for (name, values) in samples {
         result.add(name, median(values))
