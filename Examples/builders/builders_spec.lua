@@ -28,7 +28,7 @@ describe("the vehicle factory", function()
       register "Garage" { deps = { factory = "VehicleFactory" }, make = function(d) return v.Garage.new(d.factory) end },
     }
     expect(function() container("sloppy"):resolve("Garage"):fill { "red" } end)
-      :to_fail("VehicleFactory.makePickup (Examples/builders/builders_spec.lua:25) returned string, expected Pickup")
+      :to_fail("builders_spec.lua:25) returned string, expected Pickup")
   end)
 end)
 

@@ -60,11 +60,14 @@ configuration "app" {
     make = function(d) return koober.MainViewController.new(d.model, d.makeOnboarding, d.makeSignedIn) end },
 }
 
--- The secure store instead of the file, chosen by configuration.
+-- The secure store instead of the file, chosen by configuration. The
+-- keychain is the container's own (a singleton), so one container's session
+-- is never another's.
 configuration "app-secure" {
   extends = "app",
-  register "UserSessionStore" { scope = "singleton", override = true,
-    make = function() return koober.UserSessionStore.secure { service = "com.koober.session" } end },
+  register "Keychain" { scope = "singleton", make = function() return koober.Keychain.new() end },
+  register "UserSessionStore" { scope = "singleton", override = true, deps = { keychain = "Keychain" },
+    make = function(d) return koober.UserSessionStore.secure { service = "com.koober.session", keychain = d.keychain } end },
 }
 
 return settings

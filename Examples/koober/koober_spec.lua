@@ -120,6 +120,14 @@ describe("the stores", function()
     expect(c:resolve("UserSessionRepository"):readSession()):to_be_nil()
   end)
 
+  it("keep the secure store's session in its own container", { config = "app-secure" }, function(c)
+    c:resolve("SignInViewModel"):signIn("cho", "password1")
+    expect(c:resolve("Keychain").services):to_equal { "com.koober.session" }
+    local other = container "app-secure"
+    expect(other:resolve("UserSessionRepository"):readSession()):to_be_nil()
+    expect(other:resolve("Keychain").services):to_equal {}
+  end)
+
   it("round-trip awkward text through the coder", function()
     local koober, session = require "factoryhost.koober", require "factoryhost.session"
     local coder = koober.PropertyListCoder.new()
@@ -134,6 +142,8 @@ describe("bad store declarations", function()
     local koober = require "factoryhost.koober"
     expect(function() koober.UserSessionStore.file {} end):to_fail("UserSessionStore.file needs a path (a string)")
     expect(function() koober.UserSessionStore.secure {} end)
-      :to_fail("bad argument #1 to 'UserSessionStore.secure' (table { service = \"…\" } expected")
+      :to_fail("bad argument #1 to 'UserSessionStore.secure' (table { service = \"…\", keychain = k } expected")
+    expect(function() koober.UserSessionStore.secure { service = "s" } end)
+      :to_fail("UserSessionStore.secure needs a keychain (a Keychain: register one as a singleton, so each container has its own)")
   end)
 end)

@@ -26,8 +26,11 @@ struct TestCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Spec files, or directories searched for *_spec.lua (default: the current directory).", valueName: "paths"))
     var paths: [String] = []
 
-    @Option(name: .customLong("filter"), help: ArgumentHelp("Run only tests whose full name (\"describe > it\") matches this Lua pattern (repeatable).", valueName: "pattern"))
+    @Option(name: .customLong("filter"), help: ArgumentHelp("Run only tests whose full name (\"describe > it\") contains this text (repeatable; plain text: app-tests matches app-tests).", valueName: "text"))
     var filters: [String] = []
+
+    @Option(name: .customLong("filter-pattern"), help: ArgumentHelp("Run only tests whose full name matches this Lua pattern (repeatable; with --filter, a test matching either runs).", valueName: "pattern"))
+    var filterPatterns: [String] = []
 
     @Option(name: .customLong("tag"), help: ArgumentHelp("Run only tests with this tag (repeatable).", valueName: "tag"))
     var tags: [String] = []
@@ -78,8 +81,8 @@ struct TestCommand: ParsableCommand {
             throw ValidationError("--reporter: '\(reporter)' is not a reporter (text or tap)")
         }
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs: give a number from 1 to 256 (got \(jobs))") }
-        for pattern in filters {
-            if let problem = Self.patternProblem(pattern) { throw ValidationError("--filter '\(pattern)': \(problem)") }
+        for pattern in filterPatterns {
+            if let problem = Self.patternProblem(pattern) { throw ValidationError("--filter-pattern '\(pattern)': \(problem)") }
         }
     }
 
@@ -135,7 +138,7 @@ struct TestCommand: ParsableCommand {
     /// The runner for `files` with this command's options.
     private func makeRunner(files: [String], seed: UInt64?) -> TestRunner {
         var options = TestOptions()
-        options.selection = TestSelection(patterns: filters, tags: tags, excludedTags: excludedTags)
+        options.selection = TestSelection(texts: filters, patterns: filterPatterns, tags: tags, excludedTags: excludedTags)
         options.timeLimit = Limits.duration(timeout).map(Self.seconds) ?? 5
         options.defaultConfiguration = config
         options.failFast = failFast
@@ -156,6 +159,7 @@ struct TestCommand: ParsableCommand {
         // `--name=value`: a value starting with "-" stays a value.
         var arguments = ["--timeout=\(timeout)"]
         for filter in filters { arguments.append("--filter=\(filter)") }
+        for pattern in filterPatterns { arguments.append("--filter-pattern=\(pattern)") }
         for tag in tags { arguments.append("--tag=\(tag)") }
         for tag in excludedTags { arguments.append("--exclude-tag=\(tag)") }
         if failFast { arguments.append("--fail-fast") }

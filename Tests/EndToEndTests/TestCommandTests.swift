@@ -239,7 +239,8 @@ struct TestCommandTests {
             tags/tagged_spec.lua:3: loaders > caches [network]
             tags/tagged_spec.lua:7: screens > signs in [fast, session]
             tags/tagged_spec.lua:8: screens > signs out
-            4 tests in 1 file
+            tags/tagged_spec.lua:12: hyphens > signs-in twice
+            5 tests in 1 file
 
             """, stderr: ""))
         let pending = try CommandRunner.factoryhost(["test", "--list", "fail/pending_spec.lua", "fail/runaway_spec.lua"], in: specs)
@@ -262,7 +263,7 @@ struct TestCommandTests {
             2 tests in 1 file
 
             """)
-        let excluded = try CommandRunner.factoryhost(["test", "--exclude-tag", "network", "--filter", "^screens > sign", "tags"], in: specs)
+        let excluded = try CommandRunner.factoryhost(["test", "--exclude-tag", "network", "--filter-pattern", "^screens > sign", "tags"], in: specs)
         #expect(excluded == ProcessResult(status: 0, stdout: """
             tags/tagged_spec.lua
               screens
@@ -280,12 +281,20 @@ struct TestCommandTests {
         for (pattern, problem) in [("movie%", "malformed pattern (ends with '%')"), ("[ab", "malformed pattern (missing ']')"),
                                    ("(sign", "unfinished capture (a '(' is never closed)"), ("%fx", "missing '[' after '%f' in pattern"),
                                    ("%b(", "malformed pattern (missing arguments to '%b')")] {
-            let bad = try CommandRunner.factoryhost(["test", "--filter", pattern, "tags"], in: specs)
+            let bad = try CommandRunner.factoryhost(["test", "--filter-pattern", pattern, "tags"], in: specs)
             #expect(bad.status == 64)
-            #expect(bad.stderr.hasPrefix("Error: --filter '\(pattern)': \(problem)\n"), "\(bad)")
+            #expect(bad.stderr.hasPrefix("Error: --filter-pattern '\(pattern)': \(problem)\n"), "\(bad)")
+            // The same text as plain --filter is no pattern, so never malformed: it just matches nothing.
+            let plain = try CommandRunner.factoryhost(["test", "--filter", pattern, "tags"], in: specs)
+            #expect(plain.status == 1 && plain.stderr == "factoryhost: no tests matched (1 spec file searched)\n", "\(plain)")
         }
-        let brackets = try CommandRunner.factoryhost(["test", "--list", "--filter", "[]s]igns %f[%w]in", "tags"], in: specs)
+        let brackets = try CommandRunner.factoryhost(["test", "--list", "--filter-pattern", "[]s]igns %f[%w]in", "tags"], in: specs)
         #expect(brackets.stdout == "tags/tagged_spec.lua:7: screens > signs in [fast, session]\n1 test in 1 file\n")
+        // Plain text by default: a hyphen (special in Lua patterns) is a hyphen.
+        let hyphen = try CommandRunner.factoryhost(["test", "--list", "--filter", "signs-in", "--filter", "fetches", "tags"], in: specs)
+        #expect(hyphen.stdout == "tags/tagged_spec.lua:2: loaders > fetches [network, slow]\ntags/tagged_spec.lua:12: hyphens > signs-in twice\n2 tests in 1 file\n", "\(hyphen)")
+        let hyphenPattern = try CommandRunner.factoryhost(["test", "--list", "--filter-pattern", "signs-in", "tags"], in: specs)
+        #expect(hyphenPattern.stdout == "0 tests in 1 file\n", "\(hyphenPattern)")
     }
 
     @Test func failFastStopsAtTheFirstFailure() throws {
@@ -328,7 +337,7 @@ struct TestCommandTests {
         let three = try CommandRunner.factoryhost(["test", "-j", "3", "fail", "pass", "tags"], in: specs)
         #expect(one.status == 1)
         #expect(three == one)
-        #expect(one.stdout.hasSuffix("\n18 passed, 9 failed, 2 skipped\n"))
+        #expect(one.stdout.hasSuffix("\n19 passed, 9 failed, 2 skipped\n"))
     }
 
     @Test func configurationsComeFromTheSuiteOrFromConfig() throws {
@@ -360,7 +369,7 @@ struct TestCommandTests {
             1 passed, 1 failed
 
             """)
-        let noConfig = try CommandRunner.factoryhost(["test", "--filter", "from %-%-config", "."], in: dir)
+        let noConfig = try CommandRunner.factoryhost(["test", "--filter", "from --config", "."], in: dir)
         #expect(noConfig.status == 1)
         #expect(noConfig.stdout.contains("config_spec.lua:3: attempt to index a nil value (local 'c')"))
     }

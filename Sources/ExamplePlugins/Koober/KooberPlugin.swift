@@ -2,7 +2,7 @@ import FactoryScripting
 import LuaBridge
 
 /// `require "factoryhost.koober"`: the Koober notes' object graph —
-/// PropertyListCoder, UserSessionStore (file or secure), UserSessionRepository,
+/// PropertyListCoder, Keychain, UserSessionStore (file or secure), UserSessionRepository,
 /// MainViewModel, LaunchViewModel, OnboardingViewModel, WelcomeViewModel,
 /// SignUpViewModel, ProfileViewModel and the headless MainViewController.
 /// (UserSession, AuthRemoteAPI and SignInViewModel are in `factoryhost.session`.)
@@ -14,6 +14,7 @@ public struct KooberPlugin: FactoryPlugin {
 
     public func install(in context: PluginContext) throws {
         try context.export(PropertyListCoder.luaClass)
+        try context.export(Keychain.luaClass)
         try context.export(UserSessionStore.luaClass)
         try context.export(UserSessionRepository.luaClass)
         try context.export(MainViewModel.luaClass)

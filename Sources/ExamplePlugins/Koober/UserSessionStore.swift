@@ -53,14 +53,12 @@ public final class PropertyListCoder: LuaExportable, @unchecked Sendable {
 }
 
 /// Where the signed-in session is kept between launches: a file written by
-/// a property-list coder, or a secure store (a process-wide keychain
-/// stand-in keyed by service, never on disk). The configuration picks one.
+/// a property-list coder, or a secure store (a ``Keychain`` the container
+/// owns, keyed by service, never on disk). The configuration picks one.
 public final class UserSessionStore: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "UserSessionStore"
-    enum Kind { case file(String, PropertyListCoder), secure(String) }
+    enum Kind { case file(String, PropertyListCoder), secure(String, Keychain) }
     let kind: Kind
-    nonisolated(unsafe) private static var keychain: [String: UserSession] = [:]
-    private static let keychainLock = Mutex()
     /// The largest session file `read()` takes (a saved session is a few hundred bytes).
     public static let maximumFileSize = 64 * 1024
 
@@ -69,14 +67,14 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
     public var summary: String {
         switch kind {
         case .file(let path, _): return "file \(path)"
-        case .secure(let service): return "secure store \(service)"
+        case .secure(let service, _): return "secure store \(service)"
         }
     }
 
     public func read() throws -> UserSession? {
         switch kind {
-        case .secure(let service):
-            return Self.keychainLock.locked { Self.keychain[service] }
+        case .secure(let service, let keychain):
+            return keychain.read(service)
         case .file(let path, let coder):
             guard let file = fopen(path, "r") else { return nil }
             defer { fclose(file) }
@@ -96,8 +94,8 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
 
     public func save(_ session: UserSession) throws {
         switch kind {
-        case .secure(let service):
-            Self.keychainLock.locked { Self.keychain[service] = session }
+        case .secure(let service, let keychain):
+            keychain.save(session, for: service)
         case .file(let path, let coder):
             guard let file = fopen(path, "w") else {
                 throw LuaError(.runtime, "cannot write the session to \(path): \(String(cString: strerror(errno)))")
@@ -111,7 +109,7 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
 
     public func delete() {
         switch kind {
-        case .secure(let service): _ = Self.keychainLock.locked { Self.keychain.removeValue(forKey: service) }
+        case .secure(let service, let keychain): keychain.delete(service)
         case .file(let path, _): remove(path)
         }
     }
@@ -129,9 +127,13 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
             }
             .classFunction("secure") { frame in
                 guard case .table(let options) = frame.value(1), case .string(let service) = try options.rawGet("service") else {
-                    throw frame.typeError(1, expected: "table { service = \"…\" }")
+                    throw frame.typeError(1, expected: "table { service = \"…\", keychain = k }")
                 }
-                try UserSessionStore(.secure(service.description)).push(to: frame)
+                guard let keychain = try Keychain?.fromLua(options.rawGet("keychain")) else {
+                    throw LuaError(.typeMismatch, "UserSessionStore.secure needs a keychain (a Keychain: register one as a "
+                                   + "singleton, so each container has its own)")
+                }
+                try UserSessionStore(.secure(service.description, keychain)).push(to: frame)
                 return 1
             }
             .method("read") { (store: UserSessionStore) in try store.read() }

@@ -19,8 +19,8 @@ public final class Configuration: @unchecked Sendable {
     /// crash if it is used after the registry is gone.
     weak var registry: Registry?
     /// Registrations in the order they were made.
-    private(set) var ordered: [Registration] = []
-    private var positions: [ServiceKey: Int] = [:]
+    var ordered: [Registration] = []
+    var positions: [ServiceKey: Int] = [:]
 
     init(name: String, parent: String?, origin: Origin, registry: Registry) {
         self.name = name

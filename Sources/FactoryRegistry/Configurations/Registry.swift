@@ -16,10 +16,12 @@
 /// container was created; registering afterwards affects only new containers.
 public final class Registry: @unchecked Sendable {
     let lock = Lock(recursive: true)
-    private var configurationsByName: [String: Configuration] = [:]
-    private var configurationOrder: [String] = []
-    private var scopeDeclarations: [String: ScopeDeclaration] = [:]
+    var configurationsByName: [String: Configuration] = [:]
+    var configurationOrder: [String] = []
+    var scopeDeclarations: [String: ScopeDeclaration] = [:]
     private var plans: [String: ContainerPlan] = [:]
+    /// Counts changes to the declarations (see ``snapshot()``).
+    var generation = 0
 
     public init() {}
 
@@ -124,6 +126,7 @@ public final class Registry: @unchecked Sendable {
     }
 
     func invalidatePlans() {
+        generation &+= 1
         plans.removeAll(keepingCapacity: true)
     }
 

@@ -289,6 +289,33 @@ public final class FactoryHost {
         try ScriptKey(parsing: text, catalog: types).serviceKey
     }
 
+    // MARK: Declarations
+
+    /// What scripts have declared so far (configurations, registrations,
+    /// scopes), to go back to with ``restoreDeclarations(_:)``.
+    public struct Declarations {
+        let registry: Registry.Snapshot
+        let specCount: Int
+    }
+
+    /// The declarations as they are now: the test runner takes them after a
+    /// spec file loads and restores them after every test.
+    ///
+    /// ```swift
+    /// let declared = host.declarations()
+    /// try host.run("configuration 'scratch' { }", name: "test.lua")
+    /// try host.restoreDeclarations(declared)          // 'scratch' is gone
+    /// ```
+    public func declarations() -> Declarations {
+        Declarations(registry: registry.snapshot(), specCount: specs.count)
+    }
+
+    /// Forgets every declaration made since `declarations` was taken.
+    public func restoreDeclarations(_ declarations: Declarations) throws {
+        try registry.restore(declarations.registry)
+        if specs.count > declarations.specCount { specs.removeLast(specs.count - declarations.specCount) }
+    }
+
     // MARK: Checking
 
     /// Every problem of every configuration (or just `configuration`), found

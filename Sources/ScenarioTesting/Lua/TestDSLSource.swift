@@ -15,6 +15,26 @@ local find, format, rep = string.find, string.format, string.rep
 local root = { name = nil, before = {}, after = {}, tags = {} }
 local stack = { root }
 local tests = {}
+local running                         -- the test running now, if any
+
+-- describe, it, pending and the hooks declare tests: inside a running test
+-- they would be silently lost, so they are errors there (as in busted).
+local function not_in_test(what)
+  if running then
+    error(format("%s cannot be used inside a test (it is running in '%s'): declare tests and hooks "
+                 .. "at the file's top level or in describe blocks", what, running.name), 3)
+  end
+end
+
+-- os.exit in a spec must not end the run (its summary, TAP plan and JUnit
+-- file would be lost, and its status would be the run's): it fails the
+-- test that called it, even if a pcall swallows the error.
+local exit_called
+os.exit = function(code)
+  local text = format("called os.exit(%s): tests must not end the process", code == nil and "" or tostring(code))
+  exit_called = exit_called or text
+  error(text, 2)
+end
 
 -- Where the spec file called us from (level 3: the caller of describe/it).
 local function caller(level)
@@ -96,6 +116,7 @@ local function add_test(name, opts, fn, pending)
 end
 
 function describe(name, a, b)
+  not_in_test("describe")
   local opts, fn = options_and_body("describe", name, a, b)
   if fn == nil then error(format("describe '%s' needs a body: describe(name, function() … end)", name), 2) end
   local block = { name = name, before = {}, after = {}, tags = tag_list(opts.tags),
@@ -107,21 +128,25 @@ function describe(name, a, b)
 end
 
 function it(name, a, b)
+  not_in_test("it")
   local opts, fn = options_and_body("it", name, a, b)
   add_test(name, opts, fn, false)
 end
 
 function pending(name, a, b)
+  not_in_test("pending")
   local opts = options_and_body("pending", name, a, b)
   add_test(name, opts, nil, true)
 end
 
 function before_each(fn)
+  not_in_test("before_each")
   if type(fn) ~= "function" then error("before_each needs a function, got " .. type(fn), 2) end
   insert(current().before, fn)
 end
 
 function after_each(fn)
+  not_in_test("after_each")
   if type(fn) ~= "function" then error("after_each needs a function, got " .. type(fn), 2) end
   insert(current().after, fn)
 end
@@ -320,10 +345,67 @@ local function on_error(err)
   return { message = message, traceback = trace }
 end
 
+-- Isolation: every test starts from the file's top-level state. After the
+-- file loads, the fields of _G and of every loaded module's table (the
+-- standard libraries included) are recorded, with their metatables; after
+-- each test they are put back: globals a test set are gone, a library
+-- function it replaced (os.time, say) is back, a module it required is
+-- unloaded. Tables are restored one level deep, as busted's insulate does;
+-- a module table over 4,096 fields is left as it is (restoring it would cost
+-- every test). The file's own top-level locals are shared by its tests.
+local next, rawset, rawget = next, rawset, rawget
+local getmetatable_raw = debug.getmetatable
+local setmetatable_raw = debug.setmetatable
+local baseline
+
+local function fields_of(t)
+  local copy, count = {}, 0
+  for key, value in next, t do
+    count = count + 1
+    if count > 4096 then return nil end
+    copy[key] = value
+  end
+  return copy
+end
+
+local function record_baseline()
+  baseline = {}
+  local seen = {}
+  local function record(t)
+    if seen[t] then return end
+    seen[t] = true
+    local fields = fields_of(t)
+    if fields then baseline[#baseline + 1] = { table = t, fields = fields, meta = getmetatable_raw(t) } end
+  end
+  record(_G)
+  record(package.loaded)
+  for _, module in next, package.loaded do
+    if type(module) == "table" then record(module) end
+  end
+end
+
+local function restore_baseline()
+  for i = 1, #baseline do
+    local entry = baseline[i]
+    local t, fields = entry.table, entry.fields
+    local extra
+    for key in next, t do
+      if fields[key] == nil then extra = extra or {}; extra[#extra + 1] = key end
+    end
+    if extra then for j = 1, #extra do rawset(t, extra[j], nil) end end
+    for key, value in next, fields do
+      if rawget(t, key) ~= value then rawset(t, key, value) end
+    end
+    if getmetatable_raw(t) ~= entry.meta then setmetatable_raw(t, entry.meta) end
+  end
+end
+
 local function run(index, container)
+  if not baseline then record_baseline() end
   local test = tests[index]
   local failure
   local started = 0
+  running = test
   for _, block in ipairs(test.blocks) do
     for _, hook in ipairs(block.before) do
       if failure then break end
@@ -344,6 +426,14 @@ local function run(index, container)
       if not ok and not failure then failure = err; failure.phase = "after_each" end
     end
   end
+  running = nil
+  restore_baseline()
+  if exit_called and not (failure and type(failure.message) == "string" and find(failure.message, exit_called, 1, true)) then
+    -- os.exit was called and its error swallowed (a pcall), or another failure came first
+    failure = { message = exit_called .. (failure and ("; the test also failed: " .. tostring(failure.message)) or ""),
+                traceback = failure and failure.traceback, phase = failure and failure.phase }
+  end
+  exit_called = nil
   if failure then
     return { message = failure.message, where = failure.where, expected = failure.expected,
              actual = failure.actual, traceback = failure.traceback, phase = failure.phase,
@@ -353,6 +443,7 @@ local function run(index, container)
 end
 
 local function list()
+  if exit_called then error(exit_called, 0) end    -- the file's top level called os.exit (and swallowed the error)
   local out = {}
   for i, test in ipairs(tests) do
     out[i] = { name = test.name, path = test.path, file = test.file, line = test.line, tags = test.tags,
@@ -361,7 +452,7 @@ local function list()
   return out
 end
 
-local function matches(text, pattern) return find(text, pattern) ~= nil end
+local function matches(text, pattern, plain) return find(text, pattern, 1, plain) ~= nil end
 
 return { tests = list, run = run, matches = matches, pretty = pretty }
 """#

@@ -53,6 +53,15 @@ public struct TestResult: Sendable {
     public var outcome: Outcome
     /// Seconds the test (with its hooks) took.
     public var duration: Double
+    /// What the test printed (captured when it ran in a worker process).
+    public var output = ""
+
+    public init(test: TestCase, outcome: Outcome, duration: Double, output: String = "") {
+        self.test = test
+        self.outcome = outcome
+        self.duration = duration
+        self.output = output
+    }
 
     public var failure: TestFailure? {
         if case .failed(let failure) = outcome { return failure }
@@ -70,6 +79,8 @@ public struct FileResult: Sendable {
     public var loadFailure: TestFailure?
     /// Seconds the file took, loading included.
     public var duration: Double = 0
+    /// What the file printed outside its tests (its top level, a finalizer).
+    public var output = ""
 
     public init(file: String) { self.file = file }
 }

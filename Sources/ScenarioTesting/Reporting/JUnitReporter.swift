@@ -53,15 +53,16 @@ public final class JUnitReporter: TestReporter {
                 let className = ([suiteName(file.file)] + test.path.dropLast()).joined(separator: ".")
                 var element = "    <testcase classname=\"\(escape(className))\" name=\"\(escape(test.path.last ?? test.name))\" "
                     + "file=\"\(escape(test.file))\" line=\"\(test.line)\" time=\"\(seconds(result.duration))\""
+                let output = systemOut(result.output)
                 switch result.outcome {
                 case .passed:
-                    element += "/>"
+                    element += output.isEmpty ? "/>" : ">\n" + output + "\n    </testcase>"
                 case .skipped(let reason):
                     counts.skipped += 1
                     element += ">\n      <skipped message=\"\(escape(reason))\"/>\n    </testcase>"
                 case .failed(let failure):
                     if failure.kind == .expectation { counts.failures += 1 } else { counts.errors += 1 }
-                    element += ">\n" + failureElement(failure) + "\n    </testcase>"
+                    element += ">\n" + failureElement(failure) + (output.isEmpty ? "" : "\n" + output) + "\n    </testcase>"
                 }
                 cases.append(element)
             }
@@ -72,6 +73,7 @@ public final class JUnitReporter: TestReporter {
                              + "file=\"\(escape(file.file))\" time=\"\(seconds(file.duration))\">\n"
                              + failureElement(failure) + "\n    </testcase>")
             }
+            if !file.output.isEmpty { cases.append("  " + systemOut(file.output)) }
             totals.tests += counts.tests
             totals.failures += counts.failures
             totals.errors += counts.errors
@@ -85,6 +87,11 @@ public final class JUnitReporter: TestReporter {
             + "<testsuites name=\"factoryhost\" tests=\"\(totals.tests)\" failures=\"\(totals.failures)\" "
             + "errors=\"\(totals.errors)\" skipped=\"\(totals.skipped)\" time=\"\(seconds(totals.time))\">\n"
             + suites.map { $0 + "\n" }.joined() + "</testsuites>\n"
+    }
+
+    /// What a test printed, as `<system-out>` (empty if nothing).
+    private static func systemOut(_ output: String) -> String {
+        output.isEmpty ? "" : "      <system-out>\(escape(output, newlines: false))</system-out>"
     }
 
     private static func failureElement(_ failure: TestFailure) -> String {
@@ -109,7 +116,7 @@ public final class JUnitReporter: TestReporter {
 
     /// Text as XML character data or an attribute value; characters XML 1.0
     /// cannot hold (most control characters) become U+FFFD.
-    static func escape(_ text: String) -> String {
+    static func escape(_ text: String, newlines: Bool = true) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -119,7 +126,7 @@ public final class JUnitReporter: TestReporter {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
-            case "\n": out += "&#10;"
+            case "\n": out += newlines ? "&#10;" : "\n"
             case "\t": out += "&#9;"
             case "\r": out += "&#13;"
             default:

@@ -1,6 +1,7 @@
 /// The Test Anything Protocol (version 13) on standard output: one `ok` /
-/// `not ok` line per test, a YAML block for each failure, `# SKIP` for
-/// pending tests, the plan at the end, then `# N passed, N failed`.
+/// `not ok` line per test, a YAML block for each failure, what the test
+/// printed as `# ` lines after it, `# SKIP` for pending tests, the plan at
+/// the end, then `# N passed, N failed`.
 ///
 /// ```text
 /// TAP version 13
@@ -19,7 +20,8 @@ public final class TAPReporter: TestReporter {
     private let write: (String) -> Void
     private var count = 0
 
-    public init(write: @escaping (String) -> Void = { print($0) }) { self.write = write }
+    /// `write` gets every line (by default standard output, flushed line by line).
+    public init(write: @escaping (String) -> Void = writeLineToStandardOutput) { self.write = write }
 
     public func runStarted(fileCount: Int, seed: UInt64?) {
         write("TAP version 13")
@@ -40,13 +42,26 @@ public final class TAPReporter: TestReporter {
             write("not ok \(count) - \(name)")
             yaml(failure)
         }
+        comment(result.output)
+    }
+
+    /// Printed output as `# ` comment lines (a TAP consumer shows them as diagnostics).
+    private func comment(_ output: String) {
+        for line in TextReporter.lines(output) { write(line.isEmpty ? "#" : "# " + line) }
     }
 
     public func fileFinished(_ result: FileResult) {
-        guard let failure = result.loadFailure else { return }
+        guard let failure = result.loadFailure else {
+            if !result.output.isEmpty {
+                write("# printed by \(result.file) outside its tests:")
+                comment(result.output)
+            }
+            return
+        }
         count += 1
         write("not ok \(count) - \(Self.escape(result.file)) (loading the file)")
         yaml(failure)
+        comment(result.output)
     }
 
     public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {

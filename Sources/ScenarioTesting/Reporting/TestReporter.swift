@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Hears about a run as it goes, in file order: text on a terminal, TAP,
 /// JUnit XML.
 ///
@@ -35,4 +43,12 @@ public final class ReporterGroup: TestReporter {
     public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
         reporters.forEach { $0.runFinished(summary, stoppedEarly: stoppedEarly) }
     }
+}
+
+/// Writes `line` and a newline to standard output and flushes it: reports
+/// stream line by line even into a pipe (a CI log shows each test as it
+/// finishes, not everything at the end).
+public func writeLineToStandardOutput(_ line: String) {
+    print(line)
+    fflush(nil)
 }

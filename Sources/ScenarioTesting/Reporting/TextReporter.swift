@@ -1,5 +1,6 @@
 /// The human report: each file, its describes and tests as they finish,
-/// then every failure in full, then `N passed, N failed[, N skipped]`.
+/// then every failure in full (with what the test printed), then
+/// `N passed, N failed[, N skipped]`.
 ///
 /// ```text
 /// cache_spec.lua
@@ -19,14 +20,16 @@
 public final class TextReporter: TestReporter {
     private let colors: Bool
     private let write: (String) -> Void
-    private var failures: [(name: String, failure: TestFailure)] = []
+    private var failures: [(name: String, failure: TestFailure, output: String)] = []
     private var shownPath: [String] = []
     /// The file whose name is printed before its first result (files with
     /// no selected test print nothing).
     private var pendingFile: String?
 
-    /// `colors`: ANSI colours (only for a terminal); `write` gets every line.
-    public init(colors: Bool, write: @escaping (String) -> Void = { print($0) }) {
+    /// `colors`: ANSI colours (only for a terminal); `write` gets every line
+    /// (by default standard output, flushed line by line, so a CI log shows
+    /// each test as it finishes).
+    public init(colors: Bool, write: @escaping (String) -> Void = writeLineToStandardOutput) {
         self.colors = colors
         self.write = write
     }
@@ -64,7 +67,7 @@ public final class TextReporter: TestReporter {
         case .passed:
             write(indent + paint("✓", "32") + " " + name)
         case .failed(let failure):
-            failures.append((result.test.name, failure))
+            failures.append((result.test.name, failure, result.output))
             write(indent + paint("✗", "31") + " " + name + paint(" (\(failures.count))", "31"))
         case .skipped(let reason):
             write(indent + paint("- \(name) (\(reason))", "33"))
@@ -74,7 +77,7 @@ public final class TextReporter: TestReporter {
     public func fileFinished(_ result: FileResult) {
         if let failure = result.loadFailure {
             showFile()
-            failures.append(("\(result.file) (loading the file)", failure))
+            failures.append(("\(result.file) (loading the file)", failure, result.output))
             write("  " + paint("✗ the file failed to load (\(failures.count))", "31"))
         }
     }
@@ -85,6 +88,10 @@ public final class TextReporter: TestReporter {
             for (number, entry) in failures.enumerated() {
                 write("  \(number + 1)) \(entry.name)")
                 for line in Self.detail(entry.failure) { write("     " + line) }
+                if !entry.output.isEmpty {
+                    write("     output:")
+                    for line in Self.lines(entry.output) { write("       " + line) }
+                }
                 write("")
             }
         } else {
@@ -93,6 +100,13 @@ public final class TextReporter: TestReporter {
         if stoppedEarly { write("Stopped at the first failure (--fail-fast).") }
         let line = summary.line
         write(summary.failed > 0 ? paint(line, "31") : paint(line, "32"))
+    }
+
+    /// Printed output as lines (without the last newline's empty line).
+    static func lines(_ output: String) -> [String] {
+        var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map { $0.replacingTabs() }
+        if lines.last == "" { lines.removeLast() }
+        return lines
     }
 
     /// A failure's lines: where and what, then expected/actual or the traceback.

@@ -10,6 +10,8 @@ final class SpecFileSession {
     let host: FactoryHost
     let tests: [TestCase]
     private let api: LuaTable
+    /// What the file declared at its top level: every test starts from it.
+    private let declared: FactoryHost.Declarations
 
     /// Loads `file` into `host`: the test globals first, then the file, which
     /// may `require` modules beside it. Throws a ``TestFailure`` if the file
@@ -38,6 +40,7 @@ final class SpecFileSession {
                 throw LuaError(.runtime, "the test library lost its test list")
             }
             tests = try items.array().enumerated().map { try Self.testCase($0.element, index: $0.offset + 1) }
+            declared = host.declarations()
         } catch let error as LuaError {
             throw Self.failure(from: error)
         } catch {
@@ -51,8 +54,10 @@ final class SpecFileSession {
         return try tests.filter { test in
             if !selection.tags.isEmpty, !test.tags.contains(where: selection.tags.contains) { return false }
             if test.tags.contains(where: selection.excludedTags.contains) { return false }
-            if selection.patterns.isEmpty { return true }
-            for pattern in selection.patterns where try matches.call(LuaValue(test.name), LuaValue(pattern)).first?.isTruthy == true {
+            if selection.patterns.isEmpty && selection.texts.isEmpty { return true }
+            for text in selection.texts where test.name.contains(text) { return true }
+            for pattern in selection.patterns
+            where try matches.call(LuaValue(test.name), LuaValue(pattern), .boolean(false)).first?.isTruthy == true {
                 return true
             }
             return false
@@ -70,6 +75,8 @@ final class SpecFileSession {
                               timeLimit: test.timeout ?? timeLimit)
         let elapsed = clock.now - started
         host.useContainer(nil)
+        // Configurations and scopes the test declared are gone for the next.
+        try? host.restoreDeclarations(declared)
         host.lua.collectGarbage()      // release what the test built (and its container) now
         return TestResult(test: test, outcome: outcome, duration: Self.seconds(elapsed))
     }
@@ -208,16 +215,21 @@ final class SpecFileSession {
     }
 }
 
-/// Which tests a run keeps.
+/// Which tests a run keeps: a test is kept if its full name
+/// (`"describe > it"`) contains one of `texts` or matches one of `patterns`
+/// (all are kept if both are empty), and its tags allow it.
 public struct TestSelection: Sendable {
-    /// Lua patterns; a test is kept if its full name matches any (all kept if empty).
+    /// Plain text (`--filter`): `app-tests` matches `app-tests`, hyphen and all.
+    public var texts: [String] = []
+    /// Lua patterns (`--filter-pattern`).
     public var patterns: [String] = []
     /// A test is kept only if it has one of these (all kept if empty).
     public var tags: [String] = []
     /// A test with any of these is dropped.
     public var excludedTags: [String] = []
 
-    public init(patterns: [String] = [], tags: [String] = [], excludedTags: [String] = []) {
+    public init(texts: [String] = [], patterns: [String] = [], tags: [String] = [], excludedTags: [String] = []) {
+        self.texts = texts
         self.patterns = patterns
         self.tags = tags
         self.excludedTags = excludedTags

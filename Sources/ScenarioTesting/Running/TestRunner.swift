@@ -178,33 +178,40 @@ public final class TestRunner: Sendable {
             var finished = false
             var reported = Set(result.results.map(\.test.index))
             var broken: String?
+            var printed: Int64?                        // the worker's output ends here at its latest report
             flushOutput()                              // our own report so far, before the worker's output
             while broken == nil, !finished, let line = worker.nextLine() {
                 switch WorkerProtocol.event(line) {
                 case .start(let index)?:
+                    result.output += worker.takeOutput(upTo: printed)      // printed outside any test
                     if running != nil || reported.contains(index) { broken = "a test started twice" }
                     running = index
                     runningSince = ContinuousClock.now
-                case .result(let test)?:
+                case .result(var test)?:
                     // Only the test the worker said it started, once.
                     guard running == test.test.index, reported.insert(test.test.index).inserted else {
                         broken = "a result for a test that was not running"
                         break
                     }
                     running = nil
+                    test.output = worker.takeOutput(upTo: printed)
                     result.results.append(test)
                     onTest(test)
                     flushOutput()
                     if test.failure != nil, options.failFast { stop.withLock { $0 = true } }
                 case .load(let failure)?:
+                    result.output += worker.takeOutput(upTo: printed)
                     result.loadFailure = failure
                     if options.failFast { stop.withLock { $0 = true } }
                 case .done?: finished = true
+                case .mark(let offset)?: printed = offset
                 case nil: broken = "a report line that is not the protocol's"
                 }
             }
             let ran = SpecFileSession.seconds(ContinuousClock.now - runningSince)
             let (status, signal) = worker.wait()
+            let leftOver = worker.takeOutput()             // of the test it died in, or outside any
+            if running == nil { result.output += leftOver }
             let how = signal.map { "was killed by signal \($0)" } ?? "exited with status \(status)"
             if let broken {
                 // Something wrote to the report pipe that the runner did not (a test?).
@@ -217,6 +224,7 @@ public final class TestRunner: Sendable {
             if finished && status == 0 && signal == nil && running == nil { return result }
             if result.loadFailure != nil { return result }
             guard let index = running, let test = try? testCase(index, in: file) else {
+                if running != nil { result.output += leftOver }
                 result.loadFailure = TestFailure(kind: .error, message: "the worker process running this file \(how) "
                                                  + (finished ? "after its report" : "before reporting")
                                                  + (status == WorkerProcess.hardStopStatus ? " (loading it ran past the time limit and did not stop)" : ""),
@@ -229,7 +237,7 @@ public final class TestRunner: Sendable {
                               + "(it was in a C function, a finalizer or a blocking call): its worker process was ended, and the run went on",
                               location: test.location)
                 : TestFailure(kind: .error, message: "the worker process running this test \(how); the run went on", location: test.location)
-            let failed = TestResult(test: test, outcome: .failed(failure), duration: ran)
+            let failed = TestResult(test: test, outcome: .failed(failure), duration: ran, output: leftOver)
             result.results.append(failed)
             onTest(failed)
             flushOutput()

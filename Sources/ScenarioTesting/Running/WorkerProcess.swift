@@ -10,9 +10,20 @@ import Darwin
 /// started with its report pipe as file descriptor 3, read line by line,
 /// and waited for. A worker that a hard stop ended (a test stuck in C code)
 /// or that crashed is seen as the pipe closing without `done`.
+///
+/// The worker's standard output goes to an unlinked temporary file, not to
+/// the run's: what its tests print is read back test by test
+/// (``takeOutput()``) and reported with the test that printed it, so it is
+/// never interleaved with the report (TAP stays TAP, `-j` workers never mix).
 final class WorkerProcess {
     private let pid: pid_t
     private let reports: UnsafeMutablePointer<FILE>
+    /// The worker's standard output, and how far the runner has read it.
+    private let output: UnsafeMutablePointer<FILE>?
+    private var outputRead: off_t = 0
+
+    /// The most of a test's output kept (the rest is counted, not shown).
+    static let outputLimit = 64 * 1024
 
     /// The file descriptor a worker writes its reports to.
     static let reportDescriptor: Int32 = 3
@@ -33,10 +44,13 @@ final class WorkerProcess {
         guard made else {
             throw TestFailure(kind: .error, message: "cannot start a worker process: pipe: \(String(cString: strerror(errno)))")
         }
+        let captured = tmpfile()
+        if let captured { _ = fcntl(fileno(captured), F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, fds[1], Self.reportDescriptor)
+        if let captured { posix_spawn_file_actions_adddup2(&actions, fileno(captured), 1) }
         let argv = (command + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
@@ -44,10 +58,38 @@ final class WorkerProcess {
         close(fds[1])
         guard status == 0, let stream = fdopen(fds[0], "r") else {
             close(fds[0])
+            if let captured { fclose(captured) }
             throw TestFailure(kind: .error, message: "cannot start a worker process (\(command[0])): \(String(cString: strerror(status)))")
         }
         pid = child
         reports = stream
+        output = captured
+    }
+
+    deinit {
+        if let output { fclose(output) }
+    }
+
+    /// What the worker printed since the last call, up to `mark` (its
+    /// latest `mark` report) or to the end: at most
+    /// ``outputLimit`` bytes of it, then a line saying how much more there was.
+    /// (The worker flushes its output before each report line, so all a
+    /// test printed is here when its result is.)
+    func takeOutput(upTo mark: Int64? = nil) -> String {
+        guard let output else { return "" }
+        let descriptor = fileno(output)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return "" }
+        let end = mark.map { min(off_t($0), info.st_size) } ?? info.st_size
+        guard end > outputRead else { return "" }
+        let available = Int(end - outputRead)
+        var bytes = [UInt8](repeating: 0, count: min(available, Self.outputLimit))
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, outputRead) }
+        outputRead = end
+        guard count > 0 else { return "" }
+        var text = String(decoding: bytes[..<count], as: UTF8.self)
+        if available > count { text += (text.hasSuffix("\n") ? "" : "\n") + "… (\(available - count) more bytes not shown)\n" }
+        return text
     }
 
     /// The next report line, or nil when the worker closed the pipe. (The
@@ -90,7 +132,8 @@ public final class WorkerReportWriter {
     func write(_ line: String) {
         fflush(nil)
         guard let stream else { return }
-        var bytes = Array(line.utf8)
+        let printed = lseek(1, 0, SEEK_CUR)          // standard output is the runner's file (seekable)
+        var bytes = Array(((printed >= 0 ? WorkerProtocol.mark(Int64(printed)) + "\n" : "") + line).utf8)
         bytes.append(10)
         _ = fwrite(bytes, 1, bytes.count, stream)
         fflush(stream)

@@ -5,6 +5,12 @@
 ///     result <TAB> test… <TAB> outcome…      a test ended
 ///     load <TAB> failure…                    the file could not be loaded
 ///     done                                   every selected test ran
+///     mark <TAB> offset                      the worker's output so far ends here
+///
+/// Each report line comes after a `mark`: how far the worker's standard
+/// output (a file) had been written when it reported, so that the runner,
+/// reading later, gives each test the output it printed, not what the next
+/// test has printed since.
 ///
 /// Fields are escaped by Unicode scalar (`\\`, `\t`, `\n`, `\r`, `\0`, `\s`
 /// for U+001F), so a line holds no tab, newline or NUL of its own; absent
@@ -30,6 +36,8 @@ enum WorkerProtocol {
     static func load(_ failure: TestFailure) -> String { (["load"] + fields(of: failure)).joined(separator: "\t") }
 
     static let done = "done"
+
+    static func mark(_ offset: Int64) -> String { "mark\t\(offset)" }
 
     private static func list(_ items: [String]) -> String {
         items.map { "+" + escape($0) }.joined(separator: String(separator))
@@ -71,6 +79,7 @@ enum WorkerProtocol {
         case result(TestResult)
         case load(TestFailure)
         case done
+        case mark(offset: Int64)
     }
 
     static func event(_ line: Substring) -> Event? {
@@ -79,6 +88,7 @@ enum WorkerProtocol {
         switch fields.first {
         case "start": return fields.count == 2 ? Int(fields[1]).map { .start(index: $0) } : nil
         case "done": return fields.count == 1 ? .done : nil
+        case "mark": return fields.count == 2 ? Int64(fields[1]).flatMap { $0 >= 0 ? .mark(offset: $0) : nil } : nil
         case "load": return failure(fields.dropFirst()).map { .load($0) }
         case "result":
             guard fields.count >= 12, let test = testCase(fields[1...9], rawPath: raw[3], rawTags: raw[6]),

@@ -7,3 +7,7 @@ describe("screens", function()
   it("signs in", { tags = { "fast", "session" } }, function() end)
   it("signs out", function() end)
 end)
+
+describe("hyphens", function()
+  it("signs-in twice", function() end)
+end)

@@ -1,0 +1,12 @@
+-- What tests print is captured with the test that printed it.
+print("loading the file")
+describe("printing", function()
+  it("passes quietly", function() print("passing output") end)
+  it("fails loudly", function()
+    print("line one")
+    io.write("line two, with a tab:\t#\n")
+    io.stdout:write("no newline at the end")
+    expect(1):to_be(2)
+  end)
+  it("prints nothing", function() end)
+end)

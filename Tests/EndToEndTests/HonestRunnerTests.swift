@@ -1,0 +1,165 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// `factoryhost test` never reports success that is not there: `os.exit`
+/// in a test, state one test leaves for the next, tests declared inside
+/// tests, output held back or mixed into the report (issue #13).
+@Suite("factoryhost test is honest")
+struct HonestRunnerTests {
+    let specs = CommandRunner.fixtures.appendingPathComponent("specs")
+
+    @Test func osExitFailsItsTestAndTheRunCompletesItsReports() throws {
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("fh-exit-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: junit) }
+        let result = try CommandRunner.factoryhost(["test", "honest/exits_spec.lua", "honest/exit_at_load_spec.lua",
+                                                    "--junit", junit.path], in: specs, killAfter: 60)
+        #expect(result == ProcessResult(status: 1, stdout: """
+            honest/exits_spec.lua
+              os.exit
+                ✗ ends nothing when a test calls it (1)
+                ✗ fails the test even when a pcall swallows it (2)
+                ✓ still runs the next test
+              os.exit in a hook
+                ✗ fails the test it runs after (3)
+            honest/exit_at_load_spec.lua
+              ✗ the file failed to load (4)
+
+            Failures:
+
+              1) os.exit > ends nothing when a test calls it
+                 honest/exits_spec.lua:3: called os.exit(0): tests must not end the process
+                   stack traceback:
+                     honest/exits_spec.lua:3: in function <honest/exits_spec.lua:3>
+
+              2) os.exit > fails the test even when a pcall swallows it
+                 honest/exits_spec.lua:4: called os.exit(true): tests must not end the process
+
+              3) os.exit in a hook > fails the test it runs after
+                 honest/exits_spec.lua:12: in after_each: called os.exit(3): tests must not end the process
+                   stack traceback:
+                     honest/exits_spec.lua:12: in function <honest/exits_spec.lua:12>
+
+              4) honest/exit_at_load_spec.lua (loading the file)
+                 called os.exit(2): tests must not end the process
+
+            1 passed, 4 failed
+
+            """, stderr: ""), "\(result)")
+        // The JUnit file is written, with every test in it.
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains("<testsuites name=\"factoryhost\" tests=\"5\" failures=\"0\" errors=\"4\""), "\(xml)")
+        // TAP keeps its plan.
+        let tap = try CommandRunner.factoryhost(["test", "--reporter", "tap", "honest/exits_spec.lua"], in: specs, killAfter: 60)
+        #expect(tap.status == 1 && tap.stdout.hasSuffix("1..4\n# 1 passed, 3 failed\n"), "\(tap)")
+    }
+
+    @Test func everyTestStartsFromTheFilesTopLevelStateInAnyOrder() throws {
+        for seed in ["1", "2", "3", "4", "5", "6"] {
+            let result = try CommandRunner.factoryhost(["test", "honest/insulation_spec.lua", "--seed", seed], in: specs, killAfter: 60)
+            #expect(result.status == 0 && result.stdout.hasSuffix("\n3 passed, 0 failed\n"), "seed \(seed): \(result)")
+        }
+    }
+
+    @Test func testsAndHooksDeclaredInsideATestAreErrors() throws {
+        let result = try CommandRunner.factoryhost(["test", "honest/nested_spec.lua"], in: specs, killAfter: 60)
+        #expect(result.status == 1 && result.stdout.hasSuffix("\n0 passed, 4 failed\n"), "\(result)")
+        for (line, what, name) in [(2, "it", "it inside it"), (3, "describe", "describe inside it"),
+                                   (4, "before_each", "a hook inside it"), (5, "pending", "pending inside it")] {
+            #expect(result.stdout.contains("honest/nested_spec.lua:\(line): \(what) cannot be used inside a test "
+                                           + "(it is running in '\(name)'): declare tests and hooks at the file's top level "
+                                           + "or in describe blocks"), "\(what): \(result)")
+        }
+    }
+
+    @Test func whatATestPrintsIsReportedWithThatTest() throws {
+        let text = try CommandRunner.factoryhost(["test", "honest/output_spec.lua"], in: specs, killAfter: 60)
+        #expect(text == ProcessResult(status: 1, stdout: """
+            honest/output_spec.lua
+              printing
+                ✓ passes quietly
+                ✗ fails loudly (1)
+                ✓ prints nothing
+
+            Failures:
+
+              1) printing > fails loudly
+                 honest/output_spec.lua:9: expected 1 to be 2
+                   expected: 2
+                   actual:   1
+                 output:
+                   line one
+                   line two, with a tab:  #
+                   no newline at the end
+
+            2 passed, 1 failed
+
+            """, stderr: ""), "\(text)")
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("fh-out-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: junit) }
+        let tap = try CommandRunner.factoryhost(["test", "--reporter", "tap", "--junit", junit.path, "honest/output_spec.lua"],
+                                                in: specs, killAfter: 60)
+        #expect(tap == ProcessResult(status: 1, stdout: """
+            TAP version 13
+            # honest/output_spec.lua
+            ok 1 - printing > passes quietly
+            # passing output
+            not ok 2 - printing > fails loudly
+              ---
+              message: "expected 1 to be 2"
+              severity: fail
+              at: "honest/output_spec.lua:9"
+              expected: "2"
+              actual: "1"
+              ...
+            # line one
+            # line two, with a tab:  #
+            # no newline at the end
+            ok 3 - printing > prints nothing
+            # printed by honest/output_spec.lua outside its tests:
+            # loading the file
+            1..3
+            # 2 passed, 1 failed
+
+            """, stderr: ""), "\(tap)")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains("name=\"passes quietly\" file=\"honest/output_spec.lua\" line=\"4\" time=\"")
+                && xml.contains("<system-out>passing output\n</system-out>"), "\(xml)")
+        #expect(xml.contains("<system-out>line one\nline two, with a tab:&#9;#\nno newline at the end</system-out>"), "\(xml)")
+        #expect(xml.contains("  <system-out>loading the file\n</system-out>"), "\(xml)")
+        // Parallel workers never mix their output into the report either.
+        let parallel = try CommandRunner.factoryhost(["test", "-j", "2", "--reporter", "tap", "honest/output_spec.lua", "pass"],
+                                                     in: specs, killAfter: 60)
+        #expect(parallel.stdout.split(separator: "\n").allSatisfy {
+            $0.hasPrefix("ok ") || $0.hasPrefix("not ok ") || $0.hasPrefix("#") || $0.hasPrefix("  ") || $0.hasPrefix("1..")
+                || $0 == "TAP version 13"
+        }, "\(parallel)")
+    }
+
+    @Test func resultsReachAPipeAsEachTestFinishes() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.factoryhost)
+        process.arguments = ["test", "honest/streaming_spec.lua"]
+        process.currentDirectoryURL = specs
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: killer)
+        defer { killer.cancel() }
+        var seen = ""
+        var runningWhenSeen = false
+        while !seen.contains("✓ quick") {
+            let data = pipe.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+            runningWhenSeen = process.isRunning
+        }
+        process.waitUntilExit()
+        #expect(seen.contains("✓ quick"), "\(seen)")
+        #expect(runningWhenSeen, "the first result came only when the run ended: \(seen)")
+    }
+}
