@@ -1,6 +1,18 @@
 -- factoryhost run Examples/assisted-factories/main.lua
 require "assisted_configuration"
 
+-- Defining the same factory twice is an error that names both places,
+-- never "undefined" as in Typhoon. (Declared before the first container, as
+-- every declaration should be: `factoryhost check` runs a script up to there,
+-- and reports any declaration after it as not checked.)
+local ok, err = pcall(function()
+  configuration "twice" {
+    register "PizzaFactory" { make = function() end },
+    register "PizzaFactory" { make = function() end },
+  }
+end)
+print(err)
+
 local app = container "app"
 
 -- The parent makes children through the injected factory; it never sees PhotoService.
@@ -21,12 +33,3 @@ print(shop:order("large", { "tomato", "mozzarella", "basil" }))
 print(shop:order("12", { "mushrooms" }))
 print(("credit left: $%.2f"):format(app:resolve("CreditService").balance))
 
--- Defining the same factory twice is an error that names both places,
--- never "undefined" as in Typhoon.
-local ok, err = pcall(function()
-  configuration "twice" {
-    register "PizzaFactory" { make = function() end },
-    register "PizzaFactory" { make = function() end },
-  }
-end)
-print(err)

@@ -17,7 +17,7 @@
 #define FH_MAX_NESTED 190
 
 /// What stopped the running code (fh_control.exhausted).
-enum { FH_LIMIT_NONE = 0, FH_LIMIT_INSTRUCTIONS = 1, FH_LIMIT_TIME = 2 };
+enum { FH_LIMIT_NONE = 0, FH_LIMIT_INSTRUCTIONS = 1, FH_LIMIT_TIME = 2, FH_LIMIT_STOP = 3 };
 
 /// Per-state bookkeeping, reachable from every thread of the state through
 /// the extra space (lua_newthread copies the main thread's extra space).
@@ -40,7 +40,7 @@ typedef struct fh_control {
     _Atomic int exhausted;
     _Atomic int interrupted;
     int last_limit;          /* the limit that ended the last outermost call (FH_LIMIT_…) */
-    char limit_message[160]; /* the first "… limit exceeded" message, with its place */
+    char limit_message[512]; /* the first "… limit exceeded" message (or a stop's), with its place */
 
     int depth;               /* nesting of protected calls from Swift */
     int script_status;       /* the inner status seen by fh_pcall_script */

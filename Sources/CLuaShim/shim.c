@@ -143,6 +143,11 @@ static int raise_limit(lua_State *L, fh_control *c) {
     int level = 0;                       /* the innermost Lua function's line, past C frames */
     while (lua_getstack(L, level, &ar) && lua_getinfo(L, "l", &ar) && ar.currentline <= 0) level++;
     luaL_where(L, lua_getstack(L, level, &ar) ? level : 0);
+    if (atomic_load(&c->exhausted) == FH_LIMIT_STOP && c->limit_message[0] != 0) {
+        lua_pushstring(L, c->limit_message);          /* a stop's message has its place already */
+        c->enforce = saved;
+        return lua_error(L);
+    }
     if (atomic_load(&c->exhausted) == FH_LIMIT_INSTRUCTIONS)
         lua_pushfstring(L, "instruction limit exceeded (%I instructions)", (lua_Integer)c->instr_limit);
     else
@@ -719,6 +724,18 @@ void fh_set_process_memory_cap(lua_State *L, size_t bytes) {
 }
 
 int fh_limit_fired(lua_State *L) { return control(L)->last_limit; }
+
+void fh_stop(lua_State *L, const char *message, size_t length) {
+    fh_control *c = control(L);
+    if (c->depth == 0) return;                       /* no call is running: nothing to stop */
+    int none = FH_LIMIT_NONE;
+    if (!atomic_compare_exchange_strong(&c->exhausted, &none, FH_LIMIT_STOP)) return;   /* already stopping */
+    if (length >= sizeof c->limit_message) length = sizeof c->limit_message - 1;
+    memcpy(c->limit_message, message, length);
+    c->limit_message[length] = 0;
+    fh_arm_running(c);
+    arm_stop(L);
+}
 
 /// Ctrl-C (async-signal-safe): marks the state and, if Lua code runs, sends
 /// the stop signal to its thread, whose handler arms every running Lua thread.

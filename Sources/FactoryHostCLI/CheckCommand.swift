@@ -4,18 +4,28 @@ import FactoryScripting
 import LuaBridge
 
 /// `factoryhost check script.lua`: validates every configuration without
-/// constructing anything.
+/// constructing anything — and says so only when it saw everything.
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate every configuration a script declares, building nothing.",
         discussion: """
-            Runs the script up to the first container it would create (declarations only), \
+            Runs the script without side effects up to its first container (or `resolve`), \
             then checks every configuration: missing and mistyped dependencies, cycles, \
-            captive dependencies, unknown scopes, argument types. Prints every problem with \
-            its file:line; exits 1 if there is any.
+            captive dependencies, unknown scopes, argument types. The run also stops — \
+            uncatchably — at anything that would write or remove a file, start a process, \
+            call os.exit or reach the network, and at the time limit. Declarations the run \
+            never reached (after the stop, in a module required after it, in a function \
+            never called) are problems too: check never says ok for what it did not see. \
+            Prints every problem with its file:line (or JSON with --format json); exits 1 \
+            if there is any. A spec file's top-level configurations are checked too \
+            (describe runs its body; it, pending and hooks do nothing).
             """
     )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
 
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable).", valueName: "dirs"))
     var pluginPath: [String] = []
@@ -23,33 +33,75 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Check only this configuration.", valueName: "name"))
     var config: String?
 
-    @Argument(help: ArgumentHelp("The script that declares the configurations.", valueName: "script"))
+    @Option(help: "Output format: text, or json for editors and CI annotations.")
+    var format: Format = .text
+
+    @Option(help: ArgumentHelp("Stop the script after this long (seconds, or with ms, s or m; default 10s).", valueName: "duration"))
+    var timeout: String = "10s"
+
+    @Argument(help: ArgumentHelp("The script that declares the configurations; `-` reads standard input.", valueName: "script"))
     var script: String
 
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Arguments passed to the script (in `arg` and `...`).", valueName: "args"))
+    var arguments: [String] = []
+
+    func validate() throws {
+        if Limits.duration(timeout) == nil {
+            throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
+        }
+    }
+
     func run() throws {
-        let host: FactoryHost
+        let dry: DryDeclaration
         do {
-            host = try HostSetup(pluginPaths: pluginPath).makeHost()
-            try host.declare(file: script)
+            dry = try DryDeclaration(script: script, arguments: arguments, pluginPaths: pluginPath,
+                                     timeLimit: Limits.duration(timeout) ?? .seconds(10))
         } catch {
             reportError(error)
             throw ExitCode(1)
         }
-        if let config, host.registry.configuration(config) == nil {
+        let host = dry.host
+        if let config, host.registry.configuration(config) == nil, dry.run.sawEverything {
             reportError(RegistryError(.unknownConfiguration, "no configuration named '\(config)'",
                                       details: ["defined: " + host.registry.configurationNames.joined(separator: ", ")]))
             throw ExitCode(1)
         }
-        let problems = host.check(config)
-        for problem in problems { print(describe(problem)) }
-        let names = config.map { [$0] } ?? host.registry.configurationNames
+        let problems = host.problems(after: dry.run, configuration: config)
+        let names = config.map { name in host.registry.configuration(name) == nil ? [] : [name] } ?? host.registry.configurationNames
         let registrations = names.reduce(0) { $0 + ((try? host.registry.registrations(in: $1).count) ?? 0) }
-        let summary = "\(names.count) configuration\(names.count == 1 ? "" : "s"), \(registrations) registration\(registrations == 1 ? "" : "s")"
-        if problems.isEmpty {
-            print("ok: \(summary), no problems")
-        } else {
-            print("\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(summary)")
-            throw ExitCode(1)
+        switch format {
+        case .json:
+            print(json(problems, configurations: names, registrations: registrations, stop: dry.run.stop))
+        case .text:
+            for problem in problems { print(problem) }
+            let summary = "\(names.count) configuration\(names.count == 1 ? "" : "s"), \(registrations) registration\(registrations == 1 ? "" : "s")"
+            if problems.isEmpty {
+                print("ok: \(summary), no problems")
+                if let note = dry.stopNote { print("(\(note))") }
+            } else {
+                print("\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(summary)")
+            }
         }
+        if !problems.isEmpty { throw ExitCode(1) }
+    }
+
+    /// `{"ok": …, "configurations": […], "registrations": N, "stopped": {…}|null, "problems": […]}`.
+    private func json(_ problems: [CheckProblem], configurations: [String], registrations: Int,
+                      stop: DeclarationRun.Stop?) -> String {
+        func origin(_ origin: Origin?) -> String {
+            origin.map { "{\"file\": \(jsonString($0.file)), \"line\": \($0.line)}" } ?? "null"
+        }
+        func list(_ items: [String]) -> String { "[" + items.map(jsonString).joined(separator: ", ") + "]" }
+        let entries = problems.map { problem in
+            "    {\"kind\": \(jsonString(problem.kind)), \"message\": \(jsonString(problem.message)), "
+                + "\"configuration\": \(problem.configuration.map(jsonString) ?? "null"), \"origin\": \(origin(problem.origin)), "
+                + "\"path\": \(list(problem.path)), \"details\": \(list(problem.details))}"
+        }
+        let stopped = stop.map {
+            "{\"reason\": \(jsonString($0.reason.rawValue)), \"origin\": \(origin($0.origin)), \"message\": \(jsonString($0.message))}"
+        } ?? "null"
+        return "{\n  \"ok\": \(problems.isEmpty),\n  \"configurations\": \(list(configurations)),\n"
+            + "  \"registrations\": \(registrations),\n  \"stopped\": \(stopped),\n"
+            + "  \"problems\": [" + (entries.isEmpty ? "" : "\n" + entries.joined(separator: ",\n") + "\n  ") + "]\n}"
     }
 }

@@ -52,8 +52,9 @@ struct HostSetup {
     /// A host with the binary's Swift plugins (installed when the script
     /// first needs them: a plain Lua script never pays for them) and the Lua
     /// plugins on the path.
-    func makeHost(configure: (LuaState) -> Void = { _ in }) throws -> FactoryHost {
+    func makeHost(dryRun: Bool = false, configure: (LuaState) -> Void = { _ in }) throws -> FactoryHost {
         let host = try FactoryHost(libraries: libraries, granting: libraries == .sandboxed ? granted : .all)
+        if dryRun { try host.beginDryRun() }        // before any plugin code runs
         configure(host.lua)
         try host.installWhenNeeded(FactoryHostCLI.plugins)
         try host.loadLuaPlugins(searchPath: searchPath)

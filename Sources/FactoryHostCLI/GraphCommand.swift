@@ -11,7 +11,8 @@ struct GraphCommand: ParsableCommand {
         discussion: """
             Nodes show each registration's type, name, scope, runtime arguments and origin; \
             edges show the dependency's label, and providers are marked. Nothing is built: \
-            the script runs up to the first container it would create.
+            the script runs without side effects up to its first container (as for check); \
+            if it has declarations the run never reached, graph names them and draws nothing.
             """
     )
 
@@ -31,13 +32,32 @@ struct GraphCommand: ParsableCommand {
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable).", valueName: "dirs"))
     var pluginPath: [String] = []
 
-    @Argument(help: ArgumentHelp("The script that declares the configurations.", valueName: "script"))
+    @Option(help: ArgumentHelp("Stop the script after this long (seconds, or with ms, s or m; default 10s).", valueName: "duration"))
+    var timeout: String = "10s"
+
+    @Argument(help: ArgumentHelp("The script that declares the configurations; `-` reads standard input.", valueName: "script"))
     var script: String
+
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Arguments passed to the script (in `arg` and `...`).", valueName: "args"))
+    var arguments: [String] = []
+
+    func validate() throws {
+        if Limits.duration(timeout) == nil {
+            throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
+        }
+    }
 
     func run() throws {
         do {
-            let host = try HostSetup(pluginPaths: pluginPath).makeHost()
-            try host.declare(file: script)
+            let dry = try DryDeclaration(script: script, arguments: arguments, pluginPaths: pluginPath,
+                                         timeLimit: Limits.duration(timeout) ?? .seconds(10))
+            let host = dry.host
+            // A graph of declarations the run did not all see would be a guess: say what is missing.
+            let unseen = host.problems(after: dry.run).filter { $0.kind == "declarationError" || $0.kind == "notChecked" }
+            if !unseen.isEmpty {
+                writeToStandardError(unseen.map { "factoryhost: \($0)\n" }.joined())
+                throw ExitCode(1)
+            }
             let rootKey = try root.map { try host.serviceKey(parsing: $0) }
             let graph = try host.registry.graph(of: config, root: rootKey)
             switch format {
@@ -45,6 +65,8 @@ struct GraphCommand: ParsableCommand {
             case .dot: print(graph.renderDOT())
             case .json: print(graph.renderJSON())
             }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             reportError(error)
             throw ExitCode(1)

@@ -80,8 +80,17 @@ void fh_set_hard_stop(lua_State *L, double grace, const char *prefix, int status
 /// grown by more than `bytes` plus max(`bytes`, 32 MB) since this call, the
 /// watchdog ends it as a hard stop does ("memory limit exceeded"). 0 = off.
 void fh_set_process_memory_cap(lua_State *L, size_t bytes);
-/// The limit that ended the last outermost call: 0 none, 1 instructions, 2 time.
+/// The limit that ended the last outermost call: 0 none, 1 instructions,
+/// 2 time, 3 a stop (fh_stop).
 int fh_limit_fired(lua_State *L);
+/// Stops the running call for good, with `message` (its place included):
+/// as when a limit fires, every Lua thread running is armed, so from the
+/// next instruction or call on — a pcall's message handler, a __close or
+/// __gc metamethod, a C function such as os.exit — nothing runs, and the
+/// outermost call fails with `message` whatever the script catches. For
+/// `check`'s stop at the first container. Call it from a C or Swift
+/// function Lua called, then raise `message` (or return: the next call stops).
+void fh_stop(lua_State *L, const char *message, size_t length);
 /// Asks the running code to stop with "interrupted!" (async-signal-safe).
 void fh_interrupt(lua_State *L);
 /// Installs a SIGINT handler that interrupts `L` (as lua.c does); the previous

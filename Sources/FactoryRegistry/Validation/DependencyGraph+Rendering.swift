@@ -95,8 +95,8 @@ extension DependencyGraph {
     }
 }
 
-/// A JSON string literal.
-func jsonString(_ text: String) -> String {
+/// A JSON string literal: `jsonString("a\"b")` is `"a\"b"` with its quotes.
+public func jsonString(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
         switch scalar {

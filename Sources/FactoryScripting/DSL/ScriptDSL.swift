@@ -16,6 +16,7 @@ extension FactoryHost {
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
             let origin = frame.origin()
+            if self.isDryRun { self.reachedDeclarations.insert(origin) }
             try frame.push(.function(self.lua.frameFunction("configuration \"\(name)\"") { [unowned self] body in
                 do {
                     try self.applyConfiguration(name, body: body.value(1), origin: origin)
@@ -61,20 +62,21 @@ extension FactoryHost {
                 }
                 parent = try Optional<String>.fromLua(options.rawGet("within"))
             }
+            if self.isDryRun { self.reachedDeclarations.insert(frame.origin()) }
             try self.registry.declareScope(ScopeDeclaration(name: name, parent: parent, origin: frame.origin()))
             return 0
         }))
         try lua.setGlobal("container", .function(lua.frameFunction("container") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
-            if self.stopsAtFirstContainer { throw self.stopForCheck(at: frame.origin()) }
+            if self.stopsAtFirstContainer { throw self.stopForCheck(frame, "container \"\(name)\"") }
             let container = try self.registry.container(name)
             try frame.push(.userdata(self.lua.pushObject(ScriptContainer(container), type: try self.containerType())))
             return 1
         }))
         try lua.setGlobal("resolve", .function(lua.frameFunction("resolve") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
-            if self.stopsAtFirstContainer { throw self.stopForCheck(at: frame.origin()) }
+            if self.stopsAtFirstContainer { throw self.stopForCheck(frame, "resolve") }
             let container = try self.sharedContainer()
             try frame.push(self.resolve(in: container, container: container, frame: frame, keyAt: 1))
             return 1

@@ -52,8 +52,16 @@ public final class FactoryHost {
     /// When set, creating a container stops the script instead (for
     /// `check` and `graph`, which must not construct anything).
     var stopsAtFirstContainer = false
-    /// Where the script was stopped, if it was.
-    public private(set) var stoppedAt: Origin?
+    /// A dry run (``beginDryRun()``): nothing with side effects runs.
+    public internal(set) var isDryRun = false
+    /// Where and why the dry run stopped, if it did.
+    var dryStop: DeclarationRun.Stop?
+    /// Where configurations and scopes were declared in a dry run.
+    var reachedDeclarations: Set<Origin> = []
+    /// Makes a stopped copy of a plugin module (the dry run's Lua half).
+    var stoppedModule: LuaFunction?
+    /// What each Swift plugin module's plugin reaches, by module name.
+    var moduleCapabilities: [String: PluginCapabilities] = [:]
     /// Registrations scripts made, to report any that reach no configuration.
     var specs: [RegistrationSpec] = []
     private var defaultContainer: Container?
@@ -125,6 +133,7 @@ public final class FactoryHost {
         let module = "factoryhost.\(plugin.name)"
         if moduleEntries[module] == nil { try addPreloadEntry(module) }
         moduleEntries[module] = context.entries
+        moduleCapabilities[module] = plugin.capabilities
         pluginInstalled(plugin.name, plugin.version)
     }
 
@@ -195,8 +204,11 @@ public final class FactoryHost {
                 return 1
             }
             let entries = self.moduleEntries[name] ?? []
-            let module = try self.lua.newTable(hashCapacity: entries.count)
+            var module = try self.lua.newTable(hashCapacity: entries.count)
             for (key, make) in entries { try module.rawSet(LuaValue(key), make(self.lua)) }
+            if self.isDryRun, let reach = self.moduleCapabilities[name], !reach.isEmpty {
+                module = try self.stoppedCopy(of: module, name: name, reaching: reach)
+            }
             self.modules[name] = module
             try frame.push(.table(module))
             return 1
@@ -324,19 +336,6 @@ public final class FactoryHost {
         registry.validate(configuration) + unaddedRegistrations()
     }
 
-    /// Runs the script at `path` only to collect its declarations: it stops
-    /// quietly at the first container it would create, so nothing is built.
-    public func declare(file path: String) throws {
-        try addModuleDirectory(of: path)
-        stopsAtFirstContainer = true
-        defer { stopsAtFirstContainer = false }
-        do {
-            _ = try lua.runFile(path)
-        } catch where stoppedAt != nil {
-            // Stopped on purpose (anything after that is not a declaration).
-        }
-    }
-
     /// Lets scripts `require` modules beside the script at `path` (searched
     /// after the stock `package.path`, as `factoryhost run` does).
     public func addModuleDirectory(of path: String) throws {
@@ -354,8 +353,8 @@ public final class FactoryHost {
         return ScriptContainer.luaTypeName
     }
 
-    func stopForCheck(at origin: Origin) -> Error {
-        stoppedAt = origin
-        return LuaRaise("\(origin): [factoryhost] declarations end here: check and graph create no containers")
+    func stopForCheck(_ frame: LuaFrame, _ what: String) -> Error {
+        stopDryRun(.container, at: frame.location(level: 1),
+                   reason: "\(what): check and graph build nothing, so declarations end here")
     }
 }

@@ -35,6 +35,8 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
         case timeLimit
         /// The call ran past ``LuaState/instructionLimit``.
         case instructionLimit
+        /// The call was stopped for good by ``LuaState/stop(_:)``.
+        case stopped
     }
 
     /// What went wrong, broadly.

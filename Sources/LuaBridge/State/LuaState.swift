@@ -185,8 +185,29 @@ public final class LuaState {
     }
 
     /// Whether the last call from Swift ended because a time or instruction
-    /// limit fired.
+    /// limit fired (or ``stop(_:)`` stopped it).
     public var lastCallHitLimit: Bool { mainThread.map { fh_limit_fired($0) != 0 } ?? false }
+
+    /// Stops the running call for good: from the next instruction or call
+    /// on nothing runs — not a `pcall`'s message handler, a `__close` or
+    /// `__gc` metamethod, nor a C function such as `os.exit` — and the
+    /// outermost call from Swift fails with `message` (kind ``LuaError/Kind/stopped``)
+    /// whatever the script catches. Call it from a Swift function Lua
+    /// called, then throw `LuaRaise(message)`. Does nothing outside a call.
+    ///
+    /// ```swift
+    /// let halt = try lua.frameFunction("halt") { frame in
+    ///     let message = frame.location(level: 1) + "halted"
+    ///     frame.state.stop(message)
+    ///     throw LuaRaise(message)
+    /// }
+    /// ```
+    public func stop(_ message: String) {
+        guard let L = mainThread else { return }
+        var bytes = Array(message.utf8)
+        bytes.append(0)
+        fh_stop(L, bytes, bytes.count - 1)
+    }
 
     /// A duration in seconds for the C side, clamped to [1 ns, 10⁹ s]
     /// (never a trap, whatever the duration).
@@ -311,6 +332,7 @@ public final class LuaState {
             switch fh_limit_fired(L) {
             case 1: kind = .instructionLimit
             case 2: kind = .timeLimit
+            case 3: kind = .stopped
             default: kind = .runtime
             }
             return LuaError(kind, message, traceback: traceback, valueType: valueType, raisedByLua: true)

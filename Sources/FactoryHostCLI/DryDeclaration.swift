@@ -1,0 +1,57 @@
+import FactoryRegistry
+import FactoryScripting
+import LuaBridge
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What `check` and `graph` share: a host in dry-run mode, the script run
+/// only to collect its declarations — without side effects, under a time
+/// limit, its printing kept out of the report.
+struct DryDeclaration {
+    let host: FactoryHost
+    let run: DeclarationRun
+
+    /// Runs `script` (`-`: standard input) with `arguments` in a dry-run host.
+    /// Throws only if no host could be made.
+    init(script: String, arguments: [String], pluginPaths: [String], timeLimit: Duration) throws {
+        let host = try HostSetup(pluginPaths: pluginPaths).makeHost(dryRun: true)
+        self.host = host
+        run = Self.withStandardOutputDiscarded {
+            host.declare(file: script, arguments: arguments, timeLimit: timeLimit)
+        }
+    }
+
+    /// Runs `body` with standard output going nowhere: what the script prints
+    /// must not mix into the report (a JSON document, say).
+    static func withStandardOutputDiscarded<T>(_ body: () -> T) -> T {
+        fflush(nil)
+        let saved = dup(1)
+        let null = open("/dev/null", O_WRONLY)
+        if saved >= 0 && null >= 0 { dup2(null, 1) }
+        if null >= 0 { close(null) }
+        defer {
+            fflush(nil)
+            if saved >= 0 {
+                dup2(saved, 1)
+                close(saved)
+            }
+        }
+        return body()
+    }
+
+    /// One line saying where the run stopped, when that is worth knowing
+    /// (not the usual stop at the first container).
+    var stopNote: String? {
+        guard let stop = run.stop, stop.reason != .container else { return nil }
+        let place = stop.origin.map { "\($0): " } ?? ""
+        switch stop.reason {
+        case .timeLimit: return "the script ran out of time at \(place)\(stop.message); every declaration was reached before"
+        default: return "check stopped at \(place)\(stop.message); every declaration was reached before"
+        }
+    }
+}

@@ -1,0 +1,214 @@
+/// Where a Lua source declares things — each `configuration …` and
+/// `scope …` call — found by reading its tokens (comments and strings
+/// skipped), so that `check` can tell which declarations a run never
+/// reached: those after the point where it stopped, or in a function it
+/// never called.
+///
+/// ```swift
+/// let sites = DeclarationSites(source: Array("configuration \"app\" { }".utf8))
+/// sites.all       // [Site(kind: .configuration, name: "app", line: 1, inFunction: false)]
+/// ```
+struct DeclarationSites {
+    struct Site: Equatable {
+        enum Kind: String { case configuration, scope }
+        var kind: Kind
+        /// The name, when it is a literal string (`configuration "app"`).
+        var name: String?
+        var line: Int
+        /// Inside a function body (runs only when the function is called).
+        var inFunction: Bool
+
+        /// `configuration "app"` / `scope "screen"` / `a configuration`.
+        var label: String {
+            name.map { "\(kind.rawValue) \"\($0)\"" } ?? "a \(kind.rawValue)"
+        }
+    }
+
+    /// Every declaration site, in source order.
+    private(set) var all: [Site] = []
+    /// Modules the source requires by a literal name (`require "x"`), with the line.
+    private(set) var requires: [(name: String, line: Int)] = []
+
+    init(source: [UInt8]) {
+        var lexer = LuaLexer(source)
+        var previous: LuaLexer.Token?
+        var blocks: [Bool] = []                  // open blocks: true for a function body
+        var pending: (Site.Kind, Int, LuaLexer.Token?)?
+        var pendingRequire: Int?
+        while let token = lexer.next() {
+            if let (kind, line, before) = pending {
+                pending = nil
+                if case .string(let text) = token {
+                    all.append(Site(kind: kind, name: text, line: line, inFunction: blocks.contains(true)))
+                } else if token == .symbol("(") || token == .symbol("{") {
+                    all.append(Site(kind: kind, name: nil, line: line, inFunction: blocks.contains(true)))
+                }
+                _ = before
+            }
+            if let line = pendingRequire {
+                pendingRequire = nil
+                if case .string(let name) = token { requires.append((name, line)) }
+                else if token == .symbol("(") { pendingRequire = line }       // require("x")
+            }
+            switch token {
+            case .name(let word, let line):
+                let isField = previous == .symbol(".") || previous == .symbol(":")
+                let isDeclared = previous == .keyword("local") || previous == .keyword("function")
+                if !isField && !isDeclared {
+                    if word == "configuration" { pending = (.configuration, line, previous) }
+                    if word == "scope" { pending = (.scope, line, previous) }
+                    if word == "require" { pendingRequire = line }
+                }
+            case .keyword("function"): blocks.append(true)
+            case .keyword("do"), .keyword("if"), .keyword("repeat"): blocks.append(false)
+            case .keyword("end"), .keyword("until"): if !blocks.isEmpty { blocks.removeLast() }
+            default: break
+            }
+            previous = token
+        }
+    }
+}
+
+/// Just enough of Lua's lexer to find names outside comments and strings:
+/// names (with their line), keywords, literal strings (short and long, with
+/// escapes), and single symbols. Numbers and other symbols are skipped over.
+struct LuaLexer {
+    enum Token: Equatable {
+        case name(String, line: Int)
+        case keyword(String)
+        case string(String)
+        case symbol(Character)
+        case other
+    }
+
+    private let bytes: [UInt8]
+    private var i = 0
+    private(set) var line = 1
+
+    private static let keywords: Set<String> = [
+        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
+        "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
+    ]
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        // A first line starting with '#' is skipped, as Lua does.
+        if bytes.first == UInt8(ascii: "#") {
+            while i < bytes.count && bytes[i] != 10 { i += 1 }
+        }
+    }
+
+    private func at(_ offset: Int) -> UInt8? { i + offset < bytes.count ? bytes[i + offset] : nil }
+
+    mutating func next() -> Token? {
+        while i < bytes.count {
+            let c = bytes[i]
+            switch c {
+            case 10:
+                line += 1
+                i += 1
+            case 9, 11, 12, 13, 32:
+                i += 1
+            case UInt8(ascii: "-") where at(1) == UInt8(ascii: "-"):
+                i += 2
+                if let level = longBracketLevel() {
+                    _ = longString(level: level)
+                } else {
+                    while i < bytes.count && bytes[i] != 10 { i += 1 }
+                }
+            case UInt8(ascii: "\""), UInt8(ascii: "'"):
+                return .string(shortString(quote: c))
+            case UInt8(ascii: "[") where longBracketLevel() != nil:
+                let level = longBracketLevel() ?? 0
+                return .string(longString(level: level))
+            case _ where Self.isNameStart(c):
+                let start = i
+                let startLine = line
+                while i < bytes.count && Self.isNameByte(bytes[i]) { i += 1 }
+                let word = String(decoding: bytes[start..<i], as: UTF8.self)
+                return Self.keywords.contains(word) ? .keyword(word) : .name(word, line: startLine)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                // A number (hex, exponents, fractions): letters and digits and '.', and a sign after an exponent.
+                while i < bytes.count {
+                    let d = bytes[i]
+                    if Self.isNameByte(d) || d == UInt8(ascii: ".") { i += 1; continue }
+                    if (d == UInt8(ascii: "+") || d == UInt8(ascii: "-")),
+                       let e = i > 0 ? bytes[i - 1] : nil, [UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "p"), UInt8(ascii: "P")].contains(e) {
+                        i += 1
+                        continue
+                    }
+                    break
+                }
+                return .other
+            default:
+                i += 1
+                return .symbol(Character(Unicode.Scalar(c)))
+            }
+        }
+        return nil
+    }
+
+    private static func isNameStart(_ c: UInt8) -> Bool {
+        (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c == 95
+    }
+
+    private static func isNameByte(_ c: UInt8) -> Bool { isNameStart(c) || (c >= 48 && c <= 57) }
+
+    /// At `[` followed by `=`* and `[`: the number of `=`.
+    private func longBracketLevel() -> Int? {
+        guard at(0) == UInt8(ascii: "[") else { return nil }
+        var level = 0
+        while at(1 + level) == UInt8(ascii: "=") { level += 1 }
+        return at(1 + level) == UInt8(ascii: "[") ? level : nil
+    }
+
+    private mutating func longString(level: Int) -> String {
+        i += level + 2
+        if at(0) == 13 { i += 1 }                // a first newline is skipped
+        if at(0) == 10 { line += 1; i += 1 }
+        let start = i
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "]") {
+                var j = 1
+                while at(j) == UInt8(ascii: "=") { j += 1 }
+                if j - 1 == level && at(j) == UInt8(ascii: "]") {
+                    let text = String(decoding: bytes[start..<i], as: UTF8.self)
+                    i += j + 1
+                    return text
+                }
+            }
+            if bytes[i] == 10 { line += 1 }
+            i += 1
+        }
+        return String(decoding: bytes[start...], as: UTF8.self)
+    }
+
+    private mutating func shortString(quote: UInt8) -> String {
+        i += 1
+        var out: [UInt8] = []
+        while i < bytes.count, bytes[i] != quote, bytes[i] != 10 {
+            if bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count {
+                let e = bytes[i + 1]
+                switch e {
+                case UInt8(ascii: "n"): out.append(10)
+                case UInt8(ascii: "t"): out.append(9)
+                case 10: out.append(10); line += 1
+                case UInt8(ascii: "z"):
+                    i += 2
+                    while i < bytes.count, [9, 10, 11, 12, 13, 32].contains(bytes[i]) {
+                        if bytes[i] == 10 { line += 1 }
+                        i += 1
+                    }
+                    continue
+                default: out.append(e)                // \" \\ \' and the rest, close enough for a name
+                }
+                i += 2
+                continue
+            }
+            out.append(bytes[i])
+            i += 1
+        }
+        if i < bytes.count && bytes[i] == quote { i += 1 }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
