@@ -173,7 +173,8 @@ extension FactoryHost {
 
     /// `package.searchpath(name, package.path)`, if it finds a file.
     private func searchModule(_ name: String) -> String? {
-        guard let searchpath = try? lua.run("return package.searchpath(..., package.path)", name: "=[factoryhost check]"),
+        guard let searchpath = try? lua.run("return function(name) return package.searchpath(name, package.path) end",
+                                           name: "=[factoryhost check]"),
               case .function(let function)? = searchpath.first,
               case .string(let file)? = try? function.call(LuaValue(name)).first else { return nil }
         return file.description

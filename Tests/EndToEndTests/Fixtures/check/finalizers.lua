@@ -1,0 +1,8 @@
+-- Nothing runs after the stop: not a __close, not a __gc.
+configuration "app" { }
+setmetatable({}, { __gc = function() os.exit(5) end })
+do
+  local guard <close> = setmetatable({}, { __close = function() os.exit(3) end })
+  pcall(container, "app")
+end
+os.exit(4)

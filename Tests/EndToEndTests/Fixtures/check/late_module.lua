@@ -1,0 +1,1 @@
+configuration "from-a-module" { }

@@ -1,0 +1,3 @@
+-- A scratch file made before the declarations stops check before them.
+local path = os.tmpname()
+configuration "app" { }

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// `factoryhost check` and `graph` never report ok for what they did not
+/// see, and run scripts without side effects (issue #13).
+@Suite("factoryhost check is honest")
+struct HonestCheckTests {
+    let fixtures = CommandRunner.fixtures.appendingPathComponent("check")
+
+    /// A scratch copy of the fixtures, so side effects (if any) land nowhere shared.
+    private func scratchCopy() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-check-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: fixtures, to: dir)
+        return dir
+    }
+
+    @Test func theStopCannotBeCaughtAndNothingRunsAfterIt() throws {
+        let dir = try scratchCopy()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let victim = dir.appendingPathComponent("victim.txt")
+        try Data("keep me".utf8).write(to: victim)
+        // xpcall(main, handler): the handler would remove a file, write one and os.exit(2).
+        let handler = try CommandRunner.factoryhost(["check", "handler.lua", victim.path], in: dir, killAfter: 30)
+        #expect(handler == ProcessResult(status: 0, stdout: "ok: 1 configuration, 1 registration, no problems\n", stderr: ""),
+                "\(handler)")
+        #expect(FileManager.default.fileExists(atPath: victim.path), "the handler ran")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("written.txt").path), "the handler ran")
+        // A __close and a __gc that would os.exit, and an os.exit after a swallowed stop.
+        let finalizers = try CommandRunner.factoryhost(["check", "finalizers.lua"], in: dir, killAfter: 30)
+        #expect(finalizers == ProcessResult(status: 0, stdout: "ok: 1 configuration, 0 registrations, no problems\n", stderr: ""),
+                "\(finalizers)")
+    }
+
+    @Test func declarationsTheRunNeverReachedAreProblems() throws {
+        let result = try CommandRunner.factoryhost(["check", "late.lua"], in: fixtures, killAfter: 30)
+        let stop = "check stopped before it, at late.lua:3: container \"app\": check and graph build nothing, so declarations end here"
+        let hint = "declare configurations and scopes before the script's first container, or anything with side effects — "
+            + "in a module it requires first, as the examples do"
+        #expect(result == ProcessResult(status: 1, stdout: """
+            late.lua:4: configuration "late" was not checked
+              \(stop)
+              \(hint)
+            late.lua:5: scope "never" was not checked
+              \(stop)
+              \(hint)
+            ./late_module.lua:1: configuration "from-a-module" was not checked
+              its module is required at late.lua:6, which the run never reached (check stopped at late.lua:3: container "app": check and graph build nothing, so declarations end here)
+              \(hint)
+            3 problems in 1 configuration, 1 registration
+
+            """, stderr: ""), "\(result)")
+        // graph draws nothing it cannot vouch for.
+        let graph = try CommandRunner.factoryhost(["graph", "--config", "app", "late.lua"], in: fixtures, killAfter: 30)
+        #expect(graph.status == 1 && graph.stdout.isEmpty, "\(graph)")
+        #expect(graph.stderr.hasPrefix("factoryhost: late.lua:4: configuration \"late\" was not checked\n"), "\(graph)")
+        // A declaration in a branch the run did not take is not seen either.
+        let branch = try CommandRunner.factoryhost(["check", "arguments.lua"], in: fixtures, killAfter: 30)
+        #expect(branch.status == 1 && branch.stdout.hasPrefix("""
+            arguments.lua:4: configuration "app" was not checked
+              the script never ran it (it is in a function never called, or a branch not taken)
+
+            """), "\(branch)")
+    }
+
+    @Test func sideEffectsAndTheTimeLimitStopTheRun() throws {
+        let scratch = try CommandRunner.factoryhost(["check", "side_effect.lua"], in: fixtures, killAfter: 30)
+        #expect(scratch.status == 1 && scratch.stdout.hasPrefix("""
+            side_effect.lua:3: configuration "app" was not checked
+              check stopped before it, at side_effect.lua:2: os.tmpname would create a file
+
+            """), "\(scratch)")
+        let loop = try CommandRunner.factoryhost(["check", "--timeout", "0.3", "loop.lua"], in: fixtures, killAfter: 30)
+        #expect(loop.status == 1 && loop.stdout.hasPrefix("""
+            loop.lua:2: configuration "app" was not checked
+              check stopped before it, at loop.lua:1: time limit exceeded (0.3 seconds)
+
+            """), "\(loop)")
+        #expect(loop.seconds < 10, "\(loop)")
+        // The README's examples: no server, no scratch file — and everything declared was seen.
+        for (example, stop) in [("movie-loaders", "main.lua:6: LoopbackServer.start: the networking plugin uses the network, which check never does"),
+                                ("persistence", "main.lua:3: os.tmpname would create a file")] {
+            let result = try CommandRunner.factoryhost(["check", "Examples/\(example)/main.lua"], in: CommandRunner.packageRoot, killAfter: 30)
+            #expect(result.status == 0 && result.stdout.hasSuffix(
+                "(check stopped at Examples/\(example)/\(stop); every declaration was reached before)\n"), "\(result)")
+        }
+    }
+
+    @Test func standardInputArgumentsAndSpecFiles() throws {
+        let script = "configuration \"app\" { register \"Cache\" { deps = { s = \"HTTPSession\" }, make = function() end } }\n"
+            + "assert(select('#', ...) == 2 and arg[2] == 'b', 'arguments')\n"
+        for command in ["check", "graph"] {
+            let arguments = command == "check" ? ["check", "-", "a", "b"] : ["graph", "--config", "app", "-", "a", "b"]
+            let result = try CommandRunner.factoryhost(arguments, in: fixtures, input: script, killAfter: 30)
+            #expect(result.stdout.contains(command == "check" ? "stdin:1: no registration for HTTPSession in configuration 'app'"
+                                                              : "Cache [transient] stdin:1"), "\(command): \(result)")
+        }
+        let withArguments = try CommandRunner.factoryhost(["check", "arguments.lua", "full", "--config", "app"], in: fixtures, killAfter: 30)
+        #expect(withArguments.status == 1 && withArguments.stdout.hasPrefix(
+            "arguments.lua:4: no registration for HTTPSession in configuration 'app'\n"), "\(withArguments)")
+        // A spec file: its top-level configurations are checked; hooks and tests do not run.
+        let spec = try CommandRunner.factoryhost(["check", "suite_spec.lua"], in: fixtures, killAfter: 30)
+        #expect(spec == ProcessResult(status: 1, stdout: """
+            suite_spec.lua:2: no registration for HTTPSession in configuration 'app-tests'
+              required by Cache as s: HTTPSession
+              Cache registered at suite_spec.lua:2
+            1 problem in 1 configuration, 1 registration
+
+            """, stderr: ""), "\(spec)")
+        for example in ["assisted-factories/assisted", "builders/builders", "koober/koober", "movie-loaders/movies", "persistence/persistence"] {
+            let result = try CommandRunner.factoryhost(["check", "Examples/\(example)_spec.lua"], in: CommandRunner.packageRoot, killAfter: 30)
+            #expect(result.status == 0 && result.stdout.hasPrefix("ok: "), "\(example): \(result)")
+        }
+    }
+
+    @Test func everyProblemGoesToOneChannelInOneFormatOrAsJSON() throws {
+        let dsl = CommandRunner.fixtures.appendingPathComponent("dsl")
+        // A declaration error is reported like any problem, on standard output.
+        let duplicate = try CommandRunner.factoryhost(["check", "duplicate.lua"], in: dsl, killAfter: 30)
+        #expect(duplicate.status == 1 && duplicate.stderr.isEmpty, "\(duplicate)")
+        #expect(duplicate.stdout.hasPrefix("duplicate.lua:4: Cache is registered twice in configuration 'app'\n  first at duplicate.lua:3\n"),
+                "\(duplicate)")
+        let json = try CommandRunner.factoryhost(["check", "--format", "json", "late.lua"], in: fixtures, killAfter: 30)
+        #expect(json.status == 1 && json.stderr.isEmpty, "\(json)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
+        #expect(object["ok"] as? Bool == false)
+        #expect(object["configurations"] as? [String] == ["app"])
+        let stopped = try #require(object["stopped"] as? [String: Any])
+        #expect(stopped["reason"] as? String == "container")
+        #expect((stopped["origin"] as? [String: Any])?["line"] as? Int == 3)
+        let problems = try #require(object["problems"] as? [[String: Any]])
+        #expect(problems.map { $0["kind"] as? String } == ["notChecked", "notChecked", "notChecked"])
+        #expect(problems.map { ($0["origin"] as? [String: Any])?["line"] as? Int } == [4, 5, 1])
+        #expect(problems.first?["message"] as? String == "configuration \"late\" was not checked")
+        let broken = try CommandRunner.factoryhost(["check", "--format", "json", "broken.lua"], in: dsl, killAfter: 30)
+        let brokenObject = try #require(try JSONSerialization.jsonObject(with: Data(broken.stdout.utf8)) as? [String: Any], "\(broken)")
+        let kinds = (brokenObject["problems"] as? [[String: Any]])?.compactMap { $0["kind"] as? String }
+        #expect(kinds == ["missingRegistration", "cycle", "captiveDependency"], "\(broken)")
+        let cycle = (brokenObject["problems"] as? [[String: Any]])?[1]
+        #expect(cycle?["message"] as? String == "dependency cycle: SignInViewModel → SignInViewModel", "\(broken)")
+        #expect(cycle?["configuration"] as? String == "app", "\(broken)")
+        #expect(cycle?["details"] as? [String] == ["SignInViewModel registered at broken.lua:9"], "\(broken)")
+    }
+}
