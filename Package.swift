@@ -58,7 +58,8 @@ let package = Package(
         ),
         .target(
             name: "FactoryScripting",
-            dependencies: ["LuaBridge", "FactoryRegistry"]
+            dependencies: ["LuaBridge", "FactoryRegistry"],
+            resources: [.embedInCode("Checking/dry_run.lua")]
         ),
         // The system's SQLite, for the persistence example plugin.
         .systemLibrary(
@@ -74,7 +75,8 @@ let package = Package(
         ),
         .target(
             name: "ScenarioTesting",
-            dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting"]
+            dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting"],
+            resources: [.embedInCode("Lua/test_library.lua")]
         ),
         .target(
             name: "ExamplePlugins",

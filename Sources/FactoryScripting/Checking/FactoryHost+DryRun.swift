@@ -30,11 +30,14 @@ extension FactoryHost {
             let reason = try frame.string(2)
             throw self.stopDryRun(.sideEffect, at: place, reason: reason)
         }
-        let chunk = try lua.load(bytes: Array(dryRunSource.utf8), chunkName: "=[factoryhost check]")
-        guard case .function(let stopped)? = try chunk.call(.function(stop)).first else {
+        let chunk = try lua.load(bytes: PackageResources.dry_run_lua, chunkName: "=[factoryhost check]")
+        guard case .table(let library)? = try chunk.call(.function(stop)).first,
+              case .function(let stopped) = try library.rawGet("stopped"),
+              case .function(let stubs) = try library.rawGet("spec_stubs") else {
             throw LuaError(.runtime, "the dry-run library did not load")
         }
         stoppedModule = stopped
+        specStubs = stubs
     }
 
     /// Stops the dry run for good (see ``LuaState/stop(_:)``) and returns
@@ -184,17 +187,8 @@ extension FactoryHost {
 
     /// `describe` runs its body; `it`, `pending`, the hooks and `expect` do nothing.
     private func installSpecStubs() throws {
-        _ = try lua.run("""
-            describe = function(name, a, b)
-              local body = type(a) == "function" and a or b
-              if type(body) == "function" then body() end
-            end
-            it = function() end
-            pending = function() end
-            before_each = function() end
-            after_each = function() end
-            expect = function() return setmetatable({}, { __index = function(t) return function() return t end end }) end
-            """, name: "=[factoryhost check]")
+        guard let stubs = specStubs else { return }
+        _ = try stubs.call()
     }
 
     // MARK: Reading sources
@@ -253,87 +247,3 @@ extension FactoryHost {
         return (nil, message)
     }
 }
-
-/// The Lua half of the dry run: the io/os functions that would change
-/// something outside the process, replaced by ones that stop the run, and
-/// the maker of stopped plugin modules. `stop(place, reason)` is Swift's.
-let dryRunSource = #"""
-local stop = ...
-local format, find, type, tostring, next = string.format, string.find, type, tostring, next
-local getinfo = debug.getinfo
-
--- "file:line: " of the nearest Lua caller outside this chunk.
-local function where()
-  local level = 3
-  while true do
-    local info = getinfo(level, "Sl")
-    if not info then return "" end
-    if info.currentline > 0 and info.source ~= "=[factoryhost check]" then
-      return info.short_src .. ":" .. info.currentline .. ": "
-    end
-    level = level + 1
-  end
-end
-
-local function refuse(name, what)
-  return function() stop(where(), name .. " " .. what) end
-end
-
-if io then
-  local open, output = io.open, io.output
-  io.open = function(file, mode, ...)
-    if type(mode) == "string" and find(mode, "[wa+]") then
-      stop(where(), format("io.open(%q, %q) would write a file", tostring(file), mode))
-    end
-    return open(file, mode, ...)
-  end
-  io.output = function(file, ...)
-    if type(file) == "string" then stop(where(), format("io.output(%q) would write a file", file)) end
-    return output(file, ...)
-  end
-  if io.popen then io.popen = refuse("io.popen", "would start a process") end
-  io.tmpfile = refuse("io.tmpfile", "would create a file")
-end
-if os then
-  os.remove = refuse("os.remove", "would remove a file")
-  os.rename = refuse("os.rename", "would rename a file")
-  os.tmpname = refuse("os.tmpname", "would create a file")
-  os.execute = refuse("os.execute", "would start a process")
-  os.exit = function(code)
-    stop(where(), format("the script called os.exit(%s)", code == nil and "" or tostring(code)))
-  end
-end
-if package then
-  package.loadlib = refuse("package.loadlib", "would load native code")
-  local searchpath, searchers = package.searchpath, package.searchers
-  for i = 3, 4 do                                   -- the C library searchers
-    local searcher = searchers and searchers[i]
-    if searcher then
-      searchers[i] = function(name, ...)
-        local lookup = i == 3 and name or (name:match("^([^.]*)%.") or name)
-        local file = searchpath(lookup, package.cpath)
-        if file then stop(where(), format("require %q would load native code (%s)", name, file)) end
-        return searcher(name, ...)
-      end
-    end
-  end
-end
-
--- A plugin module whose every function stops the run, saying what it reaches.
-local function stopped(value, path, reach, seen)
-  if type(value) == "function" then
-    return function() stop(where(), format("%s: %s, which check never does", path, reach)) end
-  elseif type(value) == "table" then
-    if seen[value] then return seen[value] end
-    local copy = {}
-    seen[value] = copy
-    for key, item in next, value do
-      copy[key] = stopped(item, path == "" and tostring(key) or (path .. "." .. tostring(key)), reach, seen)
-    end
-    return copy
-  end
-  return value
-end
-
-return function(module, reach) return stopped(module, "", reach, {}) end
-"""#

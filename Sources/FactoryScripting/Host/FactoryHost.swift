@@ -60,6 +60,8 @@ public final class FactoryHost {
     var reachedDeclarations: Set<Origin> = []
     /// Makes a stopped copy of a plugin module (the dry run's Lua half).
     var stoppedModule: LuaFunction?
+    /// Installs the no-op test globals for checking a spec file.
+    var specStubs: LuaFunction?
     /// What each Swift plugin module's plugin reaches, by module name.
     var moduleCapabilities: [String: PluginCapabilities] = [:]
     /// Registrations scripts made, to report any that reach no configuration.

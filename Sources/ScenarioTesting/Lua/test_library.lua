@@ -1,12 +1,13 @@
-// The Lua half of the test runner: what spec files call (describe, it,
-// before_each, after_each, pending, expect) and the per-test driver Swift
-// calls once per test, so every test is its own call from Swift — with its
-// own time limit, and an error in one never stops the others.
-//
-// The chunk returns a table of functions for Swift: `tests()` lists the
-// collected tests, `run(index, container)` runs one with its hooks and returns
-// nil or a failure table, `matches(text, pattern)` is string.find for filters.
-let testDSLSource = #"""
+-- The Lua half of the test runner (embedded in the binary at build time):
+-- what spec files call (describe, it, before_each, after_each, pending,
+-- expect) and the per-test driver Swift calls once per test, so every test is
+-- its own call from Swift — with its own time limit, and an error in one never
+-- stops the others.
+--
+-- The chunk returns a table of functions for Swift: `tests()` lists the
+-- collected tests, `run(index, container)` runs one with its hooks and returns
+-- nil or a failure table, `matches(text, pattern, plain)` is string.find for
+-- filters.
 local is_a = ...                      -- Swift: is_a(value, typeName) -> boolean
 local getinfo, traceback = debug.getinfo, debug.traceback
 local sort, concat, insert = table.sort, table.concat, table.insert
@@ -455,4 +456,3 @@ end
 local function matches(text, pattern, plain) return find(text, pattern, 1, plain) ~= nil end
 
 return { tests = list, run = run, matches = matches, pretty = pretty }
-"""#
