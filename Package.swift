@@ -12,6 +12,9 @@
 //   FactoryScripting the host: the Lua DSL over the registry, exported types,
 //                interfaces, Swift and Lua plugins
 //   ScenarioTesting  `factoryhost test`: spec files (describe/it/expect), the runner, reporters
+//   CEditLine    the system's libedit (line editing, history, completion), through pkg-config `libedit`
+//   CLineEditor  the C over libedit's globals and callbacks (prompt, Ctrl-C, completion, history)
+//   FactoryREPL  `factoryhost repl`: the prompt's evaluation, pretty printer, completion, :commands
 //   CSQLite      the system's libsqlite3 (the persistence example), through pkg-config `sqlite3`
 //   CCurl        the system's libcurl (the movie-loaders example), opened on first use
 //   ExamplePlugins   the Swift plugins the stock binary ships (the articles' types)
@@ -82,6 +85,22 @@ let package = Package(
             name: "ExamplePlugins",
             dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting", "CSQLite", "CCurl"]
         ),
+        // The system's libedit (BSD), for the REPL's line editing.
+        .systemLibrary(
+            name: "CEditLine",
+            pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
+        ),
+        // The REPL's line editing: libedit's globals and callbacks, set from C.
+        .target(
+            name: "CLineEditor",
+            dependencies: ["CEditLine"]
+        ),
+        .target(
+            name: "FactoryREPL",
+            dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting", "CLineEditor"],
+            resources: [.embedInCode("Lua/repl.lua")]
+        ),
         .target(
             name: "FactoryHostCLI",
             dependencies: [
@@ -89,6 +108,7 @@ let package = Package(
                 "FactoryRegistry",
                 "FactoryScripting",
                 "ScenarioTesting",
+                "FactoryREPL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

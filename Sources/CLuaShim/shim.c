@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 // MARK: - The control block (control.h)
@@ -94,6 +95,7 @@ static void *fh_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 // MARK: - Hook
 
 static void fh_hook(lua_State *L, lua_Debug *ar);
+static void fh_sigint_answered(void);
 
 /// The stop hook on every instruction (and call and return: a C function
 /// returning into Lua is seen at once).
@@ -173,6 +175,7 @@ static void fh_hook(lua_State *L, lua_Debug *ar) {
     fh_control *c = control(L);
     if (atomic_load(&c->interrupted)) {
         atomic_store(&c->interrupted, 0);
+        fh_sigint_answered();
         if (c->instr_limit > 0 && c->depth > 0) lua_sethook(L, fh_hook, LUA_MASKCOUNT, hook_step(c));
         else lua_sethook(L, NULL, 0, 0);
         luaL_error(L, "interrupted!");
@@ -748,11 +751,28 @@ void fh_interrupt(lua_State *L) {
 static lua_State *volatile sigint_state = NULL;
 static struct sigaction sigint_previous;
 static int sigint_installed = 0;
+/* Ctrl-Cs not yet answered by the running code stopping (fh_hook resets it). */
+static volatile sig_atomic_t sigint_pending = 0;
 
+/// The first Ctrl-C stops the running code (through the hook, as lua.c
+/// does); a second one before that happened means the code cannot be
+/// stopped (a long C function, a finalizer, a blocking call): the process
+/// ends, saying so, with status 130.
 static void on_sigint(int sig) {
-    signal(sig, SIG_DFL);            /* a second Ctrl-C ends the process, as in lua.c */
+    (void)sig;
+    if (sigint_pending) {
+        static const char message[] = "\nfactoryhost: interrupted again: the running code could not be stopped "
+                                      "(it is in a C function, a finalizer or a blocking call), so the process ends\n";
+        ssize_t ignored = write(2, message, sizeof message - 1);
+        (void)ignored;
+        _exit(130);
+    }
+    sigint_pending = 1;
     if (sigint_state != NULL) fh_interrupt(sigint_state);
 }
+
+/// The running code stopped for a Ctrl-C: the next one interrupts again.
+static void fh_sigint_answered(void) { sigint_pending = 0; }
 
 void fh_install_sigint(lua_State *L) {
     fh_install_stop_signal();
@@ -761,6 +781,7 @@ void fh_install_sigint(lua_State *L) {
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     if (sigint_installed) fh_uninstall_sigint();
+    sigint_pending = 0;
     sigint_state = L;
     sigaction(SIGINT, &sa, &sigint_previous);
     sigint_installed = 1;

@@ -28,6 +28,12 @@ public enum FactoryHostCLI {
         if let settings = FastRunArguments.parse(CommandLine.arguments) {
             exit(settings.run())
         }
+        // Plain `factoryhost` on a terminal is the REPL, as plain `lua5.4` is;
+        // with standard input not a terminal, the parser prints the help.
+        if CommandLine.arguments.count == 1 && isatty(0) != 0 {
+            exit(ReplCommand.start(script: nil, arguments: [], configuration: nil, pluginPaths: [], sandbox: false,
+                                   granted: [], memoryLimit: nil, timeLimit: nil, preludes: []))
+        }
         FactoryHostCommand.main()
         exit(0)
     }

@@ -8,10 +8,11 @@ struct FactoryHostCommand: ParsableCommand {
         discussion: """
             Scripts declare configurations and register factories; Swift checks types \
             and lifetimes. `factoryhost run script.lua` runs a script like the stock \
-            lua5.4 interpreter does.
+            lua5.4 interpreter does; `factoryhost repl` (or plain `factoryhost` on a terminal) \
+            is a prompt for exploring configurations and live object graphs.
             """,
         version: FactoryHostVersion.current,
-        subcommands: [RunCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self]
+        subcommands: [RunCommand.self, ReplCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self]
     )
 }
 

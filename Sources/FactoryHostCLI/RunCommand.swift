@@ -35,6 +35,15 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"))
     var pluginPath: [String] = []
 
+    @Flag(name: .customShort("i"), help: "After the script, enter the REPL (as lua5.4 -i).")
+    var interactive = false
+
+    @Option(name: .customShort("e"), help: ArgumentHelp("Run this statement before the script (repeatable, in order with -l; as lua5.4 -e).", valueName: "stat"))
+    var execute: [String] = []
+
+    @Option(name: .customShort("l"), help: ArgumentHelp("Require this module before the script, as global `mod` (or `g=mod`; as lua5.4 -l).", valueName: "mod"))
+    var library: [String] = []
+
     @Argument(help: ArgumentHelp("The script to run; `-` reads standard input.", valueName: "script"))
     var script: String
 
@@ -57,11 +66,22 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        let preludes = ReplCommand.preludes(CommandLine.arguments)
+        if interactive {
+            var granted: PluginCapabilities = []
+            for value in allow { granted.formUnion((try? PluginCapabilities(parsing: value)) ?? []) }
+            let status = ReplCommand.start(script: script, arguments: arguments, configuration: config, pluginPaths: pluginPath,
+                                           sandbox: sandbox, granted: granted, memoryLimit: memoryLimit.flatMap(Limits.bytes),
+                                           timeLimit: timeout.flatMap(Limits.duration), preludes: preludes)
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         let commandLine = CommandLine.arguments
         var runner = ScriptRunner(commandLine: commandLine, scriptIndex: commandLine.count - arguments.count - 1)
         runner.libraries = sandbox ? .sandboxed : .standard
         runner.memoryLimit = memoryLimit.flatMap(Limits.bytes)
         runner.timeLimit = timeout.flatMap(Limits.duration)
+        runner.preludes = preludes
         var setup = HostSetup(pluginPaths: pluginPath)
         for value in allow { setup.granted.formUnion((try? PluginCapabilities(parsing: value)) ?? []) }
         let settings = RunSettings(runner: runner, setup: setup, configuration: config)

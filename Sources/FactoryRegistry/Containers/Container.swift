@@ -23,7 +23,7 @@ public final class Container: Resolving, @unchecked Sendable {
     /// deadlock can arise between instances that depend on each other.
     let creationLock = Lock(recursive: true)
     private let scopeLock = Lock()
-    private var openScopes: [ScopeHandle] = []
+    private var openScopeList: [ScopeHandle] = []
 
     init(plan: ContainerPlan) throws {
         self.plan = plan
@@ -69,7 +69,7 @@ public final class Container: Resolving, @unchecked Sendable {
         let handle = ScopeHandle(name: name, parent: parent, container: self)
         // Listed before it is adopted: a parent closing meanwhile then closes
         // it and unlists it, instead of leaving a closed handle listed.
-        scopeLock.withLock { openScopes.append(handle) }
+        scopeLock.withLock { openScopeList.append(handle) }
         do {
             try parent?.adopt(handle)
         } catch {
@@ -87,15 +87,18 @@ public final class Container: Resolving, @unchecked Sendable {
 
     /// The newest open scope named `name`.
     func activeScope(named name: String) -> ScopeHandle? {
-        scopeLock.withLock { openScopes.last { $0.name == name } }
+        scopeLock.withLock { openScopeList.last { $0.name == name } }
     }
 
     func scopeDidClose(_ handle: ScopeHandle) {
-        scopeLock.withLock { openScopes.removeAll { $0 === handle } }
+        scopeLock.withLock { openScopeList.removeAll { $0 === handle } }
     }
 
     /// The names of the scopes open now, oldest first.
-    public var openScopeNames: [String] { scopeLock.withLock { openScopes.map(\.name) } }
+    public var openScopeNames: [String] { scopeLock.withLock { openScopeList.map(\.name) } }
+
+    /// The scopes open now, oldest first.
+    func scopesOpenNow() -> [ScopeHandle] { scopeLock.withLock { openScopeList } }
 
     // MARK: Introspection
 

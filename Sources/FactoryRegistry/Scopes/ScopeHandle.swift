@@ -25,6 +25,11 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
     private var children: [WeakScope] = []
     private var closed = false
 
+    /// The instances held now, oldest first, with their registration indexes.
+    func instancesInOrder() -> [(Int, Any)] {
+        lock.withLock { creationOrder.compactMap { index in instances[index].map { (index, $0) } } }
+    }
+
     init(name: String, parent: ScopeHandle?, container: Container) {
         self.name = name
         self.parent = parent

@@ -9,13 +9,17 @@ extension DependencyGraph {
     /// ├── cache: Cache [singleton] app.lua:3
     /// └── session: HTTPSession [missing]
     /// ```
-    public func renderTree() -> String {
+    ///
+    /// `annotate` may add a note to a node's line (the REPL marks the nodes
+    /// alive in its container).
+    public func renderTree(annotate: (Node) -> String? = { _ in nil }) -> String {
         var lines: [String] = []
         var drawn: Set<Int> = []
         func describe(_ node: Node) -> String {
             var text = "\(node.key) [\(node.scope)]"
             if !node.arguments.isEmpty { text += " args(\(node.arguments.map(\.description).joined(separator: ", ")))" }
             if let origin = node.origin { text += " \(origin)" }
+            if let note = annotate(node) { text += " " + note }
             return text
         }
         func draw(_ id: Int, prefix: String, path: [Int]) {

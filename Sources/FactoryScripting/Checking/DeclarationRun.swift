@@ -52,6 +52,10 @@ public struct DeclarationRun {
     /// Declarations never reached, in source order, file by file.
     public internal(set) var unreached: [Unreached] = []
 
+    /// A run that saw everything and stopped nowhere (for checking a host
+    /// whose scripts ran in full, as the REPL's `:check` does).
+    public init() {}
+
     /// Whether everything the script declares was run (and so can be checked).
     public var sawEverything: Bool { error == nil && unreached.isEmpty }
 }

@@ -72,8 +72,8 @@ struct DeclarationSites {
 /// Just enough of Lua's lexer to find names outside comments and strings:
 /// names (with their line), keywords, literal strings (short and long, with
 /// escapes), and single symbols. Numbers and other symbols are skipped over.
-struct LuaLexer {
-    enum Token: Equatable {
+package struct LuaLexer {
+    package enum Token: Equatable {
         case name(String, line: Int)
         case keyword(String)
         case string(String)
@@ -90,7 +90,7 @@ struct LuaLexer {
         "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
     ]
 
-    init(_ bytes: [UInt8]) {
+    package init(_ bytes: [UInt8]) {
         self.bytes = bytes
         // A first line starting with '#' is skipped, as Lua does.
         if bytes.first == UInt8(ascii: "#") {
@@ -100,7 +100,7 @@ struct LuaLexer {
 
     private func at(_ offset: Int) -> UInt8? { i + offset < bytes.count ? bytes[i + offset] : nil }
 
-    mutating func next() -> Token? {
+    package mutating func next() -> Token? {
         while i < bytes.count {
             let c = bytes[i]
             switch c {

@@ -20,6 +20,15 @@ final class ScriptScope: LuaExportable {
 }
 
 extension FactoryHost {
+    /// The container a script value is (`container "app"`) or belongs to (an
+    /// open scope), if it is one; and the scope, for a scope.
+    public func container(of value: LuaValue) -> (container: Container, scope: ScopeHandle?)? {
+        guard case .userdata(let userdata) = value else { return nil }
+        if let script = userdata.object(as: ScriptContainer.self) { return (script.container, nil) }
+        if let script = userdata.object(as: ScriptScope.self) { return (script.container, script.handle) }
+        return nil
+    }
+
     /// `c:resolve "Key"`, `c:resolve("Key", { arg = … })`, `c:openScope "session"`,
     /// `c:provider "Key"`, `c.configuration`.
     func containerClass() -> LuaClass<ScriptContainer> {

@@ -156,7 +156,9 @@ extension FactoryHost {
         let key = try ScriptKey(parsing: keyText, catalog: types)
         let registration = container.registration(for: key.serviceKey)
         let arguments = try runtimeArguments(frame.value(position + 1), for: registration, key: key.description)
-        return try types.toLua(resolving.resolveAny(key.serviceKey, arguments: arguments), in: lua)
+        let value = try resolving.resolveAny(key.serviceKey, arguments: arguments)
+        if let onScriptResolve { onScriptResolve(registration, container, value) }
+        return try types.toLua(value, in: lua)
     }
 
     /// A table of named runtime arguments as the registration's positional

@@ -33,6 +33,12 @@ public final class FactoryHost {
     }
     /// The configuration unqualified `resolve "X"` calls use (`run --config`).
     public var defaultConfiguration: String?
+    /// Told of every value a script resolves (`resolve "X"`, `c:resolve "X"`),
+    /// with the registration that built it and the container: how the REPL
+    /// knows where an object at its prompt came from.
+    public var onScriptResolve: ((Registration?, Container, Any) -> Void)?
+    /// The container unqualified `resolve` calls use now, if one was made.
+    public var currentContainer: Container? { defaultContainer }
     /// The plugins installed, in order (Swift plugins first, then Lua ones).
     public var plugins: [(name: String, version: String)] {
         try? installPendingPlugins()

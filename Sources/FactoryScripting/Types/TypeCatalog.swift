@@ -147,7 +147,7 @@ public final class TypeCatalog {
     /// they are; an exported object as its userdata (its class installed on
     /// first use); an adapter as the Lua table it wraps; any other class
     /// instance as an opaque userdata named by its Swift type.
-    func toLua(_ value: Any, in state: LuaState) throws -> LuaValue {
+    package func toLua(_ value: Any, in state: LuaState) throws -> LuaValue {
         // The common case — an object of an exported class — without the
         // dynamic casts below (each costs a conformance lookup).
         if let exported = exportedByType[ObjectIdentifier(Swift.type(of: value))] {

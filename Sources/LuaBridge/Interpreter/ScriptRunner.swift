@@ -38,6 +38,33 @@ public struct ScriptRunner {
     public var timeLimit: Duration?
     /// The instruction limit, if any.
     public var instructionLimit: Int?
+    /// lua5.4's `-e STAT` and `-l MOD` (`-l g=mod`), run in order after
+    /// LUA_INIT and before the script.
+    public var preludes: [Prelude] = []
+
+    /// `-e STAT` or `-l MOD`.
+    public enum Prelude: Equatable, Sendable {
+        /// `-e STAT`: runs the statement (chunk name `=(command line)`).
+        case execute(String)
+        /// `-l MOD` / `-l g=mod`: `g = require "mod"` (g is mod when not given).
+        case require(String)
+
+        /// Runs it in `state`, as lua.c's dostring / dolibrary do.
+        public func run(in state: LuaState) throws {
+            switch self {
+            case .execute(let code):
+                _ = try state.load(bytes: Array(code.utf8), chunkName: "=(command line)").callAsScript(arguments: [])
+            case .require(let spec):
+                let (global, module) = spec.firstIndex(of: "=").map {
+                    (String(spec[..<$0]), String(spec[spec.index(after: $0)...]))
+                } ?? (spec, spec)
+                guard case .function(let require) = try state.global("require") else {
+                    throw LuaError(.runtime, "cannot load module '\(module)': this state has no require")
+                }
+                try state.setGlobal(global, require.call(LuaValue(module)).first ?? .nil)
+            }
+        }
+    }
 
     public init(commandLine: [String], scriptIndex: Int) {
         self.commandLine = commandLine
@@ -77,6 +104,9 @@ public struct ScriptRunner {
         if !limitsApplied { applyLimits(to: state) }
         do {
             try prepare(state)
+            state.interruptOnControlC(true)
+            for prelude in preludes { try prelude.run(in: state) }
+            state.interruptOnControlC(false)
             let main = try loadScript(state)
             let arguments = commandLine[(scriptIndex + 1)...].map { LuaValue($0) }
             state.interruptOnControlC(true)

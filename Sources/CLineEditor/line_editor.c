@@ -1,0 +1,70 @@
+#include "CLineEditor.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <editline/readline.h>
+
+static fh_edit_completer completer = NULL;
+static volatile sig_atomic_t interrupted = 0;
+
+static char **attempt_completion(const char *text, int start, int end) {
+    (void)start;
+    rl_attempted_completion_over = 1;           /* never fall back to file names */
+    if (completer == NULL || rl_line_buffer == NULL) return NULL;
+    size_t length = strlen(rl_line_buffer);
+    size_t cursor = end < 0 ? 0 : (size_t)end;
+    if (cursor > length) cursor = length;
+    char *line = malloc(cursor + 1);
+    if (line == NULL) return NULL;
+    memcpy(line, rl_line_buffer, cursor);
+    line[cursor] = 0;
+    char **matches = completer(line, text != NULL ? text : "");
+    free(line);
+    return matches;
+}
+
+void fh_edit_setup(const char *name, const char *word_breaks, fh_edit_completer fn,
+                   const char *history_file, int history_limit) {
+    completer = fn;
+    rl_readline_name = strdup(name);
+    rl_catch_signals = 0;
+    rl_completer_word_break_characters = strdup(word_breaks);
+    rl_attempted_completion_function = attempt_completion;
+    using_history();
+    stifle_history(history_limit);
+    if (history_file != NULL) read_history(history_file);
+}
+
+static void on_interrupt(int sig) {
+    (void)sig;
+    interrupted = 1;
+}
+
+char *fh_edit_readline(const char *prompt, int *was_interrupted) {
+    struct sigaction action, previous;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;                         /* no SA_RESTART: the read returns and libedit gives the line up */
+    interrupted = 0;
+    sigaction(SIGINT, &action, &previous);
+    char *line = readline(prompt);
+    sigaction(SIGINT, &previous, NULL);
+    *was_interrupted = interrupted && line == NULL;
+    if (interrupted && line != NULL) {           /* a line finished as Ctrl-C arrived: drop it */
+        free(line);
+        line = NULL;
+        *was_interrupted = 1;
+    }
+    return line;
+}
+
+void fh_edit_remember(const char *entry, const char *history_file, int history_limit) {
+    add_history(entry);
+    if (history_file != NULL) {
+        write_history(history_file);
+        history_truncate_file(history_file, history_limit);
+    }
+}

@@ -1,0 +1,144 @@
+import ArgumentParser
+import FactoryREPL
+import FactoryScripting
+import LuaBridge
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `factoryhost repl [script.lua]`: a Lua prompt in a host, with commands
+/// for exploring configurations and live object graphs.
+struct ReplCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl",
+        abstract: "Explore configurations and live object graphs at a Lua prompt.",
+        discussion: """
+            Runs the script (its configurations, modules and top-level effects), then prompts. \
+            An expression prints its values, pretty; a statement runs; an unfinished chunk \
+            continues on the next line; `local` names stay for later lines. :help lists the \
+            commands (:configs, :regs, :graph, :inspect, :live, :use, :check, :reload, :time). \
+            With standard input not a terminal, there are no prompts: each line is evaluated \
+            and its result printed, so sessions can be scripted.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The configuration that plain `resolve \"X\"` uses.", valueName: "name"))
+    var config: String?
+
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"))
+    var pluginPath: [String] = []
+
+    @Flag(help: "Untrusted code: the restricted library, and only the plugins --allow grants.")
+    var sandbox = false
+
+    @Option(name: .customLong("allow"), help: ArgumentHelp("With --sandbox, the capabilities Swift plugins may use (files, network, processes, environment, all).", valueName: "capabilities"))
+    var allow: [String] = []
+
+    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Cap the memory Lua may use (bytes, or with K, M or G).", valueName: "size"))
+    var memoryLimit: String?
+
+    @Option(help: ArgumentHelp("Each line's time limit (seconds, or with ms, s or m).", valueName: "duration"))
+    var timeout: String?
+
+    @Option(name: .customShort("e"), help: ArgumentHelp("Run this statement first (repeatable, in order with -l).", valueName: "stat"))
+    var execute: [String] = []
+
+    @Option(name: .customShort("l"), help: ArgumentHelp("Require this module first, as global `mod` (or `g=mod`; repeatable).", valueName: "mod"))
+    var library: [String] = []
+
+    @Argument(help: ArgumentHelp("The script to run first; `-` reads it from standard input.", valueName: "script"))
+    var script: String?
+
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("Arguments passed to the script.", valueName: "args"))
+    var arguments: [String] = []
+
+    func validate() throws {
+        if !allow.isEmpty && !sandbox {
+            throw ValidationError("--allow only applies with --sandbox (without it, every plugin is available)")
+        }
+        for value in allow {
+            do { _ = try PluginCapabilities(parsing: value) } catch { throw ValidationError("--allow: \(error)") }
+        }
+        if let memoryLimit, Limits.bytes(memoryLimit) == nil {
+            throw ValidationError("--memory-limit: '\(memoryLimit)' is not a size (try 65536, 512K, 64M or 1G)")
+        }
+        if let timeout, Limits.duration(timeout) == nil {
+            throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
+        }
+        if script == "-" && isatty(0) == 0 {
+            throw ValidationError("repl -: standard input cannot be both the script and the session; give the script a file")
+        }
+    }
+
+    func run() throws {
+        var granted: PluginCapabilities = []
+        for value in allow { granted.formUnion((try? PluginCapabilities(parsing: value)) ?? []) }
+        let status = Self.start(script: script, arguments: arguments, configuration: config, pluginPaths: pluginPath,
+                                sandbox: sandbox, granted: granted, memoryLimit: memoryLimit.flatMap(Limits.bytes),
+                                timeLimit: timeout.flatMap(Limits.duration),
+                                preludes: Self.preludes(CommandLine.arguments))
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// `-e` and `-l` in the order the command line gives them (as lua5.4 runs them).
+    static func preludes(_ argv: [String]) -> [ScriptRunner.Prelude] {
+        var result: [ScriptRunner.Prelude] = []
+        var index = 1
+        while index < argv.count {
+            let word = argv[index]
+            if word == "--" { break }
+            if word == "-e" || word == "-l", index + 1 < argv.count {
+                result.append(word == "-e" ? .execute(argv[index + 1]) : .require(argv[index + 1]))
+                index += 2
+                continue
+            }
+            if word.hasPrefix("-e"), word.count > 2 { result.append(.execute(String(word.dropFirst(2)))) }
+            else if word.hasPrefix("-l"), word.count > 2 { result.append(.require(String(word.dropFirst(2)))) }
+            else if !word.hasPrefix("-") && index > 1 { break }          // the script: its own arguments follow
+            index += 1
+        }
+        return result
+    }
+
+    /// Starts a session and runs it on the terminal or on piped input;
+    /// returns the exit status.
+    static func start(script: String?, arguments: [String], configuration: String?, pluginPaths: [String],
+                      sandbox: Bool, granted: PluginCapabilities, memoryLimit: Int?, timeLimit: Duration?,
+                      preludes: [ScriptRunner.Prelude]) -> Int32 {
+        var setup = HostSetup(pluginPaths: pluginPaths)
+        setup.libraries = sandbox ? .sandboxed : .standard
+        setup.granted = granted
+        var settings = REPLSession.Settings {
+            try setup.makeHost { lua in
+                lua.memoryLimit = memoryLimit
+                lua.limitProcessMemory(growth: memoryLimit)
+                if timeLimit != nil || memoryLimit != nil { lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: ") }
+            }
+        }
+        settings.script = script
+        settings.arguments = arguments
+        settings.configuration = configuration
+        settings.timeLimit = timeLimit
+        settings.preludes = preludes
+        let session: REPLSession
+        do {
+            session = try REPLSession(settings: settings)
+        } catch {
+            reportError(error)
+            return 1
+        }
+        let terminal = isatty(0) != 0
+        let input: LineInput
+        if terminal {
+            print("factoryhost \(FactoryHostVersion.current) (Lua 5.4) — :help lists the commands, Ctrl-D ends the session")
+            input = LineEditor(historyFile: LineEditor.defaultHistoryFile()) { session.completions(for: $0) }
+        } else {
+            input = PipedInput()
+        }
+        return REPLLoop.run(session, input: input)
+    }
+}

@@ -1,0 +1,283 @@
+import FactoryRegistry
+import FactoryScripting
+import LuaBridge
+
+/// The REPL's own commands, typed at the prompt after a colon (`:help`).
+/// Each works on piped input too.
+struct REPLCommand {
+    let name: String
+    let arguments: String
+    let summary: String
+
+    static let all: [REPLCommand] = [
+        REPLCommand(name: "help", arguments: "", summary: "these commands"),
+        REPLCommand(name: "configs", arguments: "", summary: "configurations: what each extends, registrations, where declared"),
+        REPLCommand(name: "regs", arguments: "[config] [text]", summary: "registrations: key, scope, dependencies, origin"),
+        REPLCommand(name: "graph", arguments: "KEY [config]", summary: "what KEY needs, as a tree; ● marks what the container holds now"),
+        REPLCommand(name: "inspect", arguments: "EXPR", summary: "a live object: its registration, holder, members"),
+        REPLCommand(name: "live", arguments: "[EXPR]", summary: "what a container holds now: singletons, open scopes and theirs"),
+        REPLCommand(name: "use", arguments: "CONFIG", summary: "plain resolve \"X\" uses a new container of CONFIG from now on"),
+        REPLCommand(name: "check", arguments: "", summary: "the check command's report for the session's configurations"),
+        REPLCommand(name: "reload", arguments: "", summary: "run the script again in a fresh host and say what changed"),
+        REPLCommand(name: "time", arguments: "EXPR", summary: "evaluate EXPR and say how long it took"),
+        REPLCommand(name: "quit", arguments: "", summary: "end the session (as Ctrl-D does)"),
+    ]
+}
+
+extension REPLSession {
+    /// Runs a `:command` line. Returns false when the session should end.
+    public func command(_ line: String) -> Bool {
+        let body = line.drop { $0 == " " || $0 == "\t" }.dropFirst()          // after ':'
+        let name = String(body.prefix { $0 != " " && $0 != "\t" })
+        let rest = String(body.dropFirst(name.count)).trimmingSpaces()
+        let words = rest.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        switch name {
+        case "help", "h", "?": help()
+        case "configs": configs()
+        case "regs": regs(words)
+        case "graph": graph(words)
+        case "inspect": inspect(rest)
+        case "live": live(rest)
+        case "use": use(words)
+        case "check": check()
+        case "reload": reloadCommand()
+        case "time": time(rest)
+        case "quit", "q", "exit": return false
+        default:
+            let known = REPLCommand.all.map { ":" + $0.name }.joined(separator: ", ")
+            output.error(":\(name) is not a command (commands: \(known); :help says what each does)")
+        }
+        return true
+    }
+
+    private func help() {
+        var lines = ["Lua at the prompt: an expression prints its values, a statement runs; `local` names stay for later lines.",
+                     "Commands:"]
+        let width = REPLCommand.all.map { $0.name.count + $0.arguments.count + 2 }.max() ?? 0
+        for command in REPLCommand.all {
+            let head = ":" + command.name + (command.arguments.isEmpty ? "" : " " + command.arguments)
+            lines.append("  " + head + String(repeating: " ", count: max(1, width + 2 - head.count)) + command.summary)
+        }
+        lines.append("Ctrl-C stops running code (twice: the process, if the code cannot be stopped); Ctrl-D ends the session.")
+        output.result(lines.joined(separator: "\n"))
+    }
+
+    private func configs() {
+        let registry = host.registry
+        let names = registry.configurationNames
+        guard !names.isEmpty else { return output.result("no configurations (declare one: configuration \"app\" { … })") }
+        var lines: [String] = []
+        for name in names {
+            guard let configuration = registry.configuration(name) else { continue }
+            let all = (try? registry.registrations(in: name).count) ?? 0
+            var line = name + (configuration.parent.map { " extends \($0)" } ?? "")
+            line += " — \(all) registration\(all == 1 ? "" : "s")"
+            if configuration.parent != nil { line += " (\(configuration.registrations.count) of its own)" }
+            line += ", \(configuration.origin)"
+            if name == host.defaultConfiguration { line += "  (in use)" }
+            lines.append(line)
+        }
+        output.result(lines.joined(separator: "\n"))
+    }
+
+    private func regs(_ words: [String]) {
+        let registry = host.registry
+        var words = words
+        var configuration = host.defaultConfiguration
+        if let first = words.first, registry.configuration(first) != nil {
+            configuration = first
+            words.removeFirst()
+        }
+        let text = words.joined(separator: " ")
+        guard let configuration else {
+            return output.error(":regs needs a configuration: :regs CONFIG [text], or :use CONFIG first (configurations: "
+                                + registry.configurationNames.joined(separator: ", ") + ")")
+        }
+        guard let registrations = try? registry.registrations(in: configuration) else {
+            return output.error("no configuration named '\(configuration)'")
+        }
+        let shown = registrations.filter { text.isEmpty || $0.key.description.contains(text) }
+        guard !shown.isEmpty else { return output.result("no registration in '\(configuration)' contains \"\(text)\"") }
+        let lines = shown.map { registration -> String in
+            var line = "\(registration.key) [\(registration.scope)]"
+            if !registration.dependencies.isEmpty {
+                line += " ← " + registration.dependencies.map { ($0.label.map { "\($0): " } ?? "") + $0.key.description }
+                    .joined(separator: ", ")
+            }
+            if !registration.arguments.isEmpty { line += " args(\(registration.arguments.map(\.description).joined(separator: ", ")))" }
+            return line + "  " + registration.origin.description
+                + (registration.configuration != configuration ? " (from \(registration.configuration))" : "")
+        }
+        output.result(lines.joined(separator: "\n"))
+    }
+
+    private func graph(_ words: [String]) {
+        guard let keyText = words.first else { return output.error("usage: :graph KEY [config]") }
+        let configuration = words.count > 1 ? words[1] : host.defaultConfiguration
+        guard let configuration else {
+            return output.error(":graph needs a configuration: :graph KEY CONFIG, or :use CONFIG first")
+        }
+        do {
+            let key = try host.serviceKey(parsing: keyText)
+            let graph = try host.registry.graph(of: configuration, root: key)
+            let container = focusedContainer.flatMap { $0.configuration == configuration ? $0 : nil }
+            var alive = Set<String>()
+            if let container {
+                for live in container.liveSingletons() { alive.insert(live.registration.key.description) }
+                for scope in container.openScopes {
+                    for live in scope.liveInstances() { alive.insert(live.registration.key.description) }
+                }
+            }
+            output.result(graph.renderTree { alive.contains($0.key) ? "●" : nil })
+        } catch {
+            output.error(String(describing: error))
+        }
+    }
+
+    private func inspect(_ expression: String) {
+        guard !expression.isEmpty else { return output.error("usage: :inspect EXPR") }
+        do {
+            let value = try self.value(of: expression)
+            var lines = [pretty(value)]
+            if case .userdata(let userdata) = value, let object = userdata.object(as: AnyObject.self) {
+                if let origin = origin(of: object) {
+                    lines.append("registration: \(REPLSession.describe(origin.registration))")
+                    var held = origin.container.map { "held by: a container of '\($0.configuration)'" } ?? "held by: nothing (transient)"
+                    if let scope = origin.scope { held += ", in its open '\(scope.name)' scope" }
+                    if origin.container?.holder(of: object) == nil { held = "held by: nothing (transient: each resolve makes a new one)" }
+                    lines.append(held)
+                    if !origin.registration.dependencies.isEmpty {
+                        lines.append("given: " + origin.registration.dependencies.map { dependency in
+                            let label = dependency.label.map { "\($0): " } ?? ""
+                            let live = origin.container?.liveSingletons().first { $0.registration.key == dependency.key }
+                            return label + dependency.key.description + (live != nil ? " ●" : "")
+                        }.joined(separator: ", "))
+                    }
+                } else {
+                    lines.append("registration: unknown (not resolved at this prompt, and not held by the current container)")
+                }
+                if let members = host.types.members(ofClass: userdata.typeName) {
+                    if !members.methods.isEmpty { lines.append("methods: " + members.methods.sorted().joined(separator: ", ")) }
+                    if !members.properties.isEmpty { lines.append("properties: " + members.properties.joined(separator: ", ")) }
+                }
+            }
+            output.result(lines.joined(separator: "\n"))
+        } catch let error as LuaError {
+            output.error(REPLSession.report(error))
+        } catch {
+            output.error(String(describing: error))
+        }
+    }
+
+    private func live(_ expression: String) {
+        var chosen = focusedContainer
+        if !expression.isEmpty {
+            do {
+                let value = try self.value(of: expression)
+                guard let (container, _) = host.container(of: value) else {
+                    return output.error(":live \(expression): not a container or a scope (it is \(pretty(value)))")
+                }
+                chosen = container
+            } catch let error as LuaError {
+                return output.error(REPLSession.report(error))
+            } catch {
+                return output.error(String(describing: error))
+            }
+        }
+        guard let container = chosen else {
+            return output.result("no container yet: plain resolve \"X\" makes one of the configuration in use"
+                                 + (host.defaultConfiguration.map { " ('\($0)')" } ?? " (:use CONFIG picks one)"))
+        }
+        var lines = ["a container of '\(container.configuration)'"]
+        let singletons = container.liveSingletons()
+        lines.append(singletons.isEmpty ? "  singletons: none built yet" : "  singletons:")
+        for live in singletons { lines.append("    \(live.registration.key) = \(describeInstance(live.instance))") }
+        for scope in container.openScopes {
+            var depth = 1
+            var parent = scope.parent
+            while let outer = parent { depth += 1; parent = outer.parent }
+            let indent = String(repeating: "  ", count: depth)
+            lines.append("\(indent)scope '\(scope.name)' (open)")
+            for live in scope.liveInstances() { lines.append("\(indent)  \(live.registration.key) = \(describeInstance(live.instance))") }
+        }
+        output.result(lines.joined(separator: "\n"))
+    }
+
+    private func describeInstance(_ instance: Any) -> String {
+        guard let value = try? host.types.toLua(instance, in: host.lua) else { return String(describing: instance) }
+        let text = pretty(value)
+        let firstLine = text.prefix { $0 != "\n" }
+        return firstLine.count < text.count ? firstLine + " …" : text
+    }
+
+    private func use(_ words: [String]) {
+        guard let name = words.first else {
+            return output.error("usage: :use CONFIG (configurations: \(host.registry.configurationNames.joined(separator: ", ")))")
+        }
+        guard host.registry.configuration(name) != nil else {
+            return output.error("no configuration named '\(name)' (configurations: \(host.registry.configurationNames.joined(separator: ", ")))")
+        }
+        host.defaultConfiguration = name
+        host.useContainer(nil)
+        output.result("plain resolve \"X\" now uses a new container of '\(name)'")
+    }
+
+    private func check() {
+        let problems = host.problems(after: DeclarationRun())
+        let names = host.registry.configurationNames
+        let count = names.reduce(0) { $0 + ((try? host.registry.registrations(in: $1).count) ?? 0) }
+        let summary = "\(names.count) configuration\(names.count == 1 ? "" : "s"), \(count) registration\(count == 1 ? "" : "s")"
+        if problems.isEmpty { return output.result("ok: \(summary), no problems") }
+        output.result((problems.map(\.description) + ["\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(summary)"])
+            .joined(separator: "\n"))
+    }
+
+    private func reloadCommand() {
+        guard settings.script != nil else { return output.error(":reload needs a script: start with factoryhost repl script.lua") }
+        do {
+            let changes = try reload()
+            var lines = ["reloaded \(settings.script ?? "")"]
+            if changes == RegistrationChanges(before: [:], after: [:]) || (changes.added.isEmpty && changes.removed.isEmpty && changes.changed.isEmpty) {
+                lines.append("no registration changed")
+            }
+            lines += changes.added.map { "added:   \($0)" } + changes.removed.map { "removed: \($0)" } + changes.changed.map { "changed: \($0)" }
+            output.result(lines.joined(separator: "\n"))
+        } catch let error as LuaError {
+            output.error("reload failed, the session goes on with the old host: " + REPLSession.report(error))
+        } catch {
+            output.error("reload failed, the session goes on with the old host: \(error)")
+        }
+    }
+
+    private func time(_ expression: String) {
+        guard !expression.isEmpty else { return output.error("usage: :time EXPR") }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let outcome = submit([expression])
+        let elapsed = clock.now - started
+        switch outcome {
+        case .done: output.result("(\(Self.format(elapsed)))")
+        case .incomplete: output.error(":time takes one complete line (an expression or a statement)")
+        case .failed: break
+        }
+    }
+
+    static func format(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        if seconds < 1e-3 { return String(format3: seconds * 1e6) + " µs" }
+        if seconds < 1 { return String(format3: seconds * 1e3) + " ms" }
+        return String(format3: seconds) + " s"
+    }
+}
+
+extension String {
+    /// Three significant-ish digits: 12.3, 1.23, 123.
+    init(format3 value: Double) {
+        let rounded = value >= 100 ? (value).rounded() : value >= 10 ? (value * 10).rounded() / 10 : (value * 100).rounded() / 100
+        self = rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+
+    func trimmingSpaces() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}

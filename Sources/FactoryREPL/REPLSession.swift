@@ -1,0 +1,401 @@
+import FactoryRegistry
+import FactoryScripting
+import LuaBridge
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One REPL session: a host that ran the session's script, the Lua half
+/// (`repl.lua`: the prompt's environment, the pretty printer, completion),
+/// and what the prompt needs between lines — the locals declared there and
+/// where the objects it resolved came from.
+///
+/// ```swift
+/// let session = try REPLSession(settings: settings)
+/// session.submit(["local loader = resolve 'MovieLoader'"])   // runs, keeps `loader`
+/// session.submit(["loader"])                                  // prints it, pretty
+/// ```
+public final class REPLSession {
+    /// How a session starts.
+    public struct Settings {
+        /// Makes a fresh host (called again by `:reload`).
+        public var makeHost: () throws -> FactoryHost
+        /// The script to run first (its declarations and top-level effects), if any.
+        public var script: String?
+        /// The script's arguments (`arg[1…]`, `...`).
+        public var arguments: [String] = []
+        /// The configuration plain `resolve "X"` uses.
+        public var configuration: String?
+        /// Each evaluation's time limit.
+        public var timeLimit: Duration?
+        /// Code to run before the script: lua5.4's `-e STAT` and `-l MOD`, in order.
+        public var preludes: [ScriptRunner.Prelude] = []
+
+        public init(makeHost: @escaping () throws -> FactoryHost) { self.makeHost = makeHost }
+    }
+
+    /// What submitting input came to.
+    public enum Submission: Equatable {
+        /// Ran (its results, if any, were printed).
+        case done
+        /// The chunk is unfinished: read another line.
+        case incomplete
+        /// An error was printed.
+        case failed
+    }
+
+    public let settings: Settings
+    public private(set) var host: FactoryHost
+    private var library: LuaTable
+    private var compile: LuaFunction
+    private var show: LuaFunction
+    private var keep: LuaFunction
+    /// The container the prompt last resolved from (for `:live` and `:graph`).
+    var lastContainer: WeakContainer?
+    /// Where objects resolved at the prompt came from (weak).
+    private var origins: [ObjectIdentifier: (object: WeakObject, registration: Registration, container: WeakContainer)] = [:]
+    /// Where output goes (standard output / error by default).
+    let output: REPLOutput
+
+    public init(settings: Settings, output: REPLOutput = .standard) throws {
+        self.settings = settings
+        self.output = output
+        let (host, library) = try Self.start(settings)
+        self.host = host
+        self.library = library
+        (compile, show, keep) = try Self.functions(of: library)
+        observe(host)
+    }
+
+    /// The prompt (`_PROMPT`, or `_PROMPT2` for a continuation line).
+    public func prompt(continuation: Bool) -> String {
+        guard case .function(let prompt) = (try? library.rawGet("prompt")) ?? .nil,
+              case .string(let text)? = try? prompt.call(.boolean(continuation)).first else {
+            return continuation ? ">> " : "> "
+        }
+        return text.description
+    }
+
+    // MARK: Starting
+
+    /// A host with the preludes and script run, and the Lua half loaded.
+    private static func start(_ settings: Settings) throws -> (FactoryHost, LuaTable) {
+        let host = try settings.makeHost()
+        host.defaultConfiguration = settings.configuration
+        let lua = host.lua
+        lua.timeLimit = settings.timeLimit
+        let describe = try lua.frameFunction("describe") { [unowned host] frame in
+            try frame.push(REPLSession.current?.description(of: frame.value(1), in: host) ?? .nil)
+            return 1
+        }
+        let members = try lua.frameFunction("members") { [unowned host] frame in
+            try frame.push(REPLSession.members(of: frame.value(1), in: host))
+            return 1
+        }
+        let chunk = try lua.load(bytes: PackageResources.repl_lua, chunkName: "=[factoryhost repl]")
+        guard case .table(let library)? = try chunk.call(.function(describe), .function(members)).first else {
+            throw LuaError(.runtime, "the REPL library did not load")
+        }
+        lua.interruptOnControlC(true)
+        defer { lua.interruptOnControlC(false) }
+        for prelude in settings.preludes { try prelude.run(in: lua) }
+        if let script = settings.script {
+            if script != "-" { try host.addModuleDirectory(of: script) }
+            let arg = try lua.newTable(arrayCapacity: settings.arguments.count, hashCapacity: 1)
+            try arg.rawSet(.integer(0), LuaValue(script))
+            for (index, word) in settings.arguments.enumerated() { try arg.rawSet(.integer(index + 1), LuaValue(word)) }
+            try lua.setGlobal("arg", .table(arg))
+            let main = try lua.loadFile(script == "-" ? nil : script)
+            _ = try main.call(arguments: settings.arguments.map { LuaValue($0) })
+            try host.finishScript()
+        }
+        return (host, library)
+    }
+
+    private static func functions(of library: LuaTable) throws -> (LuaFunction, LuaFunction, LuaFunction) {
+        guard case .function(let compile) = try library.rawGet("compile"),
+              case .function(let show) = try library.rawGet("show"),
+              case .function(let keep) = try library.rawGet("keep") else {
+            throw LuaError(.runtime, "the REPL library is incomplete")
+        }
+        return (compile, show, keep)
+    }
+
+    /// Records where each object the prompt resolves came from.
+    private func observe(_ host: FactoryHost) {
+        host.onScriptResolve = { [weak self] registration, container, value in
+            guard let self else { return }
+            self.lastContainer = WeakContainer(container)
+            guard let registration, Swift.type(of: value) is AnyClass else { return }
+            let object = value as AnyObject
+            if self.origins.count > 4096 { self.origins = self.origins.filter { $0.value.object.object != nil } }
+            self.origins[ObjectIdentifier(object)] = (WeakObject(object), registration, WeakContainer(container))
+        }
+        REPLSession.current = self
+    }
+
+    /// The session whose host is running now (the Lua half's `describe` asks it).
+    nonisolated(unsafe) static weak var current: REPLSession?
+
+    /// Starts over: a fresh host runs the script again; the prompt's locals
+    /// and history stay with the new session (locals are dropped: they may
+    /// hold objects of the old host). Returns what changed.
+    public func reload() throws -> RegistrationChanges {
+        let before = Self.registrationSummary(host)
+        let (newHost, newLibrary) = try Self.start(settings)
+        let old = host
+        host = newHost
+        library = newLibrary
+        (compile, show, keep) = try Self.functions(of: newLibrary)
+        origins = [:]
+        observe(newHost)
+        old.lua.close()
+        return RegistrationChanges(before: before, after: Self.registrationSummary(newHost))
+    }
+
+    // MARK: Evaluating
+
+    /// Runs the lines typed so far (one chunk): an expression's values are
+    /// printed, pretty; a statement runs; an unfinished chunk asks for more.
+    public func submit(_ lines: [String]) -> Submission {
+        let outcome = ChunkReader.read(lines) { code in
+            guard let result = try? compile.call(LuaValue(code)) else { return "cannot compile" }
+            if case .function? = result.first { return nil }
+            if result.count > 1, case .string(let message) = result[1] { return message.description }
+            return "cannot compile"
+        }
+        switch outcome {
+        case .incomplete:
+            return .incomplete
+        case .syntaxError(let message):
+            output.error(message)
+            return .failed
+        case .ready(let code, _):
+            return run(code)
+        }
+    }
+
+    /// Compiles and runs `code` in the prompt's environment; prints the results.
+    @discardableResult
+    func run(_ code: String, printing: Bool = true) -> Submission {
+        do {
+            guard case .function(let function)? = try compile.call(LuaValue(code)).first else {
+                output.error("cannot compile the line")
+                return .failed
+            }
+            host.lua.interruptOnControlC(true)
+            defer { host.lua.interruptOnControlC(false) }
+            let results = try function.call(.function(keep))
+            if printing && !results.isEmpty {
+                let text = try show.call(arguments: results).first.flatMap { value -> String? in
+                    if case .string(let text) = value { return text.description }
+                    return nil
+                } ?? ""
+                output.result(text)
+            }
+            return .done
+        } catch let error as LuaError {
+            output.error(Self.report(error))
+            return .failed
+        } catch {
+            output.error(String(describing: error))
+            return .failed
+        }
+    }
+
+    /// An error as the prompt shows it: the message, then the traceback's
+    /// frames that are the user's (not the REPL's own).
+    static func report(_ error: LuaError) -> String {
+        var text = error.message
+        if error.kind == .timeLimit || error.kind == .instructionLimit { return text }
+        if let traceback = error.traceback {
+            let frames = traceback.split(separator: "\n", omittingEmptySubsequences: false).filter {
+                !$0.contains("[factoryhost repl]") && $0 != "\t[C]: in ?"
+            }
+            if frames.count > 1 { text += "\n" + frames.joined(separator: "\n") }
+        }
+        return text
+    }
+
+    /// Evaluates `code` as an expression (the `return` form, in the prompt's
+    /// environment) and returns its first value.
+    func value(of code: String) throws -> LuaValue {
+        guard case .function(let function)? = try compile.call(LuaValue("return " + code)).first else {
+            let message = (try? compile.call(LuaValue("return " + code)))?.dropFirst().first
+            if case .string(let text)? = message { throw LuaError(.syntax, text.description) }
+            throw LuaError(.syntax, "not an expression: \(code)")
+        }
+        host.lua.interruptOnControlC(true)
+        defer { host.lua.interruptOnControlC(false) }
+        return try function.call().first ?? .nil
+    }
+
+    /// Lua's message for `code` if it does not compile (nil if it does).
+    func compileMessage(_ code: String) throws -> LuaValue? {
+        let result = try compile.call(LuaValue(code))
+        return result.count > 1 ? result[1] : nil
+    }
+
+    /// `value` pretty-printed as the prompt prints it.
+    func pretty(_ value: LuaValue) -> String {
+        guard case .string(let text)? = try? show.call(value).first else { return String(describing: value) }
+        return text.description
+    }
+
+    // MARK: Describing Swift objects
+
+    /// For the pretty printer: a Swift object's type, where it came from, and
+    /// its exported properties (`{ type = …, origin = …, properties = { names } }`).
+    func description(of value: LuaValue, in host: FactoryHost) throws -> LuaValue {
+        guard case .userdata(let userdata) = value, let object = userdata.object(as: AnyObject.self),
+              let members = host.types.members(ofClass: userdata.typeName) else { return .nil }
+        let table = try host.lua.newTable(hashCapacity: 3)
+        try table.rawSet("type", LuaValue(userdata.typeName))
+        if let origin = origin(of: object) { try table.rawSet("origin", LuaValue(origin.text)) }
+        let properties = try host.lua.newTable(arrayCapacity: members.properties.count)
+        for (index, name) in members.properties.enumerated() { try properties.rawSet(.integer(index + 1), LuaValue(name)) }
+        try table.rawSet("properties", .table(properties))
+        return .table(table)
+    }
+
+    /// Where `object` came from: the registration that built it and the
+    /// container (and open scope) holding it, if the session knows.
+    func origin(of object: AnyObject) -> (registration: Registration, container: Container?, scope: ScopeHandle?, text: String)? {
+        if let entry = origins[ObjectIdentifier(object)], entry.object.object === object {
+            let container = entry.container.container
+            let scope = container?.holder(of: object)?.scope
+            return (entry.registration, container, scope, Self.describe(entry.registration, scope: scope))
+        }
+        for container in [host.currentContainer, lastContainer?.container].compactMap({ $0 }) {
+            if let (live, scope) = container.holder(of: object) {
+                return (live.registration, container, scope, Self.describe(live.registration, scope: scope))
+            }
+        }
+        return nil
+    }
+
+    /// The container commands look at: the one plain `resolve` uses, else
+    /// the one the prompt last resolved from.
+    var focusedContainer: Container? { host.currentContainer ?? lastContainer?.container }
+
+    /// `MovieLoader [screen] in 'app', movies_configuration.lua:12`.
+    static func describe(_ registration: Registration, scope: ScopeHandle? = nil) -> String {
+        "\(registration.key) [\(registration.scope)] in '\(registration.configuration)', \(registration.origin)"
+    }
+
+    /// For completion: a Swift object's exported members (`{ { name =, kind = } }`).
+    static func members(of value: LuaValue, in host: FactoryHost) throws -> LuaValue {
+        guard case .userdata(let userdata) = value, let members = host.types.members(ofClass: userdata.typeName) else { return .nil }
+        let list = try host.lua.newTable(arrayCapacity: members.methods.count + members.properties.count)
+        var index = 1
+        for (names, kind) in [(members.methods, "method"), (members.properties, "property")] {
+            for name in names {
+                let entry = try host.lua.newTable(hashCapacity: 2)
+                try entry.rawSet("name", LuaValue(name))
+                try entry.rawSet("kind", LuaValue(kind))
+                try list.rawSet(.integer(index), .table(entry))
+                index += 1
+            }
+        }
+        return .table(list)
+    }
+
+    // MARK: Completion
+
+    /// The words that complete the end of `text` (the line up to the
+    /// cursor), and how many characters of `text` they replace.
+    public func completions(for text: String) -> (candidates: [String], replacing: Int) {
+        guard case .function(let complete) = (try? library.rawGet("complete")) ?? .nil else { return ([], 0) }
+        let lua = host.lua
+        do {
+            let keys = try lua.frameFunction("keys") { [unowned self] frame in
+                try frame.push(.table(self.stringList(self.registrationKeys())))
+                return 1
+            }
+            let configurations = try lua.frameFunction("configurations") { [unowned self] frame in
+                try frame.push(.table(self.stringList(self.host.registry.configurationNames)))
+                return 1
+            }
+            let results = try complete.call(LuaValue(text), .function(keys), .function(configurations),
+                                            .table(stringList(REPLCommand.all.map(\.name))))
+            guard case .table(let list)? = results.first else { return ([], 0) }
+            let candidates = try list.array().compactMap { value -> String? in
+                if case .string(let text) = value { return text.description }
+                return nil
+            }
+            let replacing = results.count > 1 ? ((try? Int.fromLua(results[1])) ?? 0) : 0
+            return (candidates, replacing)
+        } catch {
+            return ([], 0)
+        }
+    }
+
+    /// The keys `resolve "…"` can name in the session's configuration (all
+    /// configurations' if none is chosen), sorted.
+    func registrationKeys() -> [String] {
+        let names = host.defaultConfiguration.map { [$0] } ?? host.registry.configurationNames
+        var keys = Set<String>()
+        for name in names {
+            for registration in (try? host.registry.registrations(in: name)) ?? [] { keys.insert(registration.key.description) }
+        }
+        return keys.sorted()
+    }
+
+    private func stringList(_ items: [String]) throws -> LuaTable {
+        let table = try host.lua.newTable(arrayCapacity: items.count)
+        for (index, item) in items.enumerated() { try table.rawSet(.integer(index + 1), LuaValue(item)) }
+        return table
+    }
+
+    static func registrationSummary(_ host: FactoryHost) -> [String: String] {
+        var summary: [String: String] = [:]
+        for name in host.registry.configurationNames {
+            for registration in (try? host.registry.configuration(name)?.registrations) ?? [] {
+                summary["\(name): \(registration.key)"] = "[\(registration.scope)] deps \(registration.dependencies.map(\.description).joined(separator: ", "))"
+            }
+        }
+        return summary
+    }
+}
+
+/// What `:reload` changed: registrations added, removed, changed (by
+/// `configuration: key`).
+public struct RegistrationChanges: Equatable {
+    public var added: [String] = []
+    public var removed: [String] = []
+    public var changed: [String] = []
+
+    init(before: [String: String], after: [String: String]) {
+        added = after.keys.filter { before[$0] == nil }.sorted()
+        removed = before.keys.filter { after[$0] == nil }.sorted()
+        changed = after.keys.filter { before[$0] != nil && before[$0] != after[$0] }.sorted()
+    }
+}
+
+final class WeakObject {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
+}
+
+final class WeakContainer {
+    weak var container: Container?
+    init(_ container: Container) { self.container = container }
+}
+
+/// Where the REPL writes: results to standard output, errors to standard
+/// error (as lua.c does), each flushed.
+public struct REPLOutput: Sendable {
+    public var result: @Sendable (String) -> Void
+    public var error: @Sendable (String) -> Void
+
+    public static let standard = REPLOutput(
+        result: { text in print(text); fflush(nil) },
+        error: { text in
+            fflush(nil)
+            writeToStandardError(text + "\n")
+        })
+}
