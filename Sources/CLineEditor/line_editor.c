@@ -1,7 +1,10 @@
 #include "CLineEditor.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <editline/readline.h>
@@ -9,9 +12,26 @@
 static fh_edit_completer completer = NULL;
 static volatile sig_atomic_t interrupted = 0;
 
+/// Reads a character for libedit. A Ctrl-C (SIGINT, whose handler sets
+/// `interrupted`) makes the read fail with EINTR: then the line is given up
+/// (libedit itself would retry the read and keep the line).
+static int read_character(FILE *stream) {
+    unsigned char c;
+    for (;;) {
+        ssize_t n = read(fileno(stream), &c, 1);
+        if (n == 1) return c;
+        if (n < 0 && errno == EINTR) {
+            if (interrupted) return EOF;
+            continue;
+        }
+        return EOF;
+    }
+}
+
 static char **attempt_completion(const char *text, int start, int end) {
     (void)start;
     rl_attempted_completion_over = 1;           /* never fall back to file names */
+    rl_completion_append_character = 0;         /* code, not shell words: no space after a completion */
     if (completer == NULL || rl_line_buffer == NULL) return NULL;
     size_t length = strlen(rl_line_buffer);
     size_t cursor = end < 0 ? 0 : (size_t)end;
@@ -32,6 +52,8 @@ void fh_edit_setup(const char *name, const char *word_breaks, fh_edit_completer 
     rl_catch_signals = 0;
     rl_completer_word_break_characters = strdup(word_breaks);
     rl_attempted_completion_function = attempt_completion;
+    rl_getc_function = read_character;
+    rl_completion_append_character = 0;
     using_history();
     stifle_history(history_limit);
     if (history_file != NULL) read_history(history_file);
@@ -50,7 +72,14 @@ char *fh_edit_readline(const char *prompt, int *was_interrupted) {
     action.sa_flags = 0;                         /* no SA_RESTART: the read returns and libedit gives the line up */
     interrupted = 0;
     sigaction(SIGINT, &action, &previous);
+    /* A process started with SIGINT blocked (from a thread that blocks it)
+       would never see Ctrl-C. */
+    sigset_t unblock, saved;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &unblock, &saved);
     char *line = readline(prompt);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
     sigaction(SIGINT, &previous, NULL);
     *was_interrupted = interrupted && line == NULL;
     if (interrupted && line != NULL) {           /* a line finished as Ctrl-C arrived: drop it */

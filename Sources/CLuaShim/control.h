@@ -17,7 +17,7 @@
 #define FH_MAX_NESTED 190
 
 /// What stopped the running code (fh_control.exhausted).
-enum { FH_LIMIT_NONE = 0, FH_LIMIT_INSTRUCTIONS = 1, FH_LIMIT_TIME = 2, FH_LIMIT_STOP = 3 };
+enum { FH_LIMIT_NONE = 0, FH_LIMIT_INSTRUCTIONS = 1, FH_LIMIT_TIME = 2, FH_LIMIT_STOP = 3, FH_LIMIT_INTERRUPT = 4 };
 
 /// Per-state bookkeeping, reachable from every thread of the state through
 /// the extra space (lua_newthread copies the main thread's extra space).
@@ -106,5 +106,12 @@ size_t fh_resident_bytes(void);
 /// Replaces coroutine.resume/wrap/close with versions that record the
 /// coroutine they run, so a stop reaches it (see coroutines.c).
 void fh_track_coroutines(lua_State *L);
+/// Replaces xpcall with one whose Lua message handler never runs while the
+/// call is being stopped (see xpcall.c).
+void fh_guard_xpcall(lua_State *L);
+/// luaL_traceback without xpcall's guard frames (see xpcall.c).
+void fh_traceback(lua_State *L, lua_State *L1, const char *msg, int level);
+/// Replaces debug.traceback with one built on fh_traceback.
+void fh_guard_traceback(lua_State *L);
 
 #endif

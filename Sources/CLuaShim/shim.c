@@ -150,7 +150,9 @@ static int raise_limit(lua_State *L, fh_control *c) {
         c->enforce = saved;
         return lua_error(L);
     }
-    if (atomic_load(&c->exhausted) == FH_LIMIT_INSTRUCTIONS)
+    if (atomic_load(&c->exhausted) == FH_LIMIT_INTERRUPT)
+        lua_pushliteral(L, "interrupted!");
+    else if (atomic_load(&c->exhausted) == FH_LIMIT_INSTRUCTIONS)
         lua_pushfstring(L, "instruction limit exceeded (%I instructions)", (lua_Integer)c->instr_limit);
     else
         lua_pushfstring(L, "time limit exceeded (%s seconds)", c->call_limit_text);
@@ -176,10 +178,14 @@ static void fh_hook(lua_State *L, lua_Debug *ar) {
     if (atomic_load(&c->interrupted)) {
         atomic_store(&c->interrupted, 0);
         fh_sigint_answered();
-        if (c->instr_limit > 0 && c->depth > 0) lua_sethook(L, fh_hook, LUA_MASKCOUNT, hook_step(c));
-        else lua_sethook(L, NULL, 0, 0);
-        luaL_error(L, "interrupted!");
-        return;
+        if (c->depth == 0) {                     /* nothing runs from Swift: nothing to stop */
+            lua_sethook(L, NULL, 0, 0);
+            return;
+        }
+        /* Ctrl-C stops the whole call, as a limit does: a pcall, a message
+           handler or a coroutine cannot swallow it and run on. */
+        int none = FH_LIMIT_NONE;
+        atomic_compare_exchange_strong(&c->exhausted, &none, FH_LIMIT_INTERRUPT);
     }
     if (c->depth == 0) {                     /* a stale hook: no call is running */
         lua_sethook(L, NULL, 0, 0);
@@ -294,7 +300,7 @@ static int fh_msghandler(lua_State *L) {
         }
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     }
-    luaL_traceback(L, L, msg, 1);
+    fh_traceback(L, L, msg, 1);
     c->enforce = saved;
     return 1;
 }
@@ -784,6 +790,11 @@ void fh_install_sigint(lua_State *L) {
     sigint_pending = 0;
     sigint_state = L;
     sigaction(SIGINT, &sa, &sigint_previous);
+    /* Ctrl-C must reach this thread even if it was started with SIGINT blocked. */
+    sigset_t unblock;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &unblock, NULL);
     sigint_installed = 1;
 }
 
@@ -933,6 +944,8 @@ static int do_openlibs(lua_State *L) {
         guard_debug_library(L);
     }
     fh_track_coroutines(L);
+    fh_guard_xpcall(L);
+    fh_guard_traceback(L);
     lua_gc(L, LUA_GCRESTART);
     lua_gc(L, LUA_GCGEN, 0, 0);                     /* as the stock interpreter does */
     return 0;

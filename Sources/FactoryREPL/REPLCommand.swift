@@ -191,23 +191,27 @@ extension REPLSession {
         var lines = ["a container of '\(container.configuration)'"]
         let singletons = container.liveSingletons()
         lines.append(singletons.isEmpty ? "  singletons: none built yet" : "  singletons:")
-        for live in singletons { lines.append("    \(live.registration.key) = \(describeInstance(live.instance))") }
+        for live in singletons {
+            lines.append("    \(live.registration.key) [\(live.registration.scope)] = \(describeInstance(live.instance))  \(live.registration.origin)")
+        }
         for scope in container.openScopes {
             var depth = 1
             var parent = scope.parent
             while let outer = parent { depth += 1; parent = outer.parent }
             let indent = String(repeating: "  ", count: depth)
             lines.append("\(indent)scope '\(scope.name)' (open)")
-            for live in scope.liveInstances() { lines.append("\(indent)  \(live.registration.key) = \(describeInstance(live.instance))") }
+            for live in scope.liveInstances() {
+                lines.append("\(indent)  \(live.registration.key) = \(describeInstance(live.instance))  \(live.registration.origin)")
+            }
         }
         output.result(lines.joined(separator: "\n"))
     }
 
     private func describeInstance(_ instance: Any) -> String {
-        guard let value = try? host.types.toLua(instance, in: host.lua) else { return String(describing: instance) }
-        let text = pretty(value)
-        let firstLine = text.prefix { $0 != "\n" }
-        return firstLine.count < text.count ? firstLine + " …" : text
+        guard let value = try? host.types.toLua(instance, in: host.lua),
+              case .function(let compact) = (try? library.rawGet("compact")) ?? .nil,
+              case .string(let text)? = try? compact.call(value).first else { return String(describing: instance) }
+        return text.description
     }
 
     private func use(_ words: [String]) {

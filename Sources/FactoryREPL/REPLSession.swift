@@ -50,7 +50,7 @@ public final class REPLSession {
 
     public let settings: Settings
     public private(set) var host: FactoryHost
-    private var library: LuaTable
+    var library: LuaTable
     private var compile: LuaFunction
     private var show: LuaFunction
     private var keep: LuaFunction

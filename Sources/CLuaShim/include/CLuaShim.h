@@ -81,7 +81,8 @@ void fh_set_hard_stop(lua_State *L, double grace, const char *prefix, int status
 /// watchdog ends it as a hard stop does ("memory limit exceeded"). 0 = off.
 void fh_set_process_memory_cap(lua_State *L, size_t bytes);
 /// The limit that ended the last outermost call: 0 none, 1 instructions,
-/// 2 time, 3 a stop (fh_stop).
+/// 2 time, 3 a stop (fh_stop), 4 Ctrl-C (fh_interrupt: like a limit, it
+/// stops the whole call — a pcall or a message handler cannot swallow it).
 int fh_limit_fired(lua_State *L);
 /// Stops the running call for good, with `message` (its place included):
 /// as when a limit fires, every Lua thread running is armed, so from the

@@ -60,6 +60,7 @@ local function key_order(a, b)
 end
 
 local MAX_DEPTH, MAX_ITEMS, WIDTH = 4, 100, 72
+local show_origins = true
 
 local function quote(s)
   return (format("%q", s):gsub("\\\n", "\\n"))
@@ -93,7 +94,7 @@ local function object(value, depth, seen, indent)
     else shown = pretty(item, depth + 1, seen, indent .. "  ") end
     parts[#parts + 1] = name .. " = " .. shown
   end
-  local head, tail = info.type, info.origin and ("  -- " .. info.origin) or ""
+  local head, tail = info.type, (show_origins and info.origin) and ("  -- " .. info.origin) or ""
   if #parts == 0 then return head .. tail end
   local one = head .. " { " .. concat(parts, ", ") .. " }"
   if #one + #indent <= WIDTH and not one:find("\n") then return one .. (depth == 0 and tail or "") end
@@ -236,7 +237,7 @@ local function complete(text, keys, configurations, commands)
     word = text:match(":(%a*)$")
     from(commands, word)
     word = ":" .. word
-    for i, c in ipairs(candidates) do candidates[i] = ":" .. c end
+    for i, c in ipairs(candidates) do candidates[i] = ":" .. c .. " " end   -- a command is followed by its argument
   else
     -- a string argument: resolve "Key / container "name
     local callee, quoted = text:match("([%w_]+)%s*%(?%s*[\"']([^\"']*)$")
@@ -253,7 +254,7 @@ local function complete(text, keys, configurations, commands)
       else
         word = text:match("[%a_][%w_]*$") or ""
         if word ~= "" then
-          local all = names_of(env, false)
+          local all = names_of(G, false)
           for key in next, declared do all[#all + 1] = key end
           for _, keyword in ipairs(keywords) do all[#all + 1] = keyword end
           from(all, word)
@@ -279,9 +280,23 @@ local function prompt(continuation)
   return tostring(value)
 end
 
+-- One line (a table or object that needs more shows as its type and `{…}`), no origin.
+local function compact(value)
+  show_origins = false
+  local ok, text = pcall(pretty, value)
+  show_origins = true
+  if not ok then return tostring(value) end
+  if text:find("\n") then
+    local info = type(value) == "userdata" and describe(value)
+    return (info and info.type or type(value)) .. " {…}"
+  end
+  return text
+end
+
 return {
   env = env,
   compile = compile,
+  compact = compact,
   prompt = prompt,
   keep = keep,
   pretty = function(value) return pretty(value) end,

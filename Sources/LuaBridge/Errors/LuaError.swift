@@ -37,6 +37,8 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
         case instructionLimit
         /// The call was stopped for good by ``LuaState/stop(_:)``.
         case stopped
+        /// Ctrl-C (``LuaState/interruptOnControlC(_:)``) stopped the call.
+        case interrupted
     }
 
     /// What went wrong, broadly.

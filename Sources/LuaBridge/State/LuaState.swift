@@ -333,6 +333,7 @@ public final class LuaState {
             case 1: kind = .instructionLimit
             case 2: kind = .timeLimit
             case 3: kind = .stopped
+            case 4: kind = .interrupted
             default: kind = .runtime
             }
             return LuaError(kind, message, traceback: traceback, valueType: valueType, raisedByLua: true)

@@ -1,0 +1,2 @@
+order = order .. " module"
+return { loaded = true }

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// `factoryhost repl` on piped input: no prompts, each line evaluated and
+/// printed exactly as at the prompt (issue #14).
+@Suite("factoryhost repl on piped input")
+struct ReplPipedTests {
+    let dir = CommandRunner.fixtures.appendingPathComponent("repl")
+
+    @Test func aScriptedSessionPrintsExactlyWhatThePromptWould() throws {
+        let session = try String(contentsOf: dir.appendingPathComponent("session.txt"), encoding: .utf8)
+        let result = try CommandRunner.factoryhost(["repl", "app.lua"], in: dir, input: session, killAfter: 30)
+        #expect(result == ProcessResult(status: 0, stdout: #"""
+            2
+            "hello from app.lua"
+            42
+            "AB"
+            82
+            {
+              [10] = true,
+              a = { 1, 2, "three" },
+              b = 2,
+              nested = { deeper = { deepest = { bottom = {…} } } }
+            }
+            { self = <cycle> }
+            "tab\9and \"quotes\""
+            nil	false	2.0	3
+            printed
+            42
+            app — 3 registrations, app.lua:4
+            app-tests extends app — 3 registrations (1 of its own), app.lua:10
+            plain resolve "X" now uses a new container of 'app-tests'
+            MovieLoader {  -- MovieLoader [screen] in 'app', app.lua:7
+              cache = Cache { count = 0 },
+              fetches = 0,
+              pendingCount = 0,
+              session = HTTPSession { baseURL = "fixture://tests" }
+            }
+            MovieLoader {  -- MovieLoader [screen] in 'app', app.lua:7
+              cache = Cache { count = 0 },
+              fetches = 0,
+              pendingCount = 0,
+              session = HTTPSession { baseURL = "fixture://tests" }
+            }
+            registration: MovieLoader [screen] in 'app', app.lua:7
+            held by: a container of 'app-tests', in its open 'screen' scope
+            given: cache: Cache ●, session: HTTPSession ●
+            methods: cancelAll, load, start
+            properties: cache, fetches, pendingCount, session
+            a container of 'app-tests'
+              singletons:
+                Cache [singleton] = Cache { count = 0 }  app.lua:5
+                HTTPSession [singleton] = HTTPSession { baseURL = "fixture://tests" }  app.lua:11
+              scope 'screen' (open)
+                MovieLoader = MovieLoader {…}  app.lua:7
+            MovieLoader [screen] app.lua:7 ●
+            ├── cache: Cache [singleton] app.lua:5 ●
+            └── session: HTTPSession [singleton] app.lua:11 ●
+            MovieLoader [screen] ← cache: Cache, session: HTTPSession  app.lua:7
+            ok: 2 configurations, 6 registrations, no problems
+
+            """#, stderr: """
+            stdin:1: boom
+            stack traceback:
+            \t[C]: in function 'error'
+            \tstdin:1: in main chunk
+            :nope is not a command (commands: :help, :configs, :regs, :graph, :inspect, :live, :use, :check, :reload, :time, :quit; :help says what each does)
+
+            """), "\(result)")
+    }
+
+    @Test func unfinishedChunksContinueAndSyntaxErrorsAreReported() throws {
+        let input = """
+            for i = 1, 3 do
+              io.write(i, " ")
+            end
+            print()
+            local function add(a,
+                               b)
+              return a + b
+            end
+            add(2, 3)
+            x = = 1
+            if true then
+            """
+        let result = try CommandRunner.factoryhost(["repl"], in: dir, input: input + "\n", killAfter: 30)
+        #expect(result == ProcessResult(status: 0, stdout: "1 2 3 \n5\n",
+                                        stderr: "stdin:1: unexpected symbol near '='\nstdin:1: 'end' expected near <eof>\n"),
+                "\(result)")
+    }
+
+    @Test func runMinusIAndLua54sMinusEAndMinusLRunInOrder() throws {
+        let result = try CommandRunner.factoryhost(["run", "-e", "order = 'e1'", "-l", "mod=order_module", "-e", "order = order .. ' e2'",
+                                                    "-i", "app.lua"], in: dir, input: "order\nmod.loaded\ngreeting\n", killAfter: 30)
+        #expect(result == ProcessResult(status: 0, stdout: "\"e1 module e2\"\ntrue\n\"hello from app.lua\"\n", stderr: ""), "\(result)")
+        let plain = try CommandRunner.factoryhost(["run", "-e", "print(1 + 1)", "app.lua"], in: dir, killAfter: 30)
+        #expect(plain == ProcessResult(status: 0, stdout: "2\n", stderr: ""), "\(plain)")
+        // A script that fails: reported, no session, status 1 (as lua5.4 -i).
+        let failing = try CommandRunner.factoryhost(["repl", "-e", "error('early')"], in: dir, input: "1\n", killAfter: 30)
+        #expect(failing.status == 1 && failing.stdout.isEmpty && failing.stderr.hasPrefix("factoryhost: (command line):1: early"), "\(failing)")
+        // Plain factoryhost with standard input not a terminal prints the help.
+        let bare = try CommandRunner.factoryhost([], in: dir, input: "1\n", killAfter: 30)
+        #expect(bare.stdout.contains("USAGE: factoryhost <subcommand>") && bare.stdout.contains("repl"), "\(bare)")
+    }
+
+    @Test func reloadSaysWhatChanged() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("fh-repl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let script = work.appendingPathComponent("live.lua")
+        try Data("configuration 'app' { register 'table#a' { make = function() return {} end } }\n".utf8).write(to: script)
+        // The session rewrites its own script, then reloads it.
+        let input = """
+            local f = io.open("live.lua", "w") f:write("configuration 'app' { register 'table#b' { make = function() return {} end } }") f:close()
+            :reload
+            :regs app
+            """
+        let result = try CommandRunner.factoryhost(["repl", "live.lua"], in: work, input: input + "\n", killAfter: 30)
+        #expect(result == ProcessResult(status: 0, stdout: """
+            reloaded live.lua
+            added:   app: table#b
+            removed: app: table#a
+            table#b [transient]  live.lua:1
+
+            """, stderr: ""), "\(result)")
+    }
+}
