@@ -74,4 +74,33 @@ struct DocumentationTests {
         }
         #expect(ran >= 12)
     }
+
+    /// docs/REPL.md: each `repl` block is a session — its `$ factoryhost …`
+    /// line runs from the repository root, the lines after `> ` and `>> `
+    /// are typed, and the rest is what the session prints (standard output
+    /// and error together).
+    @Test func everyREPLTranscriptRunsAsShown() throws {
+        let page = CommandRunner.packageRoot.appendingPathComponent("docs/REPL.md")
+        var ran = 0
+        for block in try Self.blocks(of: page) where block.language == "repl" {
+            var lines = block.text.components(separatedBy: "\n")
+            let command = lines.removeFirst()
+            #expect(command.hasPrefix("$ factoryhost "), "repl block at line \(block.line)")
+            var input: [String] = []
+            var expected: [String] = []
+            for line in lines {
+                if line.hasPrefix(">> ") { input.append(String(line.dropFirst(3))) }
+                else if line.hasPrefix("> ") { input.append(String(line.dropFirst(2))) }
+                else { expected.append(line) }
+            }
+            let arguments = command.dropFirst("$ ".count)
+            let result = try CommandRunner.run("/bin/sh", ["-c", "exec \"$0\" " + arguments.dropFirst("factoryhost ".count) + " 2>&1",
+                                                          CommandRunner.factoryhost],
+                                               in: CommandRunner.packageRoot, input: input.joined(separator: "\n") + "\n")
+            #expect(result.status == 0, "repl block at line \(block.line): \(result)")
+            #expect(result.stdout == expected.joined(separator: "\n") + "\n", "repl block at line \(block.line): \(result)")
+            ran += 1
+        }
+        #expect(ran >= 1)
+    }
 }
