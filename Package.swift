@@ -33,6 +33,7 @@ let package = Package(
         .library(name: "CLua", targets: ["CLua"]),
         .library(name: "ScenarioTesting", targets: ["ScenarioTesting"]),
         .library(name: "FactoryHostCLI", targets: ["FactoryHostCLI"]),
+        .library(name: "FactoryREPL", targets: ["FactoryREPL"]),
         .executable(name: "factoryhost", targets: ["factoryhost"]),
     ],
     dependencies: [

@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "FactoryRegistry", package: "factoryhost"),
                 .product(name: "LuaBridge", package: "factoryhost"),
                 .product(name: "FactoryScripting", package: "factoryhost"),
+                .product(name: "FactoryREPL", package: "factoryhost"),
                 .product(name: "CLua", package: "factoryhost"),
                 .product(name: "Swinject", package: "Swinject"),
             ]

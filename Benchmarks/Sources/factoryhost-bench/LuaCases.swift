@@ -114,6 +114,7 @@ func spawnTime(_ argv: [String]) throws -> Double {
         defer { cArgs.forEach { free($0) } }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)   // input at its end (the REPL exits)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         defer { posix_spawn_file_actions_destroy(&actions) }
         guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else {

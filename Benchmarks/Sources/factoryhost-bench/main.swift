@@ -79,6 +79,7 @@ let goals: [(String, String, String, Double, String)] = [
     ("lua_call", "swift_method", "cfunction", 2.0, "exported Swift method ≤ 2× bare lua_CFunction called the same way"),
     ("startup", "factoryhost", "lua5.4", 4.0, "run start-up ≤ 4× lua5.4"),
     ("timeout_fib30", "timeout", "no_limit", 1.05, "a time limit that has not fired costs ≤ 5% on fib(30)"),
+    ("repl_start", "repl", "run", 1.5, "the REPL reads its first line within 1.5× run of an empty script"),
 ]
 
 var results: [CaseResult] = []
@@ -86,6 +87,7 @@ let groups: [([String], () throws -> [CaseResult])] = [
     (["graph9", "singleton", "assisted3", "regs10", "regs10000", "threads1", "threads8"], registryCases),
     (["lua_call"], luaCallCases), (["load1000", "load10000"], loadCases), (["startup"], startupCases),
     (["timeout_fib30"], timeoutCases),
+    (["repl_start"], replStartCases), (["completion10k"], completionCases),
 ]
 for (names, run) in groups where filter.map({ f in names.contains { $0.contains(f) } }) ?? true {
     for result in try run() where filter.map({ result.name.contains($0) }) ?? true {
@@ -127,5 +129,9 @@ if json {
     for (name, contender, reference, limit, text) in goals {
         guard let result = results.first(where: { $0.name == name }), let ratio = result.pairedRatio(contender, reference) else { continue }
         print(String(format: "%@: %@ / %@ = %.2fx — %@ %@", name, contender, reference, ratio, text, ratio <= limit ? "✓" : "✗"))
+    }
+    if let completion = results.first(where: { $0.name == "completion10k" })?.ns("factoryhost") {
+        print(String(format: "completion10k: %.2f ms — a registration key among 10,000 completes in under 20 ms %@",
+                     completion / 1e6, completion < 20e6 ? "✓" : "✗"))
     }
 }
