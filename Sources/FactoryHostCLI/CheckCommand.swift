@@ -64,7 +64,7 @@ struct CheckCommand: ParsableCommand {
         if let config, host.registry.configuration(config) == nil, dry.run.sawEverything {
             reportError(RegistryError(.unknownConfiguration, "no configuration named '\(config)'",
                                       details: ["defined: " + host.registry.configurationNames.joined(separator: ", ")]))
-            throw ExitCode(1)
+            DryDeclaration.finish(1)
         }
         let problems = host.problems(after: dry.run, configuration: config)
         let names = config.map { name in host.registry.configuration(name) == nil ? [] : [name] } ?? host.registry.configurationNames
@@ -82,7 +82,7 @@ struct CheckCommand: ParsableCommand {
                 print("\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(summary)")
             }
         }
-        if !problems.isEmpty { throw ExitCode(1) }
+        DryDeclaration.finish(problems.isEmpty ? 0 : 1)
     }
 
     /// `{"ok": …, "configurations": […], "registrations": N, "stopped": {…}|null, "problems": […]}`.

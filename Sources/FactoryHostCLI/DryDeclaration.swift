@@ -26,6 +26,14 @@ struct DryDeclaration {
         }
     }
 
+    /// Ends the process with `status` once the report is written, without
+    /// closing the host: closing would run the script's finalizers, which
+    /// could print into the report, exit with another status, or loop.
+    static func finish(_ status: Int32) -> Never {
+        fflush(nil)
+        exit(status)
+    }
+
     /// Runs `body` with standard output going nowhere: what the script prints
     /// must not mix into the report (a JSON document, say).
     static func withStandardOutputDiscarded<T>(_ body: () -> T) -> T {

@@ -56,7 +56,7 @@ struct GraphCommand: ParsableCommand {
             let unseen = host.problems(after: dry.run).filter { $0.kind == "declarationError" || $0.kind == "notChecked" }
             if !unseen.isEmpty {
                 writeToStandardError(unseen.map { "factoryhost: \($0)\n" }.joined())
-                throw ExitCode(1)
+                DryDeclaration.finish(1)
             }
             let rootKey = try root.map { try host.serviceKey(parsing: $0) }
             let graph = try host.registry.graph(of: config, root: rootKey)
@@ -65,11 +65,10 @@ struct GraphCommand: ParsableCommand {
             case .dot: print(graph.renderDOT())
             case .json: print(graph.renderJSON())
             }
-        } catch let exit as ExitCode {
-            throw exit
         } catch {
             reportError(error)
-            throw ExitCode(1)
+            DryDeclaration.finish(1)
         }
+        DryDeclaration.finish(0)
     }
 }

@@ -31,6 +31,17 @@ struct HonestCheckTests {
                 "\(finalizers)")
     }
 
+    @Test func theRealFunctionsAreOutOfReachAndNoFinalizerRuns() throws {
+        let dir = try scratchCopy()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["check", "--format", "json", "escape.lua"], in: dir, killAfter: 30)
+        #expect(result.status == 1, "the finalizer picked the status: \(result)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("escaped.txt").path), "\(result)")
+        #expect(!result.stdout.contains("a finalizer ran"), "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        #expect((object["problems"] as? [[String: Any]])?.first?["message"] as? String == "configuration \"late\" was not checked")
+    }
+
     @Test func declarationsTheRunNeverReachedAreProblems() throws {
         let result = try CommandRunner.factoryhost(["check", "late.lua"], in: fixtures, killAfter: 30)
         let stop = "check stopped before it, at late.lua:3: container \"app\": check and graph build nothing, so declarations end here"

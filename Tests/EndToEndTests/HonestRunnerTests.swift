@@ -56,6 +56,19 @@ struct HonestRunnerTests {
         #expect(tap.status == 1 && tap.stdout.hasSuffix("1..4\n# 1 passed, 3 failed\n"), "\(tap)")
     }
 
+    @Test func replacingWhatTheRunnerUsesCannotTurnARunGreen() throws {
+        let result = try CommandRunner.factoryhost(["test", "--reporter", "tap", "honest/tamper_spec.lua"], in: specs, killAfter: 60)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.hasSuffix("1..6\n# 1 passed, 5 failed\n"), "\(result)")
+        for line in ["not ok 1 - tampering > fails an expectation", "not ok 2 - tampering > errors",
+                     "not ok 3 - tampering > exits after breaking tostring", "not ok 4 - tampering > hides a describe in a pcall",
+                     "not ok 5 - leaves a finalizer that exits", "ok 6 - runs after it"] {
+            #expect(result.stdout.contains(line + "\n"), "\(line): \(result)")
+        }
+        #expect(result.stdout.contains("message: \"called os.exit(0): tests must not end the process (in a finalizer)\""), "\(result)")
+        #expect(result.stdout.contains("message: \"describe cannot be used inside a test"), "\(result)")
+    }
+
     @Test func everyTestStartsFromTheFilesTopLevelStateInAnyOrder() throws {
         for seed in ["1", "2", "3", "4", "5", "6"] {
             let result = try CommandRunner.factoryhost(["test", "honest/insulation_spec.lua", "--seed", seed], in: specs, killAfter: 60)

@@ -100,6 +100,10 @@ extension FactoryHost {
         } catch {
             result.error = error
         }
+        // No finalizer runs from here on: the script is over (a process
+        // using the dry run exits without closing the state, see
+        // `finishDryRun`), and one could print, loop or exit.
+        lua.stopGarbageCollector()
         result.stop = dryStop
         result.unreached = unreachedDeclarations(mainSource: source, mainChunk: Self.chunkID(chunkName), spec: isSpec)
         return result

@@ -5,7 +5,29 @@
 -- `stopped(module, reach)` and `spec_stubs()`.
 local stop = ...
 local format, find, type, tostring, next = string.format, string.find, type, tostring, next
-local getinfo = debug.getinfo
+local getinfo, traceback = debug.getinfo, debug.traceback
+local load, loadfile, dofile, error, select = load, loadfile, dofile, error, select
+
+-- Nothing may reach the real functions this chunk replaces (they are its
+-- upvalues) or the plugins' real classes (in the registry): the dry run's
+-- debug library reads stacks and nothing else.
+local restricted_debug = { getinfo = getinfo, traceback = traceback }
+debug = restricted_debug
+if package and package.loaded then package.loaded.debug = restricted_debug end
+
+-- Precompiled chunks can do what Lua source cannot (bytecode is not checked):
+-- the dry run loads source only.
+_G.load = function(chunk, name, mode, ...)
+  return load(chunk, name, "t", ...)
+end
+_G.loadfile = function(file, mode, ...)
+  return loadfile(file, "t", ...)
+end
+_G.dofile = function(file)
+  local chunk, message = loadfile(file, "t")
+  if not chunk then error(message, 2) end
+  return chunk()
+end
 
 -- "file:line: " of the nearest Lua caller outside this chunk.
 local function where()

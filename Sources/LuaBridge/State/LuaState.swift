@@ -226,6 +226,13 @@ public final class LuaState {
         if fh_collect(L) != LUA_OK { fh_pop(L, 1) }
     }
 
+    /// Stops the garbage collector: from now on no finalizer (`__gc`) runs
+    /// until ``close()`` — for a run that must not run the script's code
+    /// any more (check's dry run, which then exits without closing).
+    public func stopGarbageCollector() {
+        if let L = current { fh_stop_collector(L) }
+    }
+
     // MARK: Loading and running
 
     /// Compiles `code` into a function without running it. `name` appears in

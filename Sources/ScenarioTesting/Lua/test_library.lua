@@ -9,9 +9,16 @@
 -- nil or a failure table, `matches(text, pattern, plain)` is string.find for
 -- filters.
 local is_a = ...                      -- Swift: is_a(value, typeName) -> boolean
+-- Everything the runner calls is captured here, before any spec code runs: a
+-- test that replaces a global (xpcall, tostring, string.find…) changes its
+-- own world, never how the runner judges it.
 local getinfo, traceback = debug.getinfo, debug.traceback
 local sort, concat, insert = table.sort, table.concat, table.insert
-local find, format, rep = string.find, string.format, string.rep
+local find, format, rep, gsub, sub = string.find, string.format, string.rep, string.gsub, string.sub
+local pcall, xpcall, error, type, tostring, select = pcall, xpcall, error, type, tostring, select
+local ipairs, pairs, setmetatable, getmetatable = ipairs, pairs, setmetatable, getmetatable
+local mathtype, floor, abs = math.type, math.floor, math.abs
+local collectgarbage = collectgarbage
 
 local root = { name = nil, before = {}, after = {}, tags = {} }
 local stack = { root }
@@ -20,10 +27,13 @@ local running                         -- the test running now, if any
 
 -- describe, it, pending and the hooks declare tests: inside a running test
 -- they would be silently lost, so they are errors there (as in busted).
+local misused                         -- the first such call in the running test (a pcall cannot hide it)
 local function not_in_test(what)
   if running then
-    error(format("%s cannot be used inside a test (it is running in '%s'): declare tests and hooks "
-                 .. "at the file's top level or in describe blocks", what, running.name), 3)
+    local text = format("%s cannot be used inside a test (it is running in '%s'): declare tests and hooks "
+                        .. "at the file's top level or in describe blocks", what, running.name)
+    misused = misused or text
+    error(text, 3)
   end
 end
 
@@ -32,7 +42,10 @@ end
 -- test that called it, even if a pcall swallows the error.
 local exit_called
 os.exit = function(code)
-  local text = format("called os.exit(%s): tests must not end the process", code == nil and "" or tostring(code))
+  -- Recorded first, with nothing that can raise (no metamethod runs here).
+  local kind = type(code)
+  local shown = kind == "nil" and "" or (kind == "number" or kind == "boolean") and format("%s", code) or kind
+  local text = "called os.exit(" .. shown .. "): tests must not end the process"
   exit_called = exit_called or text
   error(text, 2)
 end
@@ -159,9 +172,9 @@ local function is_identifier(s) return type(s) == "string" and find(s, "^[%a_][%
 local function pretty(value, depth, seen)
   depth, seen = depth or 0, seen or {}
   local kind = type(value)
-  if kind == "string" then return (format("%q", value):gsub("\\\n", "\\n")) end
+  if kind == "string" then return (gsub(format("%q", value), "\\\n", "\\n")) end
   if kind ~= "table" then
-    if kind == "number" and math.type(value) == "float" and value == math.floor(value)
+    if kind == "number" and mathtype(value) == "float" and value == floor(value)
        and value > -1e15 and value < 1e15 then return format("%.1f", value) end
     return tostring(value)
   end
@@ -172,7 +185,7 @@ local function pretty(value, depth, seen)
   for i = 1, count do parts[#parts + 1] = pretty(value[i], depth + 1, seen) end
   local keys = {}
   for key in pairs(value) do
-    if not (math.type(key) == "integer" and key >= 1 and key <= count) then keys[#keys + 1] = key end
+    if not (mathtype(key) == "integer" and key >= 1 and key <= count) then keys[#keys + 1] = key end
   end
   sort(keys, function(a, b)
     local ta, tb = type(a), type(b)
@@ -255,7 +268,7 @@ end
 matchers.to_match = function(actual, pattern)
   if type(pattern) ~= "string" then error("to_match needs a pattern string, got " .. type(pattern), 3) end
   local ok, found = pcall(find, type(actual) == "string" and actual or "", pattern)
-  if not ok then error("to_match: bad pattern " .. P(pattern) .. ": " .. tostring(found):gsub("^.-: ", ""), 3) end
+  if not ok then error("to_match: bad pattern " .. P(pattern) .. ": " .. gsub(tostring(found), "^.-: ", ""), 3) end
   return type(actual) == "string" and found ~= nil, "expected %s to match " .. P(pattern), "a string matching " .. P(pattern), P(actual)
 end
 matchers.to_have_length = function(actual, length)
@@ -281,7 +294,7 @@ matchers.to_be_close_to = function(actual, target, tolerance)
   tolerance = tolerance or 1e-9
   local message = "expected %s to be within " .. P(tolerance) .. " of " .. P(target)
   if type(actual) ~= "number" then return false, message, P(target), P(actual) end
-  return math.abs(actual - target) <= tolerance, message, P(target), P(actual)
+  return abs(actual - target) <= tolerance, message, P(target), P(actual)
 end
 -- expect(fn):to_fail() / expect(fn):to_fail("text the message contains")
 matchers.to_fail = function(fn, text)
@@ -302,10 +315,10 @@ for name, matcher in pairs(matchers) do
     end
     local value = rawget(self, "actual")
     local passed, message, expected, actual = matcher(value, ...)
-    local function text(m) return (m:gsub("%%s", function() return pretty(value) end, 1)) end
+    local function text(m) return (gsub(m, "%%s", function() return pretty(value) end, 1)) end
     if rawget(self, "negated") then
       if passed then
-        local negated = message:gsub("^expected %%s to ", "expected %%s not to ", 1)
+        local negated = gsub(message, "^expected %%s to ", "expected %%s not to ", 1)
         fail(text(negated), "not " .. tostring(expected), actual, 4)
       end
     elseif not passed then
@@ -341,8 +354,8 @@ local function on_error(err)
                   format("(error object is a %s value)", type(err))
   local trace = traceback("", 2)
   -- keep the test's frames: cut where the runner's own begin
-  local cut = trace:find("\n%s*%[C%]: in function 'xpcall'")
-  if cut then trace = trace:sub(1, cut - 1) end
+  local cut = find(trace, "\n%s*%[C%]: in %a+ 'xpcall'")
+  if cut then trace = sub(trace, 1, cut - 1) end
   return { message = message, traceback = trace }
 end
 
@@ -429,6 +442,8 @@ local function run(index, container)
   end
   running = nil
   restore_baseline()
+  if misused and not failure then failure = { message = misused } end
+  misused = nil
   if exit_called and not (failure and type(failure.message) == "string" and find(failure.message, exit_called, 1, true)) then
     -- os.exit was called and its error swallowed (a pcall), or another failure came first
     failure = { message = exit_called .. (failure and ("; the test also failed: " .. tostring(failure.message)) or ""),
@@ -455,4 +470,12 @@ end
 
 local function matches(text, pattern, plain) return find(text, pattern, 1, plain) ~= nil end
 
-return { tests = list, run = run, matches = matches, pretty = pretty }
+-- os.exit called by a finalizer the collection after a test ran (Swift
+-- collects once the test's container is dropped): that test's doing.
+local function late_exit()
+  local text = exit_called
+  exit_called = nil
+  return text
+end
+
+return { tests = list, run = run, matches = matches, pretty = pretty, late_exit = late_exit }

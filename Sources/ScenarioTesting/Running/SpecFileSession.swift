@@ -71,13 +71,18 @@ final class SpecFileSession {
         if test.isPending { return TestResult(test: test, outcome: .skipped("pending"), duration: 0) }
         let clock = ContinuousClock()
         let started = clock.now
-        let outcome = outcome(of: test, configuration: test.configuration ?? defaultConfiguration,
+        var outcome = outcome(of: test, configuration: test.configuration ?? defaultConfiguration,
                               timeLimit: test.timeout ?? timeLimit)
         let elapsed = clock.now - started
         host.useContainer(nil)
         // Configurations and scopes the test declared are gone for the next.
         try? host.restoreDeclarations(declared)
         host.lua.collectGarbage()      // release what the test built (and its container) now
+        // A finalizer of the test's objects that called os.exit fails the test.
+        if case .function(let lateExit) = (try? api.rawGet("late_exit")) ?? .nil,
+           case .string(let text)? = try? lateExit.call().first, outcome == .passed {
+            outcome = .failed(TestFailure(kind: .error, message: text.description + " (in a finalizer)", location: test.location))
+        }
         return TestResult(test: test, outcome: outcome, duration: Self.seconds(elapsed))
     }
 

@@ -1,0 +1,10 @@
+-- A test that replaces what the runner uses changes its own world, not the verdict.
+describe("tampering", function()
+  before_each(function() xpcall = function(f, h, ...) pcall(f, ...) return true end end)
+  it("fails an expectation", function() expect(1):to_be(2) end)
+  it("errors", function() error("boom") end)
+  it("exits after breaking tostring", function() tostring = function() error("x") end; os.exit(1) end)
+  it("hides a describe in a pcall", function() pcall(describe, "hidden", function() end) end)
+end)
+it("leaves a finalizer that exits", function() setmetatable({}, { __gc = function() os.exit(0) end }) end)
+it("runs after it", function() end)
