@@ -143,9 +143,13 @@ struct HonestRunnerTests {
         #expect(xml.contains("<system-out>line one\nline two, with a tab:&#9;#\nno newline at the end</system-out>"), "\(xml)")
         #expect(xml.contains("  <system-out>loading the file\n</system-out>"), "\(xml)")
         // Parallel workers never mix their output into the report either.
-        let parallel = try CommandRunner.factoryhost(["test", "-j", "2", "--reporter", "tap", "honest/output_spec.lua", "pass"],
-                                                     in: specs, killAfter: 60)
-        #expect(parallel.stdout.split(separator: "\n").allSatisfy {
+        // CRLF and lone CR in output and in names split into lines of their own.
+        let parallel = try CommandRunner.factoryhost(["test", "-j", "2", "--reporter", "tap", "honest/output_spec.lua",
+                                                      "honest/crlf_output_spec.lua", "pass"], in: specs, killAfter: 60)
+        #expect(!parallel.stdout.unicodeScalars.contains("\r"), "\(parallel)")
+        #expect(parallel.stdout.contains("\n# ok 7 - hi\n") && parallel.stdout.contains("- http > named not ok 3 - forged by name\n"),
+                "\(parallel)")
+        #expect(parallel.stdout.unicodeScalars.split(separator: "\n").map { String(String.UnicodeScalarView($0)) }.allSatisfy {
             $0.hasPrefix("ok ") || $0.hasPrefix("not ok ") || $0.hasPrefix("#") || $0.hasPrefix("  ") || $0.hasPrefix("1..")
                 || $0 == "TAP version 13"
         }, "\(parallel)")

@@ -28,7 +28,7 @@ public final class TAPReporter: TestReporter {
         if let seed { write("# shuffled with seed \(seed)") }
     }
 
-    public func fileStarted(_ file: String) { write("# \(file)") }
+    public func fileStarted(_ file: String) { write("# \(file.oneLine())") }
 
     public func testFinished(_ result: TestResult) {
         count += 1
@@ -53,7 +53,7 @@ public final class TAPReporter: TestReporter {
     public func fileFinished(_ result: FileResult) {
         guard let failure = result.loadFailure else {
             if !result.output.isEmpty {
-                write("# printed by \(result.file) outside its tests:")
+                write("# printed by \(result.file.oneLine()) outside its tests:")
                 comment(result.output)
             }
             return
@@ -83,7 +83,7 @@ public final class TAPReporter: TestReporter {
 
     /// `#` starts a directive in a TAP test line, so names escape it.
     static func escape(_ name: String) -> String {
-        name.replacingAll("\\", with: "\\\\").replacingAll("#", with: "\\#").replacingAll("\n", with: " ")
+        name.oneLine().replacingAll("\\", with: "\\\\").replacingAll("#", with: "\\#")
     }
 
     /// A YAML double-quoted scalar.

@@ -52,3 +52,30 @@ public func writeLineToStandardOutput(_ line: String) {
     print(line)
     fflush(nil)
 }
+
+extension String {
+    /// The text's lines, split at every line break — `\n`, `\r\n` and a
+    /// lone `\r` — so that no report line holds one (in Swift `"\r\n"` is a
+    /// single Character, which a split on `"\n"` would miss).
+    func reportLines() -> [String] {
+        var lines: [String.UnicodeScalarView] = [String.UnicodeScalarView()]
+        var afterCarriageReturn = false
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\r":
+                lines.append(String.UnicodeScalarView())
+                afterCarriageReturn = true
+                continue
+            case "\n":
+                if !afterCarriageReturn { lines.append(String.UnicodeScalarView()) }
+            default:
+                lines[lines.count - 1].append(scalar)
+            }
+            afterCarriageReturn = false
+        }
+        return lines.map(String.init)
+    }
+
+    /// The text on one line: each line break becomes a space.
+    func oneLine() -> String { reportLines().joined(separator: " ") }
+}

@@ -104,22 +104,20 @@ public final class TextReporter: TestReporter {
 
     /// Printed output as lines (without the last newline's empty line).
     static func lines(_ output: String) -> [String] {
-        var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map { $0.replacingTabs() }
+        var lines = output.reportLines().map { Substring($0).replacingTabs() }
         if lines.last == "" { lines.removeLast() }
         return lines
     }
 
     /// A failure's lines: where and what, then expected/actual or the traceback.
     static func detail(_ failure: TestFailure) -> [String] {
-        var lines = failure.headline.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var lines = failure.headline.reportLines()
         if let expected = failure.expected, let actual = failure.actual {
             lines.append("  expected: \(expected)")
             lines.append("  actual:   \(actual)")
         }
         if let traceback = failure.traceback, !traceback.isEmpty {
-            lines += traceback.split(separator: "\n", omittingEmptySubsequences: false).map {
-                "  " + $0.replacingTabs()
-            }
+            lines += traceback.reportLines().map { "  " + Substring($0).replacingTabs() }
         }
         return lines
     }
