@@ -114,10 +114,18 @@ struct WorkerProtocolTests {
     @Test func messagesWithCRLFAndNULAreReportedAsWritten() throws {
         let crlf = try CommandRunner.factoryhost(["test", "crlf_spec.lua"], in: Self.dir, killAfter: 30)
         #expect(crlf.status == 1 && crlf.stdout.hasSuffix("1 passed, 1 failed\n"), "\(crlf)")
-        #expect(crlf.stdout.contains("first\r\nsecond"), "\(crlf)")
+        #expect(crlf.stdout.contains("crlf_spec.lua:3: first\n     second\n"), "\(crlf)")
         let nul = try CommandRunner.factoryhost(["test", "nulmsg_spec.lua", "--reporter", "tap"], in: Self.dir, killAfter: 30)
         #expect(nul.status == 1 && nul.stdout.contains("1..2"), "\(nul)")
         #expect(nul.stdout.contains("not ok 1 - nulmsg > fails, NUL in its error message"), "\(nul)")
+    }
+
+    @Test func aPerfectlyFormedForgeryIsNotAReport() throws {
+        let result = try CommandRunner.factoryhost(["test", "forge_perfect_spec.lua", "--reporter", "tap"], in: Self.dir, killAfter: 30)
+        #expect(result.status == 1, "\(result)")
+        #expect(!result.stdout.contains("ok 1 - suite > innocent") && !result.stdout.contains("ok 2 - suite > broken"), "\(result)")
+        #expect(result.stdout.contains("not ok 1 - forge_perfect_spec.lua (loading the file)"), "\(result)")
+        #expect(result.stdout.contains("sent a report line that is not the protocol's"), "\(result)")
     }
 
     @Test func aForgedReportIsAFailureNotAGreenRun() throws {

@@ -32,15 +32,27 @@ final class WorkerProcess {
     /// The exit status of a worker a hard stop ended (a test stuck in C).
     public static let hardStopStatus: Int32 = 124
 
+    /// The secret every report line of this worker starts with: a test
+    /// running in the worker can write to its report pipe (through
+    /// /proc/self/fd, say), but cannot know this, so it cannot forge a report.
+    private let token: String
+
+    /// The file descriptor the worker reads its token from (then closes).
+    static let tokenDescriptor: Int32 = 4
+
     init(command: [String], arguments: [String]) throws(TestFailure) {
+        var generator = SystemRandomNumberGenerator()
+        token = (0..<4).map { _ in String(generator.next() as UInt32, radix: 16) }.joined(separator: "-")
         var fds: [Int32] = [0, 0]
+        var tokenPipe: [Int32] = [-1, -1]
         // Pipe, close-on-exec and spawn under one lock: a worker another
         // thread starts meanwhile must not inherit this pipe (its reader
         // would then wait for that worker too). dup2 onto 3 gives the child its end.
         Self.spawnLock.lock()
         defer { Self.spawnLock.unlock() }
-        let made = pipe(&fds) == 0
-        if made { fds.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) } }
+        let made = pipe(&fds) == 0 && pipe(&tokenPipe) == 0
+        if made { (fds + tokenPipe).forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) } }
+        defer { tokenPipe.filter { $0 >= 0 }.forEach { close($0) } }
         guard made else {
             throw TestFailure(kind: .error, message: "cannot start a worker process: pipe: \(String(cString: strerror(errno)))")
         }
@@ -50,6 +62,7 @@ final class WorkerProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, fds[1], Self.reportDescriptor)
+        posix_spawn_file_actions_adddup2(&actions, tokenPipe[0], Self.tokenDescriptor)
         if let captured { posix_spawn_file_actions_adddup2(&actions, fileno(captured), 1) }
         let argv = (command + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -64,6 +77,8 @@ final class WorkerProcess {
         pid = child
         reports = stream
         output = captured
+        let secret = Array((token + "\n").utf8)
+        _ = secret.withUnsafeBytes { write(tokenPipe[1], $0.baseAddress, $0.count) }
     }
 
     deinit {
@@ -94,6 +109,9 @@ final class WorkerProcess {
 
     /// The next report line, or nil when the worker closed the pipe. (The
     /// length getline gives, not the first NUL: a line is what was written.)
+    ///
+    /// A line that does not start with the worker's token was not written by
+    /// the worker's runner: it comes back as `"forged"` (no protocol event).
     func nextLine() -> Substring? {
         var buffer: UnsafeMutablePointer<CChar>?
         var capacity = 0
@@ -103,7 +121,9 @@ final class WorkerProcess {
         var count = length
         if buffer[count - 1] == 10 { count -= 1 }
         let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
-        return Substring(String(decoding: bytes, as: UTF8.self))
+        let line = String(decoding: bytes, as: UTF8.self)
+        guard line.hasPrefix(token + "\t") else { return "forged" }
+        return Substring(line.dropFirst(token.count + 1))
     }
 
     /// Waits for the worker to end: its exit status, or the signal that ended it.
@@ -124,16 +144,25 @@ public final class WorkerReportWriter {
     /// Takes descriptor 3, close-on-exec: a process a test starts must not
     /// hold the report pipe open. (If the runner dies, the next report ends
     /// this worker with SIGPIPE; a worker stuck in C is ended by its hard stop.)
+    private let token: String
+
     public init() {
         _ = fcntl(WorkerProcess.reportDescriptor, F_SETFD, FD_CLOEXEC)
         stream = fdopen(WorkerProcess.reportDescriptor, "w")
+        // The token: read once from its pipe, which is then closed (kept only here).
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < 128, read(WorkerProcess.tokenDescriptor, &byte, 1) == 1, byte != 10 { bytes.append(byte) }
+        close(WorkerProcess.tokenDescriptor)
+        token = String(decoding: bytes, as: UTF8.self)
     }
 
     func write(_ line: String) {
         fflush(nil)
         guard let stream else { return }
         let printed = lseek(1, 0, SEEK_CUR)          // standard output is the runner's file (seekable)
-        var bytes = Array(((printed >= 0 ? WorkerProtocol.mark(Int64(printed)) + "\n" : "") + line).utf8)
+        let lines = (printed >= 0 ? [WorkerProtocol.mark(Int64(printed))] : []) + [line]
+        var bytes = Array(lines.map { token + "\t" + $0 }.joined(separator: "\n").utf8)
         bytes.append(10)
         _ = fwrite(bytes, 1, bytes.count, stream)
         fflush(stream)
