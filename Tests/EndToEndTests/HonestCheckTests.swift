@@ -55,7 +55,7 @@ struct HonestCheckTests {
               \(stop)
               \(hint)
             ./late_module.lua:1: configuration "from-a-module" was not checked
-              its module is required at late.lua:6, which the run never reached (check stopped at late.lua:3: container "app": check and graph build nothing, so declarations end here)
+              it is in ./late_module.lua, run at late.lua:6, which the run never reached (check stopped at late.lua:3: container "app": check and graph build nothing, so declarations end here)
               \(hint)
             3 problems in 1 configuration, 1 registration
 
@@ -71,6 +71,27 @@ struct HonestCheckTests {
               the script never ran it (it is in a function never called, or a branch not taken)
 
             """), "\(branch)")
+    }
+
+    /// Declarations the scan cannot see as sites, or whose line ran for another call, still count.
+    @Test(arguments: [
+        ("indirect_helper.lua", 4, "declare(…), which declares (indirect_helper.lua:1), was not checked"),
+        ("indirect_one_line.lua", 1, "configuration \"late\" was not checked"),
+        ("indirect_dofile.lua", 1, "configuration \"late_in_module\" was not checked"),
+        ("indirect_pcall_require.lua", 3, "configuration \"late2b\" was not checked"),
+        ("indirect_computed_require.lua", 3, "require of a computed name was not checked"),
+        ("indirect_alias.lua", 4, "conf (the DSL, as bound at indirect_alias.lua:2) was not checked"),
+        ("indirect_load.lua", 3, "load of code was not checked"),
+        ("indirect_pending_body.lua", 3, "late (the DSL, as bound at indirect_pending_body.lua:1) was not checked"),
+        ("indirect_path_later.lua", 4, "require \"subconf\" was not checked"),
+    ])
+    func whatTheScanCannotFollowAfterTheStopIsNeverOk(script: String, line: Int, message: String) throws {
+        let result = try CommandRunner.factoryhost(["check", "--format", "json", script], in: fixtures, killAfter: 30)
+        #expect(result.status == 1, "\(script): \(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+        let problems = (object["problems"] as? [[String: Any]]) ?? []
+        #expect(problems.contains { ($0["message"] as? String) == message && (($0["origin"] as? [String: Any])?["line"] as? Int) == line },
+                "\(script): \(result.stdout)")
     }
 
     @Test func sideEffectsAndTheTimeLimitStopTheRun() throws {

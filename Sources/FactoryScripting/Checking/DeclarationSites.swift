@@ -17,6 +17,8 @@ struct DeclarationSites {
         var line: Int
         /// Inside a function body (runs only when the function is called).
         var inFunction: Bool
+        /// The named function it is in (innermost), if any.
+        var function: String?
 
         /// `configuration "app"` / `scope "screen"` / `a configuration`.
         var label: String {
@@ -24,47 +26,133 @@ struct DeclarationSites {
         }
     }
 
+    /// A use of the DSL or of code loading that the scan cannot follow to a
+    /// declaration: an alias (`local c = configuration`), a field or index
+    /// (`_G.configuration`, `_G["scope"]`), `load`/`loadfile`/`dofile`, or a
+    /// `require` of a computed name.
+    struct Opaque: Equatable {
+        var line: Int
+        var what: String
+    }
+
     /// Every declaration site, in source order.
     private(set) var all: [Site] = []
-    /// Modules the source requires by a literal name (`require "x"`), with the line.
+    /// Modules the source requires by a literal name (`require "x"`,
+    /// `require("x")`, `pcall(require, "x")`), with the line.
     private(set) var requires: [(name: String, line: Int)] = []
+    /// Files the source runs by a literal name (`dofile "x.lua"`, `loadfile "x.lua"`).
+    private(set) var files: [(name: String, line: Int)] = []
+    private(set) var opaque: [Opaque] = []
+    /// Calls of a name (`f(`, `f "…"`, `f {`), with their line: to find the
+    /// calls of functions that declare.
+    private(set) var calls: [(name: String, line: Int)] = []
+    /// Named functions and the lines their bodies span.
+    private(set) var functions: [(name: String, first: Int, last: Int)] = []
+    /// Names bound to the DSL (`local c = configuration`) or to a declaration
+    /// waiting for its body (`local late = configuration "late"`): calling
+    /// them declares.
+    private(set) var aliases: [(name: String, line: Int)] = []
 
     init(source: [UInt8]) {
         var lexer = LuaLexer(source)
-        var previous: LuaLexer.Token?
-        var blocks: [Bool] = []                  // open blocks: true for a function body
-        var pending: (Site.Kind, Int, LuaLexer.Token?)?
-        var pendingRequire: Int?
+        var tokens: [LuaLexer.Token] = []          // the last few, newest last
+        // Open blocks: the name of a function body (or "" for an anonymous
+        // one), nil for other blocks; with the line it opened on.
+        var blocks: [(function: String?, line: Int)] = []
+        func previous(_ back: Int) -> LuaLexer.Token? { tokens.count >= back ? tokens[tokens.count - back] : nil }
+        var pending: (token: LuaLexer.Token, line: Int)?
+        var awaiting: (String, Int)?               // require/dofile/loadfile: its argument comes next
         while let token = lexer.next() {
-            if let (kind, line, before) = pending {
+            let line = lexer.line
+            if let (word, wordLine) = pending.map({ ($0.token, $0.line) }) {
                 pending = nil
-                if case .string(let text) = token {
-                    all.append(Site(kind: kind, name: text, line: line, inFunction: blocks.contains(true)))
-                } else if token == .symbol("(") || token == .symbol("{") {
-                    all.append(Site(kind: kind, name: nil, line: line, inFunction: blocks.contains(true)))
+                if case .name(let name, _) = word {
+                    let inFunction = blocks.contains { $0.function != nil }
+                    let function = blocks.last { $0.function != nil && $0.function != "" }?.function
+                    let isCall: Bool
+                    var literal: String?
+                    switch token {
+                    case .string(let text): isCall = true; literal = text
+                    case .symbol("("), .symbol("{"): isCall = true
+                    default: isCall = false
+                    }
+                    if isCall { calls.append((name, wordLine)) }
+                    // `NAME = configuration` or `NAME = configuration "x"`: NAME declares when called.
+                    if name == "configuration" || name == "scope", let equals = previous(2), equals == .symbol("="),
+                       case .name(let alias, _)? = previous(3) {
+                        aliases.append((alias, wordLine))
+                    }
+                    switch name {
+                    case "configuration", "scope":
+                        if isCall {
+                            all.append(Site(kind: name == "scope" ? .scope : .configuration, name: literal,
+                                            line: wordLine, inFunction: inFunction, function: function))
+                        } else {
+                            opaque.append(Opaque(line: wordLine, what: "\(name) used as a value"))
+                        }
+                    case "require", "dofile", "loadfile":
+                        if let literal {
+                            if name == "require" { requires.append((literal, wordLine)) } else { files.append((literal, wordLine)) }
+                        } else if token == .symbol("(") || token == .symbol(",") {
+                            awaiting = (name, wordLine)           // the argument decides
+                            tokens.append(token)
+                            if tokens.count > 4 { tokens.removeFirst() }
+                            continue
+                        }
+                    case "load", "loadstring":
+                        opaque.append(Opaque(line: wordLine, what: "\(name) of code"))
+                    default: break
+                    }
                 }
-                _ = before
             }
-            if let line = pendingRequire {
-                pendingRequire = nil
-                if case .string(let name) = token { requires.append((name, line)) }
-                else if token == .symbol("(") { pendingRequire = line }       // require("x")
+            // `require("x")`, `dofile("x")`, `pcall(require, "x")`: the argument after "(" or ",".
+            if let (name, wordLine) = awaiting {
+                awaiting = nil
+                if case .string(let text) = token {
+                    if name == "require" { requires.append((text, wordLine)) } else { files.append((text, wordLine)) }
+                } else {
+                    opaque.append(Opaque(line: wordLine, what: "\(name) of a computed name"))
+                }
+            }
+            if case .string(let text) = token, (text == "configuration" || text == "scope"), previous(1) == .symbol("[") {
+                opaque.append(Opaque(line: line, what: "\(text) reached by index"))
             }
             switch token {
-            case .name(let word, let line):
-                let isField = previous == .symbol(".") || previous == .symbol(":")
-                let isDeclared = previous == .keyword("local") || previous == .keyword("function")
-                if !isField && !isDeclared {
-                    if word == "configuration" { pending = (.configuration, line, previous) }
-                    if word == "scope" { pending = (.scope, line, previous) }
-                    if word == "require" { pendingRequire = line }
+            case .name(let word, _):
+                let before = previous(1)
+                if before == .symbol(".") || before == .symbol(":") {
+                    if word == "configuration" || word == "scope" { opaque.append(Opaque(line: lexer.line, what: "\(word) reached as a field")) }
+                } else if before != .keyword("local") && before != .keyword("function") {
+                    pending = (token, lexer.line)
                 }
-            case .keyword("function"): blocks.append(true)
-            case .keyword("do"), .keyword("if"), .keyword("repeat"): blocks.append(false)
-            case .keyword("end"), .keyword("until"): if !blocks.isEmpty { blocks.removeLast() }
+            case .keyword("function"):
+                // Its name: `function a.b:name(`, `local function name(`, `name = function(`, `local name = function(`.
+                var name = ""
+                if previous(1) == .symbol("="), case .name(let assigned, _)? = previous(2) { name = assigned }
+                blocks.append((function: name, line: line))
+                if name.isEmpty {
+                    // `function NAME…(`: the name follows; take the last part before "(".
+                    var last = ""
+                    while let next = lexer.next() {
+                        if case .name(let part, _) = next { last = part; continue }
+                        if next == .symbol(".") || next == .symbol(":") { continue }
+                        tokens.append(next)
+                        break
+                    }
+                    blocks[blocks.count - 1].function = last
+                    if let last = tokens.last { tokens = [last] }
+                    continue
+                }
+            case .keyword("do"), .keyword("if"), .keyword("repeat"):
+                blocks.append((function: nil, line: line))
+            case .keyword("end"), .keyword("until"):
+                if let closed = blocks.popLast(), let name = closed.function, !name.isEmpty {
+                    functions.append((name, closed.line, line))
+                }
             default: break
             }
-            previous = token
+            tokens.append(token)
+            if tokens.count > 4 { tokens.removeFirst() }
         }
     }
 }
@@ -83,7 +171,8 @@ package struct LuaLexer {
 
     private let bytes: [UInt8]
     private var i = 0
-    private(set) var line = 1
+    /// The line the lexer is on (after the last token read).
+    package private(set) var line = 1
 
     private static let keywords: Set<String> = [
         "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",

@@ -82,6 +82,9 @@ extension FactoryHost {
             return result
         }
         let chunkName = path == "-" ? "=stdin" : "@" + path
+        if case .table(let package)? = try? lua.global("package"), case .string(let value)? = try? package.rawGet("path") {
+            initialPackagePath = value.description
+        }
         lua.timeLimit = timeLimit
         lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: ")
         defer { lua.timeLimit = nil }
@@ -111,64 +114,129 @@ extension FactoryHost {
 
     // MARK: What was never reached
 
-    /// Declarations in the script and in the modules it requires (loaded or
-    /// not) that the run did not reach.
+    /// Declarations in the script and in the modules and files it runs
+    /// (loaded or not) that the run did not reach — and, if the run stopped,
+    /// what after the stop the scan cannot follow (a call of a function that
+    /// declares, code loaded from a computed name, the DSL used as a value).
     private func unreachedDeclarations(mainSource: [UInt8], mainChunk: String, spec: Bool) -> [DeclarationRun.Unreached] {
-        let stopText = dryStop.map { stop in
-            (stop.origin.map { "\($0)" } ?? "an unknown place") + ": " + stop.message
-        }
+        let stop = dryStop
+        let stopText = stop.map { stop in (stop.origin.map { "\($0)" } ?? "an unknown place") + ": " + stop.message }
+        let hint = "declare configurations and scopes before the script's first container, "
+            + "or anything with side effects — in a module it requires first, as the examples do"
+        let reachedFiles = Set(reachedDeclarations.map(\.file))
+        let bodies = spec ? testBodyRanges() : []
         var found: [DeclarationRun.Unreached] = []
-        var scanned: Set<String> = []
-        // (source, chunk id, whether it ran, who required it)
-        var queue: [(bytes: [UInt8], chunk: String, ran: Bool, requiredAt: String?)] = [(mainSource, mainChunk, true, nil)]
-        for (name, file) in loadedModuleFiles() where !scanned.contains(file) {
-            scanned.insert(file)
-            if let bytes = try? Self.readSource(file) { queue.append((bytes, Self.chunkID("@" + file), true, nil)) }
-            _ = name
+        var scanned: Set<String> = [mainChunk]
+        struct Entry { var bytes: [UInt8]; var chunk: String; var ran: Bool; var requiredAt: String? }
+        var queue = [Entry(bytes: mainSource, chunk: mainChunk, ran: true, requiredAt: nil)]
+        for file in loadedModuleFiles() where !scanned.contains(Self.chunkID("@" + file)) {
+            scanned.insert(Self.chunkID("@" + file))
+            if let bytes = try? Self.readSource(file) { queue.append(Entry(bytes: bytes, chunk: Self.chunkID("@" + file), ran: true)) }
         }
         var index = 0
         while index < queue.count {
             let entry = queue[index]
             index += 1
             let sites = DeclarationSites(source: entry.bytes)
-            for site in sites.all where !(spec && entry.chunk == mainChunk && site.inFunction) {
+            // Where the run stopped in this file: the stop's line, or the line
+            // requiring the module it stopped in; nil if it did not stop here.
+            var stopLine: Int?
+            if let origin = stop?.origin {
+                if origin.file == entry.chunk { stopLine = origin.line }
+                else if let required = (sites.requires.map { ($0.name, $0.line) } + sites.files.map { ($0.name, $0.line) })
+                            .first(where: { name, _ in Self.chunkID("@" + (searchModule(name) ?? name)) == origin.file }) {
+                    stopLine = required.1
+                }
+            }
+            func after(_ line: Int) -> Bool { stop != nil && (stopLine.map { line >= $0 } ?? !entry.ran) }
+            for site in sites.all {
+                if spec && entry.chunk == mainChunk && bodies.contains(where: { $0.file == entry.chunk && $0.lines.contains(site.line) }) {
+                    continue                                   // a test's own declaration
+                }
                 let origin = Origin(file: entry.chunk, line: site.line)
-                guard !entry.ran || !reachedDeclarations.contains(origin) else { continue }
+                let reached = site.name.map { reachedNames.contains("\(origin)#\($0)") } ?? reachedDeclarations.contains(origin)
+                if entry.ran && reached { continue }
                 let why: String
-                var hint = "declare configurations and scopes before the script's first container, "
-                    + "or anything with side effects — in a module it requires first, as the examples do"
+                var tip = hint
                 if let requiredAt = entry.requiredAt {
-                    why = "its module is required at \(requiredAt), which the run never reached"
+                    why = "it is in \(entry.chunk), run at \(requiredAt), which the run never reached"
                         + (stopText.map { " (check stopped at \($0))" } ?? "")
-                } else if let stopText {
+                } else if let stopText, after(site.line) || site.inFunction || stopLine == nil {
                     why = "check stopped before it, at \(stopText)"
                 } else {
                     why = "the script never ran it (it is in a function never called, or a branch not taken)"
-                    hint = "check sees what the script runs: declare it unconditionally, at the top level of the script "
+                    tip = "check sees what the script runs: declare it unconditionally, at the top level of the script "
                         + "or of a module it requires"
                 }
-                found.append(.init(origin: origin, declaration: site.label, reason: why, hint: hint))
+                found.append(.init(origin: origin, declaration: site.label, reason: why, hint: tip))
             }
-            // Modules this file requires that never loaded: their declarations were never run.
+            if let stopText {
+                // What runs after the stop that the scan cannot follow.
+                for use in sites.opaque where after(use.line) {
+                    found.append(.init(origin: Origin(file: entry.chunk, line: use.line), declaration: use.what,
+                                       reason: "check stopped before it, at \(stopText), and cannot see what it declares",
+                                       hint: hint))
+                }
+                for alias in sites.aliases {
+                    for call in sites.calls where call.name == alias.name && after(call.line) && call.line != alias.line {
+                        found.append(.init(origin: Origin(file: entry.chunk, line: call.line),
+                                           declaration: "\(alias.name) (the DSL, as bound at \(entry.chunk):\(alias.line))",
+                                           reason: "it is called after check stopped, at \(stopText)", hint: hint))
+                    }
+                }
+                for required in sites.requires where after(required.line) && !isLoaded(required.name)
+                    && !isPreloaded(required.name) && searchModule(required.name) == nil {
+                    found.append(.init(origin: Origin(file: entry.chunk, line: required.line),
+                                       declaration: "require \"\(required.name)\"",
+                                       reason: "check stopped before it, at \(stopText), and cannot find the module to see what it declares",
+                                       hint: hint))
+                }
+                let declaring = Set(sites.all.compactMap(\.function))
+                for function in sites.functions where declaring.contains(function.name) {
+                    for call in sites.calls where call.name == function.name && after(call.line)
+                        && !(function.first...function.last).contains(call.line) {
+                        found.append(.init(origin: Origin(file: entry.chunk, line: call.line),
+                                           declaration: "\(function.name)(…), which declares (\(entry.chunk):\(function.first)),",
+                                           reason: "it is called after check stopped, at \(stopText)", hint: hint))
+                    }
+                }
+            }
+            // Modules and files this one runs by name that never finished: scan them too.
             for required in sites.requires where !isLoaded(required.name) {
-                guard let file = searchModule(required.name), !scanned.contains(file),
-                      let bytes = try? Self.readSource(file) else { continue }
-                scanned.insert(file)
-                queue.append((bytes, Self.chunkID("@" + file), false, "\(entry.chunk):\(required.line)"))
+                guard let file = searchModule(required.name) else { continue }
+                let chunk = Self.chunkID("@" + file)
+                guard !scanned.contains(chunk), let bytes = try? Self.readSource(file) else { continue }
+                scanned.insert(chunk)
+                let ran = reachedFiles.contains(chunk) || stop?.origin?.file == chunk
+                queue.append(Entry(bytes: bytes, chunk: chunk, ran: ran, requiredAt: ran ? nil : "\(entry.chunk):\(required.line)"))
+            }
+            for run in sites.files {
+                let chunk = Self.chunkID("@" + run.name)
+                guard !scanned.contains(chunk), let bytes = try? Self.readSource(run.name) else { continue }
+                scanned.insert(chunk)
+                let ran = reachedFiles.contains(chunk) || stop?.origin?.file == chunk || !after(run.line)
+                queue.append(Entry(bytes: bytes, chunk: chunk, ran: ran, requiredAt: ran ? nil : "\(entry.chunk):\(run.line)"))
             }
         }
         return found
     }
 
     /// The Lua files of the modules loaded now, found as `require` found them.
-    private func loadedModuleFiles() -> [(String, String)] {
+    private func loadedModuleFiles() -> [String] {
         guard case .table(let package)? = try? lua.global("package"),
               case .table(let loaded)? = try? package.rawGet("loaded"),
               let entries = try? loaded.pairs() else { return [] }
         return entries.compactMap { key, _ in
             guard case .string(let name) = key else { return nil }
-            return searchModule(name.description).map { (name.description, $0) }
-        }.sorted { $0.1 < $1.1 }
+            return searchModule(name.description)
+        }.sorted()
+    }
+
+    private func isPreloaded(_ name: String) -> Bool {
+        guard case .table(let package)? = try? lua.global("package"),
+              case .table(let preload)? = try? package.rawGet("preload"),
+              let value = try? preload.rawGet(LuaValue(name)) else { return false }
+        return !value.isNil
     }
 
     private func isLoaded(_ name: String) -> Bool {
@@ -178,12 +246,17 @@ extension FactoryHost {
         return !value.isNil
     }
 
-    /// `package.searchpath(name, package.path)`, if it finds a file.
+    /// `package.searchpath(name, package.path)` — with the path as the run
+    /// left it, then as it started — if it finds a file.
     private func searchModule(_ name: String) -> String? {
-        guard let searchpath = try? lua.run("return function(name) return package.searchpath(name, package.path) end",
-                                           name: "=[factoryhost check]"),
+        guard let searchpath = try? lua.run("""
+                return function(name, initial)
+                  return package.searchpath(name, package.path) or (initial and package.searchpath(name, initial))
+                end
+                """, name: "=[factoryhost check]"),
               case .function(let function)? = searchpath.first,
-              case .string(let file)? = try? function.call(LuaValue(name)).first else { return nil }
+              case .string(let file)? = try? function.call(LuaValue(name), initialPackagePath.map { LuaValue($0) } ?? .nil).first
+        else { return nil }
         return file.description
     }
 
@@ -192,7 +265,18 @@ extension FactoryHost {
     /// `describe` runs its body; `it`, `pending`, the hooks and `expect` do nothing.
     private func installSpecStubs() throws {
         guard let stubs = specStubs else { return }
-        _ = try stubs.call()
+        if case .table(let bodies)? = try stubs.call().first { testBodies = bodies }
+    }
+
+    /// The test and hook bodies of a spec file, as (file, first line, last line).
+    private func testBodyRanges() -> [(file: String, lines: ClosedRange<Int>)] {
+        guard let testBodies, let items = try? testBodies.array() else { return [] }
+        return items.compactMap { item in
+            guard case .table(let entry) = item, case .string(let file)? = try? entry.rawGet("file"),
+                  let first = try? Int.fromLua(entry.rawGet("first")), let last = try? Int.fromLua(entry.rawGet("last")),
+                  first <= last else { return nil }
+            return (file.description, first...last)
+        }
     }
 
     // MARK: Reading sources

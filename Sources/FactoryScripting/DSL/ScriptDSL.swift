@@ -16,8 +16,9 @@ extension FactoryHost {
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
             let origin = frame.origin()
-            if self.isDryRun { self.reachedDeclarations.insert(origin) }
             try frame.push(.function(self.lua.frameFunction("configuration \"\(name)\"") { [unowned self] body in
+                // Reached when its body is applied (`local c = configuration "x"` alone declares nothing).
+                if self.isDryRun { self.recordReached(origin, name: name) }
                 do {
                     try self.applyConfiguration(name, body: body.value(1), origin: origin)
                 } catch let error as RegistryError {
@@ -62,7 +63,7 @@ extension FactoryHost {
                 }
                 parent = try Optional<String>.fromLua(options.rawGet("within"))
             }
-            if self.isDryRun { self.reachedDeclarations.insert(frame.origin()) }
+            if self.isDryRun { self.recordReached(frame.origin(), name: name) }
             try self.registry.declareScope(ScopeDeclaration(name: name, parent: parent, origin: frame.origin()))
             return 0
         }))

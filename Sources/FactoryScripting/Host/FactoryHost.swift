@@ -64,6 +64,17 @@ public final class FactoryHost {
     var dryStop: DeclarationRun.Stop?
     /// Where configurations and scopes were declared in a dry run.
     var reachedDeclarations: Set<Origin> = []
+    /// The same, with the name declared there (`file:line#name`).
+    var reachedNames: Set<String> = []
+    /// The package.path a dry run started with (modules are looked up with it too).
+    var initialPackagePath: String?
+    /// The lines of the test bodies (`it`, hooks) a spec file's dry run saw, by file.
+    var testBodies: LuaTable?
+
+    func recordReached(_ origin: Origin, name: String) {
+        reachedDeclarations.insert(origin)
+        reachedNames.insert("\(origin)#\(name)")
+    }
     /// Makes a stopped copy of a plugin module (the dry run's Lua half).
     var stoppedModule: LuaFunction?
     /// Installs the no-op test globals for checking a spec file.

@@ -1,0 +1,3 @@
+configuration "app" { register "table#t" { make = function() return {} end } }
+local c = container "app"
+load('configuration "late" { }')()

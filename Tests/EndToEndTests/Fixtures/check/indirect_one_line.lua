@@ -1,0 +1,1 @@
+configuration "app" { register "table#t" { make = function() return {} end } }; local c = container "app"; configuration "late" { }

@@ -1,0 +1,1 @@
+local ok = pcall(require, "latemod2")

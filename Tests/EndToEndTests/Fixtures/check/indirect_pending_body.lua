@@ -1,0 +1,3 @@
+local late = configuration "late"
+local c = container "app"
+late { }

@@ -1,0 +1,1 @@
+configuration "late_in_module" {}
