@@ -382,20 +382,53 @@ local function fields_of(t)
   return copy
 end
 
+-- Values whose type shares one metatable (strings, numbers…): a test that
+-- sets one (debug.setmetatable(1, mt)) or changes the string one changes them all.
+local typed_values = { "", 0, false, print, coroutine.running() }
+local io_input, io_output = io and io.input, io and io.output
+local sethook, gethook = debug.sethook, debug.gethook
+local base_io
+
 local function record_baseline()
-  baseline = {}
+  baseline = { types = {} }
   local seen = {}
   local function record(t)
-    if seen[t] then return end
+    if type(t) ~= "table" or seen[t] then return end
     seen[t] = true
     local fields = fields_of(t)
     if fields then baseline[#baseline + 1] = { table = t, fields = fields, meta = getmetatable_raw(t) } end
   end
   record(_G)
   record(package.loaded)
+  record(package.preload)
+  record(package.searchers)
   for _, module in next, package.loaded do
     if type(module) == "table" then record(module) end
   end
+  for i, value in ipairs(typed_values) do
+    local meta = getmetatable_raw(value)
+    baseline.types[i] = meta
+    record(meta)                          -- the string metatable's fields (__index, __add…)
+  end
+  baseline.nil_meta = getmetatable_raw(nil)
+  baseline.collecting = collectgarbage("isrunning")
+  if io_input then base_io = { input = io_input(), output = io_output() } end
+end
+
+-- What is not a table field: the default input and output files, the
+-- metatables of nil, strings, numbers, booleans, functions and threads, a
+-- debug hook, a stopped collector.
+local function restore_interpreter()
+  if base_io then
+    if io_input() ~= base_io.input then io_input(base_io.input) end
+    if io_output() ~= base_io.output then io_output(base_io.output) end
+  end
+  for i, value in ipairs(typed_values) do
+    if getmetatable_raw(value) ~= baseline.types[i] then setmetatable_raw(value, baseline.types[i]) end
+  end
+  if getmetatable_raw(nil) ~= baseline.nil_meta then setmetatable_raw(nil, baseline.nil_meta) end
+  if gethook() ~= nil then sethook() end
+  if baseline.collecting and not collectgarbage("isrunning") then collectgarbage("restart") end
 end
 
 local function restore_baseline()
@@ -441,6 +474,7 @@ local function run(index, container)
     end
   end
   running = nil
+  restore_interpreter()
   restore_baseline()
   if misused and not failure then failure = { message = misused } end
   misused = nil
