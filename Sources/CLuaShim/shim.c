@@ -968,6 +968,7 @@ unsigned long long fh_new_serial(void) {
 static int do_collect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); lua_gc(L, LUA_GCSTEP, 0); return 0; }
 int fh_collect(lua_State *L) { return protected_call(L, do_collect, 0, 0); }   /* __gc code runs under the limits */
 void fh_stop_collector(lua_State *L) { lua_gc(L, LUA_GCSTOP); }
+void fh_line_buffer_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
 void fh_pop(lua_State *L, int n) { lua_pop(L, n); }
 int fh_isnoneornil(lua_State *L, int idx) { return lua_isnoneornil(L, idx); }
 const char *fh_tolstring(lua_State *L, int idx, size_t *len) { return lua_tolstring(L, idx, len); }

@@ -100,12 +100,13 @@ struct HonestRunnerTests {
             Failures:
 
               1) printing > fails loudly
-                 honest/output_spec.lua:9: expected 1 to be 2
+                 honest/output_spec.lua:10: expected 1 to be 2
                    expected: 2
                    actual:   1
                  output:
                    line one
                    line two, with a tab:  #
+                   on standard error
                    no newline at the end
 
             2 passed, 1 failed
@@ -124,12 +125,13 @@ struct HonestRunnerTests {
               ---
               message: "expected 1 to be 2"
               severity: fail
-              at: "honest/output_spec.lua:9"
+              at: "honest/output_spec.lua:10"
               expected: "2"
               actual: "1"
               ...
             # line one
             # line two, with a tab:  #
+            # on standard error
             # no newline at the end
             ok 3 - printing > prints nothing
             # printed by honest/output_spec.lua outside its tests:
@@ -141,7 +143,7 @@ struct HonestRunnerTests {
         let xml = try String(contentsOf: junit, encoding: .utf8)
         #expect(xml.contains("name=\"passes quietly\" file=\"honest/output_spec.lua\" line=\"4\" time=\"")
                 && xml.contains("<system-out>passing output\n</system-out>"), "\(xml)")
-        #expect(xml.contains("<system-out>line one\nline two, with a tab:&#9;#\nno newline at the end</system-out>"), "\(xml)")
+        #expect(xml.contains("<system-out>line one\nline two, with a tab:&#9;#\non standard error\nno newline at the end</system-out>"), "\(xml)")
         #expect(xml.contains("  <system-out>loading the file\n</system-out>"), "\(xml)")
         // Parallel workers never mix their output into the report either.
         // CRLF and lone CR in output and in names split into lines of their own.

@@ -84,6 +84,8 @@ void fh_set_process_memory_cap(lua_State *L, size_t bytes);
 /// 2 time, 3 a stop (fh_stop), 4 Ctrl-C (fh_interrupt: like a limit, it
 /// stops the whole call — a pcall or a message handler cannot swallow it).
 int fh_limit_fired(lua_State *L);
+/// Makes C's standard output line-buffered (print, io.write, Swift's print).
+void fh_line_buffer_stdout(void);
 /// Stops the garbage collector for good: no finalizer runs from now on
 /// (except at fh_close). For check's dry run after its stop.
 void fh_stop_collector(lua_State *L);

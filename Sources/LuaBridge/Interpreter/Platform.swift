@@ -1,3 +1,4 @@
+import CLuaShim
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -21,4 +22,11 @@ public func writeToStandardError(_ text: String) {
 func environmentVariable(_ name: String) -> String? {
     guard let value = getenv(name) else { return nil }
     return String(cString: value)
+}
+
+/// Makes standard output line-buffered, so that its lines and standard
+/// error's reach a shared file in the order they were written (the test
+/// runner's workers capture both in one file).
+public func lineBufferStandardOutput() {
+    fh_line_buffer_stdout()
 }

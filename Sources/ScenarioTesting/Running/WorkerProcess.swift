@@ -1,3 +1,4 @@
+import LuaBridge
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,8 +12,8 @@ import Darwin
 /// and waited for. A worker that a hard stop ended (a test stuck in C code)
 /// or that crashed is seen as the pipe closing without `done`.
 ///
-/// The worker's standard output goes to an unlinked temporary file, not to
-/// the run's: what its tests print is read back test by test
+/// The worker's standard output and error go to an unlinked temporary
+/// file, not to the run's: what its tests print is read back test by test
 /// (``takeOutput()``) and reported with the test that printed it, so it is
 /// never interleaved with the report (TAP stays TAP, `-j` workers never mix).
 final class WorkerProcess {
@@ -63,7 +64,12 @@ final class WorkerProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, fds[1], Self.reportDescriptor)
         posix_spawn_file_actions_adddup2(&actions, tokenPipe[0], Self.tokenDescriptor)
-        if let captured { posix_spawn_file_actions_adddup2(&actions, fileno(captured), 1) }
+        if let captured {
+            // Standard output and error both: what a test (or a process it starts) writes to either
+            // is its output, and never lands in the run's own streams (a TAP stream, a CI log).
+            posix_spawn_file_actions_adddup2(&actions, fileno(captured), 1)
+            posix_spawn_file_actions_adddup2(&actions, fileno(captured), 2)
+        }
         let argv = (command + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
@@ -147,6 +153,9 @@ public final class WorkerReportWriter {
     private let token: String
 
     public init() {
+        // Standard output line by line: its lines and standard error's (unbuffered)
+        // reach the captured output in the order they were written.
+        lineBufferStandardOutput()
         _ = fcntl(WorkerProcess.reportDescriptor, F_SETFD, FD_CLOEXEC)
         stream = fdopen(WorkerProcess.reportDescriptor, "w")
         // The token: read once from its pipe, which is then closed (kept only here).
@@ -180,3 +189,4 @@ final class SpawnLock: @unchecked Sendable {
 /// Flushes every output stream: the run's report so far, before a worker
 /// writes its tests' output to the same place.
 func flushOutput() { fflush(nil) }
+
