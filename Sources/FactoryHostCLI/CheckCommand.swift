@@ -42,8 +42,15 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The script that declares the configurations; `-` reads standard input.", valueName: "script"))
     var script: String
 
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Arguments passed to the script (in `arg` and `...`).", valueName: "args"))
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Arguments passed to the script (in `arg` and `...`); after `--`, words that look like options too.", valueName: "args"))
     var arguments: [String] = []
+
+    /// The script's words: what the parser did not take, without the `--`
+    /// that lets words looking like options through (`check app.lua -- --config x`).
+    static func scriptWords(_ words: [String]) -> [String] {
+        guard let separator = words.firstIndex(of: "--") else { return words }
+        return Array(words[..<separator] + words[(separator + 1)...])
+    }
 
     func validate() throws {
         if Limits.duration(timeout) == nil {
@@ -54,7 +61,7 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         let dry: DryDeclaration
         do {
-            dry = try DryDeclaration(script: script, arguments: arguments, pluginPaths: pluginPath,
+            dry = try DryDeclaration(script: script, arguments: Self.scriptWords(arguments), pluginPaths: pluginPath,
                                      timeLimit: Limits.duration(timeout) ?? .seconds(10))
         } catch {
             reportError(error)

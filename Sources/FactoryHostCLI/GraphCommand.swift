@@ -38,7 +38,7 @@ struct GraphCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The script that declares the configurations; `-` reads standard input.", valueName: "script"))
     var script: String
 
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Arguments passed to the script (in `arg` and `...`).", valueName: "args"))
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Arguments passed to the script (in `arg` and `...`); after `--`, words that look like options too.", valueName: "args"))
     var arguments: [String] = []
 
     func validate() throws {
@@ -49,7 +49,7 @@ struct GraphCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let dry = try DryDeclaration(script: script, arguments: arguments, pluginPaths: pluginPath,
+            let dry = try DryDeclaration(script: script, arguments: CheckCommand.scriptWords(arguments), pluginPaths: pluginPath,
                                          timeLimit: Limits.duration(timeout) ?? .seconds(10))
             let host = dry.host
             // A graph of declarations the run did not all see would be a guess: say what is missing.

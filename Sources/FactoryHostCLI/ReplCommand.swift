@@ -84,6 +84,9 @@ struct ReplCommand: ParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 
+    /// The options of `run` and `repl` that take a value as the next word.
+    static let optionsWithValues: Set<String> = ["--config", "--plugin-path", "--memory-limit", "--timeout", "--allow"]
+
     /// `-e` and `-l` in the order the command line gives them (as lua5.4 runs them).
     static func preludes(_ argv: [String]) -> [ScriptRunner.Prelude] {
         var result: [ScriptRunner.Prelude] = []
@@ -98,6 +101,7 @@ struct ReplCommand: ParsableCommand {
             }
             if word.hasPrefix("-e"), word.count > 2 { result.append(.execute(String(word.dropFirst(2)))) }
             else if word.hasPrefix("-l"), word.count > 2 { result.append(.require(String(word.dropFirst(2)))) }
+            else if Self.optionsWithValues.contains(word) { index += 1 }    // its value is not the script
             else if !word.hasPrefix("-") && index > 1 { break }          // the script: its own arguments follow
             index += 1
         }

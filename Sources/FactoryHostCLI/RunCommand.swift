@@ -44,8 +44,8 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customShort("l"), help: ArgumentHelp("Require this module before the script, as global `mod` (or `g=mod`; as lua5.4 -l).", valueName: "mod"))
     var library: [String] = []
 
-    @Argument(help: ArgumentHelp("The script to run; `-` reads standard input.", valueName: "script"))
-    var script: String
+    @Argument(help: ArgumentHelp("The script to run; `-` reads standard input (optional with -e or -i).", valueName: "script"))
+    var script: String?
 
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("Arguments passed to the script.", valueName: "args"))
     var arguments: [String] = []
@@ -63,6 +63,9 @@ struct RunCommand: ParsableCommand {
         if let timeout, Limits.duration(timeout) == nil {
             throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
         }
+        if script == nil && !interactive && execute.isEmpty && library.isEmpty {
+            throw ValidationError("give a script to run (or -e STAT, or -i for the REPL)")
+        }
     }
 
     func run() throws {
@@ -74,6 +77,25 @@ struct RunCommand: ParsableCommand {
                                            sandbox: sandbox, granted: granted, memoryLimit: memoryLimit.flatMap(Limits.bytes),
                                            timeLimit: timeout.flatMap(Limits.duration), preludes: preludes)
             if status != 0 { throw ExitCode(status) }
+            return
+        }
+        guard script != nil else {
+            // `run -e STAT` / `-l MOD` alone: run them, as lua5.4 does, and end.
+            var setup = HostSetup(pluginPaths: pluginPath)
+            setup.libraries = sandbox ? .sandboxed : .standard
+            for value in allow { setup.granted.formUnion((try? PluginCapabilities(parsing: value)) ?? []) }
+            do {
+                let host = try setup.makeHost()
+                host.defaultConfiguration = config
+                host.lua.timeLimit = timeout.flatMap(Limits.duration)
+                host.lua.memoryLimit = memoryLimit.flatMap(Limits.bytes)
+                host.lua.interruptOnControlC(true)
+                for prelude in preludes { try prelude.run(in: host.lua) }
+                host.lua.interruptOnControlC(false)
+            } catch {
+                reportError(error)
+                throw ExitCode(1)
+            }
             return
         }
         let commandLine = CommandLine.arguments

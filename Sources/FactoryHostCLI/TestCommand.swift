@@ -216,15 +216,18 @@ struct TestCommand: ParsableCommand {
     static func patternProblem(_ pattern: String) -> String? {
         let p = Array(pattern.utf8)
         var i = 0
-        var open = 0
+        var open: [Int] = []                 // the captures open now, by number
+        var opened = 0
+        var finished = Set<Int>()
         while i < p.count {
             switch p[i] {
             case UInt8(ascii: "("):
-                open += 1
+                opened += 1
+                open.append(opened)
                 i += 1
             case UInt8(ascii: ")"):
-                if open == 0 { return "invalid pattern capture (a ')' closes nothing)" }
-                open -= 1
+                guard let capture = open.popLast() else { return "invalid pattern capture (a ')' closes nothing)" }
+                finished.insert(capture)
                 i += 1
             case UInt8(ascii: "%"):
                 guard i + 1 < p.count else { return "malformed pattern (ends with '%')" }
@@ -238,6 +241,11 @@ struct TestCommand: ParsableCommand {
                     i = end
                 case UInt8(ascii: "0"):
                     return "invalid capture index %0"
+                case UInt8(ascii: "1")...UInt8(ascii: "9"):
+                    // A back-reference needs a capture that is closed by then.
+                    let index = Int(p[i + 1] - UInt8(ascii: "0"))
+                    if !finished.contains(index) { return "invalid capture index %\(index) (capture \(index) is not closed before it)" }
+                    i += 2
                 default:
                     i += 2
                 }
@@ -248,7 +256,7 @@ struct TestCommand: ParsableCommand {
                 i += 1
             }
         }
-        return open > 0 ? "unfinished capture (a '(' is never closed)" : nil
+        return open.isEmpty ? nil : "unfinished capture (a '(' is never closed)"
     }
 
     /// Where the set that opens at `start` (`[`) ends, as lstrlib's classEnd reads it.

@@ -129,6 +129,10 @@ struct HonestCheckTests {
         let withArguments = try CommandRunner.factoryhost(["check", "arguments.lua", "full", "--config", "app"], in: fixtures, killAfter: 30)
         #expect(withArguments.status == 1 && withArguments.stdout.hasPrefix(
             "arguments.lua:4: no registration for HTTPSession in configuration 'app'\n"), "\(withArguments)")
+        // After `--`, words that look like options are the script's too.
+        let separated = try CommandRunner.factoryhost(["check", "arguments.lua", "--", "full"], in: fixtures, killAfter: 30)
+        #expect(separated.status == 1 && separated.stdout.hasPrefix(
+            "arguments.lua:4: no registration for HTTPSession in configuration 'app'\n"), "\(separated)")
         // A spec file: its top-level configurations are checked; hooks and tests do not run.
         let spec = try CommandRunner.factoryhost(["check", "suite_spec.lua"], in: fixtures, killAfter: 30)
         #expect(spec == ProcessResult(status: 1, stdout: """

@@ -93,8 +93,14 @@ struct ReplPipedTests {
         let result = try CommandRunner.factoryhost(["run", "-e", "order = 'e1'", "-l", "mod=order_module", "-e", "order = order .. ' e2'",
                                                     "-i", "app.lua"], in: dir, input: "order\nmod.loaded\ngreeting\n", killAfter: 30)
         #expect(result == ProcessResult(status: 0, stdout: "\"e1 module e2\"\ntrue\n\"hello from app.lua\"\n", stderr: ""), "\(result)")
-        let plain = try CommandRunner.factoryhost(["run", "-e", "print(1 + 1)", "app.lua"], in: dir, killAfter: 30)
+        let plain = try CommandRunner.factoryhost(["run", "--config", "app", "-e", "print(1 + 1)", "app.lua"], in: dir, killAfter: 30)
         #expect(plain == ProcessResult(status: 0, stdout: "2\n", stderr: ""), "\(plain)")
+        // -e alone, as lua5.4 -e runs it; nothing at all is a usage error.
+        let alone = try CommandRunner.factoryhost(["run", "-e", "print(greeting or 'no script')", "-l", "order_module_free=string"],
+                                                  in: dir, killAfter: 30)
+        #expect(alone == ProcessResult(status: 0, stdout: "no script\n", stderr: ""), "\(alone)")
+        let nothing = try CommandRunner.factoryhost(["run"], in: dir, killAfter: 30)
+        #expect(nothing.status == 64 && nothing.stderr.hasPrefix("Error: give a script to run (or -e STAT, or -i for the REPL)"), "\(nothing)")
         // A script that fails: reported, no session, status 1 (as lua5.4 -i).
         let failing = try CommandRunner.factoryhost(["repl", "-e", "error('early')"], in: dir, input: "1\n", killAfter: 30)
         #expect(failing.status == 1 && failing.stdout.isEmpty && failing.stderr.hasPrefix("factoryhost: (command line):1: early"), "\(failing)")

@@ -280,7 +280,9 @@ struct TestCommandTests {
                                       stderr: "factoryhost: no tests matched (1 spec file searched)\n"))
         for (pattern, problem) in [("movie%", "malformed pattern (ends with '%')"), ("[ab", "malformed pattern (missing ']')"),
                                    ("(sign", "unfinished capture (a '(' is never closed)"), ("%fx", "missing '[' after '%f' in pattern"),
-                                   ("%b(", "malformed pattern (missing arguments to '%b')")] {
+                                   ("%b(", "malformed pattern (missing arguments to '%b')"),
+                                   ("%1", "invalid capture index %1 (capture 1 is not closed before it)"),
+                                   ("(a(b)%1)", "invalid capture index %1 (capture 1 is not closed before it)")] {
             let bad = try CommandRunner.factoryhost(["test", "--filter-pattern", pattern, "tags"], in: specs)
             #expect(bad.status == 64)
             #expect(bad.stderr.hasPrefix("Error: --filter-pattern '\(pattern)': \(problem)\n"), "\(bad)")
