@@ -105,6 +105,15 @@ struct StuckTestTests {
         #expect(result.stdout.hasSuffix("1 passed, 2 failed\n"), "\(result)")
         #expect(result.seconds < 10, "\(result)")
     }
+
+    @Test func aWorkerThatStopsRespondingIsEndedAndTheRunGoesOn() throws {
+        let dir = CommandRunner.fixtures.appendingPathComponent("hostile-specs")
+        let result = try CommandRunner.factoryhost(["test", "stopped_worker_spec.lua"], in: dir, killAfter: 60)
+        #expect(result.status == 1 && !result.signalled, "\(result)")
+        #expect(result.stdout.contains("stopped_worker_spec.lua:2: the worker process running this test stopped responding "
+                                       + "(nothing for 11 s), so it was killed; the run went on"), "\(result)")
+        #expect(result.stdout.hasSuffix("1 passed, 1 failed\n"), "\(result)")
+    }
 }
 
 @Suite("Worker processes report every test, whatever the test does")

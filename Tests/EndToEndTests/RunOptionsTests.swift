@@ -61,7 +61,7 @@ struct RunOptionsTests {
     @Test(arguments: [
         (["run", "--memory-limit", "lots", "x.lua"], "--memory-limit: 'lots' is not a size"),
         (["run", "--timeout", "0", "x.lua"], "--timeout: '0' is not a duration"),
-        (["run"], "Missing expected argument '<script>'"),
+        (["run"], "give a script to run (or -e STAT, or -i for the REPL)"),
         (["frobnicate"], "Unexpected argument 'frobnicate'"),
     ])
     func badCommandLinesAreUsageErrors(arguments: [String], message: String) throws {

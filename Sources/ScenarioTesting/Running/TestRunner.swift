@@ -180,9 +180,14 @@ public final class TestRunner: Sendable {
             var broken: String?
             var printed: Int64?                        // the worker's output ends here at its latest report
             flushOutput()                              // our own report so far, before the worker's output
-            while broken == nil, !finished, let line = worker.nextLine() {
+            var runningLimit = options.timeLimit
+            // Past a test's limit its worker ends itself (a hard stop); one that
+            // does not (stopped, wedged) is ended after this much silence.
+            func patience() -> Double { runningLimit + Self.workerGrace }
+            while broken == nil, !finished, let line = worker.nextLine(within: patience()) {
                 switch WorkerProtocol.event(line) {
-                case .start(let index)?:
+                case .start(let index, let limit)?:
+                    runningLimit = min(max(limit, 0), 86_400)
                     result.output += worker.takeOutput(upTo: printed)      // printed outside any test
                     if running != nil || reported.contains(index) { broken = "a test started twice" }
                     running = index
@@ -194,6 +199,7 @@ public final class TestRunner: Sendable {
                         break
                     }
                     running = nil
+                    runningLimit = options.timeLimit
                     test.output = worker.takeOutput(upTo: printed)
                     result.results.append(test)
                     onTest(test)
@@ -209,10 +215,14 @@ public final class TestRunner: Sendable {
                 }
             }
             let ran = SpecFileSession.seconds(ContinuousClock.now - runningSince)
+            let stalled = worker.timedOut
+            if stalled { worker.end() }
             let (status, signal) = worker.wait()
             let leftOver = worker.takeOutput()             // of the test it died in, or outside any
             if running == nil { result.output += leftOver }
-            let how = signal.map { "was killed by signal \($0)" } ?? "exited with status \(status)"
+            let how = stalled
+                ? "stopped responding (nothing for \(SpecFileSession.format(seconds: patience())) s), so it was killed"
+                : signal.map { "was killed by signal \($0)" } ?? "exited with status \(status)"
             if let broken {
                 // Something wrote to the report pipe that the runner did not (a test?).
                 let failure = TestFailure(kind: .error, message: "the worker process running this file sent \(broken) "
@@ -232,7 +242,7 @@ public final class TestRunner: Sendable {
                 return result
             }
             let limit = test.timeout ?? options.timeLimit
-            let failure = signal == nil && status == WorkerProcess.hardStopStatus
+            let failure = !stalled && signal == nil && status == WorkerProcess.hardStopStatus
                 ? TestFailure(kind: .timeout, message: "timed out after \(SpecFileSession.format(seconds: limit)) s and did not stop "
                               + "(it was in a C function, a finalizer or a blocking call): its worker process was ended, and the run went on",
                               location: test.location)
@@ -244,6 +254,10 @@ public final class TestRunner: Sendable {
             if options.failFast { stop.withLock { $0 = true }; return result }
         }
     }
+
+    /// Seconds a worker may stay silent past the running test's limit before
+    /// it is ended (its own hard stop comes one second after the limit).
+    static let workerGrace: Double = 10
 
     /// The test `index` of `file` as listed (for a worker that ended mid-test).
     private func testCase(_ index: Int, in file: String) throws -> TestCase? {
@@ -272,7 +286,7 @@ public final class TestRunner: Sendable {
             tests.shuffle(using: &generator)
         }
         for test in tests.dropFirst(skip) {
-            out.write(WorkerProtocol.start(test))
+            out.write(WorkerProtocol.start(test, limit: test.timeout ?? options.timeLimit))
             let outcome = session.run(test, defaultConfiguration: options.defaultConfiguration, timeLimit: options.timeLimit)
             out.write(WorkerProtocol.result(outcome))
             if outcome.failure != nil, options.failFast { break }

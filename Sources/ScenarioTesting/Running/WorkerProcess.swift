@@ -18,7 +18,10 @@ import Darwin
 /// never interleaved with the report (TAP stays TAP, `-j` workers never mix).
 final class WorkerProcess {
     private let pid: pid_t
-    private let reports: UnsafeMutablePointer<FILE>
+    /// The read end of the report pipe, and what was read of it but not yet returned.
+    private let reports: Int32
+    private var pending: [UInt8] = []
+    private var ended = false
     /// The worker's standard output, and how far the runner has read it.
     private let output: UnsafeMutablePointer<FILE>?
     private var outputRead: off_t = 0
@@ -75,13 +78,13 @@ final class WorkerProcess {
         var child: pid_t = 0
         let status = posix_spawn(&child, command[0], &actions, nil, argv, environ)
         close(fds[1])
-        guard status == 0, let stream = fdopen(fds[0], "r") else {
+        guard status == 0 else {
             close(fds[0])
             if let captured { fclose(captured) }
             throw TestFailure(kind: .error, message: "cannot start a worker process (\(command[0])): \(String(cString: strerror(status)))")
         }
         pid = child
-        reports = stream
+        reports = fds[0]
         output = captured
         let secret = Array((token + "\n").utf8)
         _ = secret.withUnsafeBytes { write(tokenPipe[1], $0.baseAddress, $0.count) }
@@ -118,23 +121,60 @@ final class WorkerProcess {
     ///
     /// A line that does not start with the worker's token was not written by
     /// the worker's runner: it comes back as `"forged"` (no protocol event).
-    func nextLine() -> Substring? {
-        var buffer: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(buffer) }
-        let length = getline(&buffer, &capacity, reports)
-        guard length > 0, let buffer else { return nil }
-        var count = length
-        if buffer[count - 1] == 10 { count -= 1 }
-        let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
+    func nextLine(within seconds: Double? = nil) -> Substring? {
+        guard let bytes = readLine(within: seconds) else { return nil }
         let line = String(decoding: bytes, as: UTF8.self)
         guard line.hasPrefix(token + "\t") else { return "forged" }
         return Substring(line.dropFirst(token.count + 1))
     }
 
+    /// Whether the last ``nextLine(within:)`` gave up because nothing came in time.
+    private(set) var timedOut = false
+
+    /// The next line's bytes (without the newline), or nil at the end of the
+    /// pipe or when `seconds` pass with no complete line.
+    private func readLine(within seconds: Double?) -> [UInt8]? {
+        timedOut = false
+        let deadline = seconds.map { ContinuousClock.now + .milliseconds(Int64(max(0, $0) * 1000)) }
+        while true {
+            if let newline = pending.firstIndex(of: 10) {
+                let line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                return line
+            }
+            if ended { return nil }
+            var wait: Int32 = -1
+            if let deadline {
+                let left = deadline - ContinuousClock.now
+                if left <= .zero { timedOut = true; return nil }
+                wait = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            }
+            var descriptor = pollfd(fd: reports, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, wait)
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 { continue }                 // the deadline is checked above
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let count = read(reports, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 {
+                ended = true
+                if !pending.isEmpty {                  // a last line without its newline
+                    let line = pending
+                    pending = []
+                    return line
+                }
+                return nil
+            }
+            pending += buffer[..<count]
+        }
+    }
+
+    /// Ends a worker that stopped responding.
+    func end() { _ = kill(pid, SIGKILL) }
+
     /// Waits for the worker to end: its exit status, or the signal that ended it.
     func wait() -> (status: Int32, signal: Int32?) {
-        fclose(reports)
+        close(reports)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signal = status & 0x7f

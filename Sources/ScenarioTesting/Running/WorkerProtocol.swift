@@ -1,7 +1,7 @@
 /// What a worker process tells the runner about one spec file, a line per
 /// event on its report pipe:
 ///
-///     start <TAB> index                      a test began
+///     start <TAB> index <TAB> seconds        a test began, with its time limit
 ///     result <TAB> test… <TAB> outcome…      a test ended
 ///     load <TAB> failure…                    the file could not be loaded
 ///     done                                   every selected test ran
@@ -21,7 +21,7 @@ enum WorkerProtocol {
 
     // MARK: Writing
 
-    static func start(_ test: TestCase) -> String { "start\t\(test.index)" }
+    static func start(_ test: TestCase, limit: Double) -> String { "start\t\(test.index)\t\(limit)" }
 
     static func result(_ result: TestResult) -> String {
         var line = ["result"] + fields(of: result.test) + [String(result.duration)]
@@ -75,7 +75,7 @@ enum WorkerProtocol {
     // MARK: Reading
 
     enum Event {
-        case start(index: Int)
+        case start(index: Int, limit: Double)
         case result(TestResult)
         case load(TestFailure)
         case done
@@ -86,7 +86,9 @@ enum WorkerProtocol {
         let raw = line.split(separator: "\t", omittingEmptySubsequences: false)
         let fields = raw.map(unescape)
         switch fields.first {
-        case "start": return fields.count == 2 ? Int(fields[1]).map { .start(index: $0) } : nil
+        case "start":
+            guard fields.count == 3, let index = Int(fields[1]), let limit = Double(fields[2]), limit.isFinite else { return nil }
+            return .start(index: index, limit: limit)
         case "done": return fields.count == 1 ? .done : nil
         case "mark": return fields.count == 2 ? Int64(fields[1]).flatMap { $0 >= 0 ? .mark(offset: $0) : nil } : nil
         case "load": return failure(fields.dropFirst()).map { .load($0) }
