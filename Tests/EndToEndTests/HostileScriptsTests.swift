@@ -60,6 +60,10 @@ struct HostileScriptsTests {
         #expect(result.status == fixture.status, "\(result)")
         if fixture.stderr == "<none>" {
             #expect(result.stderr.isEmpty, "\(result)")
+        } else if ProcessInfo.processInfo.environment["FACTORYHOST_SANITIZER"] != nil, fixture.stderr.contains("time limit exceeded"),
+                  result.stderr.contains("time limit exceeded") && result.stderr.contains("the process was stopped") {
+            // Under a sanitizer a long C builtin (100 MB string.rep) can outlast the hard stop's
+            // second: the same limit, ended by the watchdog instead of at the next instruction.
         } else {
             #expect(result.stderr.contains(fixture.stderr), "\(result)")
         }
