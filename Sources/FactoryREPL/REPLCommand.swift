@@ -147,11 +147,22 @@ extension REPLSession {
                     if origin.container?.holder(of: object) == nil { held = "held by: nothing (transient: each resolve makes a new one)" }
                     lines.append(held)
                     if !origin.registration.dependencies.isEmpty {
-                        lines.append("given: " + origin.registration.dependencies.map { dependency in
+                        // What it was given: the live instance where the container holds one.
+                        lines.append("given:")
+                        for dependency in origin.registration.dependencies {
                             let label = dependency.label.map { "\($0): " } ?? ""
-                            let live = origin.container?.liveSingletons().first { $0.registration.key == dependency.key }
-                            return label + dependency.key.description + (live != nil ? " ●" : "")
-                        }.joined(separator: ", "))
+                            var held = origin.container?.liveSingletons().first { $0.registration.key == dependency.key }
+                            var scope = origin.scope
+                            while held == nil, let current = scope {
+                                held = current.liveInstances().first { $0.registration.key == dependency.key }
+                                scope = current.parent
+                            }
+                            let shown: String
+                            if dependency.kind == .provider { shown = "a provider (makes one per call)" }
+                            else if let held { shown = describeInstance(held.instance) }
+                            else { shown = "(not held by the container: a new one was built for it)" }
+                            lines.append("  \(label)\(dependency.key) = \(shown)")
+                        }
                     }
                 } else {
                     lines.append("registration: unknown (not resolved at this prompt, and not held by the current container)")

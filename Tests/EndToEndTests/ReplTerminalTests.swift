@@ -21,6 +21,9 @@ struct ReplTerminalTests {
         terminal.type("local c = container(\"app-t\t\")\r")   // a configuration name
         terminal.type("c:res\t\"Cac\t\"\r")                   // a method, then a registration key
         try terminal.expect("Cache { count = 0 }")                   // the line as completed ran
+        // Emacs keys: Ctrl-A to the start, Ctrl-E to the end, Ctrl-B back over a character.
+        terminal.type("2 * 21\u{01}print(\u{05})\r")
+        try terminal.expect("\r\n42\r\n")
         terminal.type(":us\tapp\t\r")                          // a command and its argument
         try terminal.expect("plain resolve \"X\" now uses a new container of 'app")
         terminal.type("\u{04}")

@@ -44,7 +44,9 @@ struct ReplPipedTests {
             }
             registration: MovieLoader [screen] in 'app', app.lua:7
             held by: a container of 'app-tests', in its open 'screen' scope
-            given: cache: Cache ●, session: HTTPSession ●
+            given:
+              cache: Cache = Cache { count = 0 }
+              session: HTTPSession = HTTPSession { baseURL = "fixture://tests" }
             methods: cancelAll, load, start
             properties: cache, fetches, pendingCount, session
             a container of 'app-tests'
