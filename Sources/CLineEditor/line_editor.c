@@ -1,6 +1,7 @@
 #include "CLineEditor.h"
 
 #include <errno.h>
+#include <locale.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -12,10 +13,10 @@
 static fh_edit_completer completer = NULL;
 static volatile sig_atomic_t interrupted = 0;
 
-/// Reads a character for libedit. A Ctrl-C (SIGINT, whose handler sets
-/// `interrupted`) makes the read fail with EINTR: then the line is given up
-/// (libedit itself would retry the read and keep the line).
-static int read_character(FILE *stream) {
+/// One byte from the terminal; EOF at its end, or when a Ctrl-C (SIGINT,
+/// whose handler sets `interrupted`) makes the read fail with EINTR — then
+/// the line is given up (libedit itself would retry the read and keep it).
+static int read_byte(FILE *stream) {
     unsigned char c;
     for (;;) {
         ssize_t n = read(fileno(stream), &c, 1);
@@ -26,6 +27,27 @@ static int read_character(FILE *stream) {
         }
         return EOF;
     }
+}
+
+/// Reads a character for libedit: a whole UTF-8 sequence, as its code point
+/// (libedit takes what this returns as a wide character; a lone byte of 0x80
+/// or more would be taken for a Meta key). Bytes that are not UTF-8 come back
+/// as U+FFFD.
+static int read_character(FILE *stream) {
+    int first = read_byte(stream);
+    if (first == EOF || first < 0x80) return first;
+    int length = first >= 0xF0 && first <= 0xF4 ? 4 : first >= 0xE0 ? 3 : first >= 0xC2 && first <= 0xDF ? 2 : 0;
+    if (length == 0) return 0xFFFD;
+    int code = first & (0xFF >> (length + 1));
+    for (int i = 1; i < length; i++) {
+        int next = read_byte(stream);
+        if (next == EOF) return EOF;
+        if ((next & 0xC0) != 0x80) return 0xFFFD;
+        code = (code << 6) | (next & 0x3F);
+    }
+    if ((length == 3 && code < 0x800) || (length == 4 && (code < 0x10000 || code > 0x10FFFF))
+        || (code >= 0xD800 && code <= 0xDFFF)) return 0xFFFD;
+    return code;
 }
 
 static char **attempt_completion(const char *text, int start, int end) {
@@ -47,6 +69,13 @@ static char **attempt_completion(const char *text, int start, int end) {
 
 void fh_edit_setup(const char *name, const char *word_breaks, fh_edit_completer fn,
                    const char *history_file, int history_limit) {
+    /* libedit shows and returns the line through the C library's multibyte
+       functions: they need a UTF-8 character type (the environment's, else
+       C.UTF-8). Only LC_CTYPE: numbers and the rest stay as Lua expects. */
+    const char *ctype = setlocale(LC_CTYPE, "");
+    if (ctype == NULL || strstr(ctype, "UTF-8") == NULL && strstr(ctype, "utf8") == NULL) {
+        if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) setlocale(LC_CTYPE, "en_US.UTF-8");
+    }
     completer = fn;
     rl_readline_name = strdup(name);
     rl_catch_signals = 0;

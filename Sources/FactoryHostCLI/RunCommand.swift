@@ -1,6 +1,13 @@
 import ArgumentParser
 import FactoryScripting
 import LuaBridge
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `factoryhost run script.lua [args…]`: runs a script in a host (the DSL and
 /// the plugins' types); plain Lua behaves exactly as under `lua5.4`.
@@ -62,6 +69,9 @@ struct RunCommand: ParsableCommand {
         }
         if let timeout, Limits.duration(timeout) == nil {
             throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
+        }
+        if interactive && script == "-" && isatty(0) == 0 {
+            throw ValidationError("run -i -: standard input cannot be both the script and the session; give the script a file")
         }
         if script == nil && !interactive && execute.isEmpty && library.isEmpty {
             throw ValidationError("give a script to run (or -e STAT, or -i for the REPL)")

@@ -23,14 +23,14 @@ enum ChunkReader {
 
     /// The code to compile for `lines`, trying the expression form first.
     /// `compiles(code)` returns nil if the code compiles, else Lua's message.
-    static func read(_ lines: [String], compiles: (String) -> String?) -> Outcome {
+    static func read(_ lines: [String], keepName: String = "keep", compiles: (String) -> String?) -> Outcome {
         let text = lines.joined(separator: "\n")
         if lines.count == 1 {
             let expression = "return " + text
             if compiles(expression) == nil { return .ready(code: expression, isExpression: true) }
         }
         guard let message = compiles(text) else {
-            let kept = keepingLocals(text)
+            let kept = keepingLocals(text, keepName: keepName)
             if kept != text, compiles(kept) == nil { return .ready(code: kept, isExpression: false) }
             return .ready(code: text, isExpression: false)
         }
@@ -39,12 +39,14 @@ enum ChunkReader {
     }
 
     /// `text` with a last statement that hands each top-level `local` name
-    /// and its value to the first vararg (the REPL's `keep`): `local a, b = 1`
-    /// becomes `local a, b = 1 ;(...)("a", a, "b", b)`.
-    static func keepingLocals(_ text: String) -> String {
+    /// and its value to the REPL's `keep` (reached through the prompt's
+    /// environment under `keepName`): `local a, b = 1` becomes
+    /// `local a, b = 1 ;keep("a", a, "b", b)`. (A line ending in `return`,
+    /// or declaring more locals than a function can hold, keeps none.)
+    static func keepingLocals(_ text: String, keepName: String) -> String {
         let names = topLevelLocals(text)
         guard !names.isEmpty else { return text }
-        return text + "\n;(...)(" + names.map { "\"\($0)\", \($0)" }.joined(separator: ", ") + ")"
+        return text + "\n;" + keepName + "(" + names.map { "\"\($0)\", \($0)" }.joined(separator: ", ") + ")"
     }
 
     /// The names top-level `local` statements in `text` declare, in order,

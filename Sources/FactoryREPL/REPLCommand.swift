@@ -27,7 +27,7 @@ struct REPLCommand {
 extension REPLSession {
     /// Runs a `:command` line. Returns false when the session should end.
     public func command(_ line: String) -> Bool {
-        let body = line.drop { $0 == " " || $0 == "\t" }.dropFirst()          // after ':'
+        let body = line.drop { $0 == " " || $0 == "\t" }.dropFirst().drop { $0 == " " || $0 == "\t" }   // after ':'
         let name = String(body.prefix { $0 != " " && $0 != "\t" })
         let rest = String(body.dropFirst(name.count)).trimmingSpaces()
         let words = rest.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
@@ -221,7 +221,8 @@ extension REPLSession {
     private func describeInstance(_ instance: Any) -> String {
         guard let value = try? host.types.toLua(instance, in: host.lua),
               case .function(let compact) = (try? library.rawGet("compact")) ?? .nil,
-              case .string(let text)? = try? compact.call(value).first else { return String(describing: instance) }
+              case .string(let text)? = interruptible({ try? compact.call(value).first }) ?? nil
+        else { return String(describing: instance) }
         return text.description
     }
 
@@ -248,7 +249,8 @@ extension REPLSession {
     }
 
     private func reloadCommand() {
-        guard settings.script != nil else { return output.error(":reload needs a script: start with factoryhost repl script.lua") }
+        guard let script = settings.script else { return output.error(":reload needs a script: start with factoryhost repl script.lua") }
+        guard script != "-" else { return output.error(":reload cannot run standard input again: give the script as a file") }
         do {
             let changes = try reload()
             var lines = ["reloaded \(settings.script ?? "")"]

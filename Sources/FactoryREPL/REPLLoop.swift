@@ -22,7 +22,8 @@ public enum REPLLoop {
             case .interrupted:
                 pending = []
             case .line(let line):
-                if pending.isEmpty, line.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix(":") {
+                let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
+                if pending.isEmpty, trimmed.hasPrefix(":"), !trimmed.hasPrefix("::") {     // `::label::` is Lua
                     input.remember(line)
                     if !session.command(line) { return 0 }
                     continue

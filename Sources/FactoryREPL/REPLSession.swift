@@ -54,6 +54,11 @@ public final class REPLSession {
     private var compile: LuaFunction
     private var show: LuaFunction
     private var keep: LuaFunction
+    /// The name a line's end calls to keep its locals (see `repl.lua`).
+    private var keepName = "keep"
+    /// Hosts `:reload` replaced: kept (their collector stopped) until the
+    /// session ends, so that their finalizers run then, not at a reload.
+    private var retiredHosts: [FactoryHost] = []
     /// The container the prompt last resolved from (for `:live` and `:graph`).
     var lastContainer: WeakContainer?
     /// Where objects resolved at the prompt came from (weak).
@@ -68,16 +73,31 @@ public final class REPLSession {
         self.host = host
         self.library = library
         (compile, show, keep) = try Self.functions(of: library)
+        keepName = Self.keepName(of: library)
         observe(host)
+    }
+
+    private static func keepName(of library: LuaTable) -> String {
+        if case .string(let name)? = try? library.rawGet("keep_name") { return name.description }
+        return "keep"
     }
 
     /// The prompt (`_PROMPT`, or `_PROMPT2` for a continuation line).
     public func prompt(continuation: Bool) -> String {
         guard case .function(let prompt) = (try? library.rawGet("prompt")) ?? .nil,
-              case .string(let text)? = try? prompt.call(.boolean(continuation)).first else {
+              case .string(let text)? = interruptible({ try? prompt.call(.boolean(continuation)).first }) ?? nil else {
             return continuation ? ">> " : "> "
         }
         return text.description
+    }
+
+    /// Runs `body` (which calls Lua) with Ctrl-C stopping it, as for a line:
+    /// the REPL's own calls into Lua (printing, the prompt, commands) may run
+    /// a script's metamethods.
+    func interruptible<T>(_ body: () throws -> T) rethrows -> T {
+        host.lua.interruptOnControlC(true)
+        defer { host.lua.interruptOnControlC(false) }
+        return try body()
     }
 
     // MARK: Starting
@@ -146,14 +166,20 @@ public final class REPLSession {
     /// hold objects of the old host). Returns what changed.
     public func reload() throws -> RegistrationChanges {
         let before = Self.registrationSummary(host)
+        let configuration = host.defaultConfiguration
         let (newHost, newLibrary) = try Self.start(settings)
         let old = host
         host = newHost
         library = newLibrary
         (compile, show, keep) = try Self.functions(of: newLibrary)
+        keepName = Self.keepName(of: newLibrary)
         origins = [:]
+        lastContainer = nil
         observe(newHost)
-        old.lua.close()
+        // `:use` survives a reload while its configuration does.
+        if let configuration, newHost.registry.configuration(configuration) != nil { newHost.defaultConfiguration = configuration }
+        old.lua.stopGarbageCollector()
+        retiredHosts.append(old)
         return RegistrationChanges(before: before, after: Self.registrationSummary(newHost))
     }
 
@@ -162,7 +188,7 @@ public final class REPLSession {
     /// Runs the lines typed so far (one chunk): an expression's values are
     /// printed, pretty; a statement runs; an unfinished chunk asks for more.
     public func submit(_ lines: [String]) -> Submission {
-        let outcome = ChunkReader.read(lines) { code in
+        let outcome = ChunkReader.read(lines, keepName: keepName) { code in
             guard let result = try? compile.call(LuaValue(code)) else { return "cannot compile" }
             if case .function? = result.first { return nil }
             if result.count > 1, case .string(let message) = result[1] { return message.description }
@@ -189,7 +215,7 @@ public final class REPLSession {
             }
             host.lua.interruptOnControlC(true)
             defer { host.lua.interruptOnControlC(false) }
-            let results = try function.call(.function(keep))
+            let results = try function.call()
             if printing && !results.isEmpty {
                 let text = try show.call(arguments: results).first.flatMap { value -> String? in
                     if case .string(let text) = value { return text.description }
@@ -242,7 +268,7 @@ public final class REPLSession {
 
     /// `value` pretty-printed as the prompt prints it.
     func pretty(_ value: LuaValue) -> String {
-        guard case .string(let text)? = try? show.call(value).first else { return String(describing: value) }
+        guard case .string(let text)? = interruptible({ try? show.call(value).first }) ?? nil else { return String(describing: value) }
         return text.description
     }
 

@@ -30,6 +30,22 @@ struct ReplTerminalTests {
         #expect(terminal.waitForExit() == 0, "\(terminal.transcript)")
     }
 
+    @Test func typedUTF8IsTextAndCompletionRunsNoScriptCode() throws {
+        let terminal = try PseudoTerminal(["repl"], in: dir)
+        defer { terminal.finish() }
+        try terminal.expect("> ")
+        terminal.type("s = \"été ✓\"\r")
+        terminal.type("#s, s\r")
+        try terminal.expect("9\t\"été ✓\"")
+        terminal.type("local _ = setmetatable(_G, { __index = function(_, k) io.write('SIDE' .. '-EFFECT') end })\r")
+        terminal.type("nope.\t\u{15}")                                   // Tab, then Ctrl-U clears the line
+        terminal.type("1 + 1\r")
+        try terminal.expect("2")
+        #expect(!terminal.transcript.contains("SIDE-EFFECT"), "\(terminal.transcript)")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0, "\(terminal.transcript)")
+    }
+
     @Test func ctrlCClearsTheLineOrStopsRunningCodeAndTheStateStaysIntact() throws {
         let terminal = try PseudoTerminal(["repl", "app.lua"], in: dir)
         defer { terminal.finish() }

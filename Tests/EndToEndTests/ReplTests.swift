@@ -111,6 +111,39 @@ struct ReplPipedTests {
         #expect(bare.stdout.contains("USAGE: factoryhost <subcommand>") && bare.stdout.contains("repl"), "\(bare)")
     }
 
+    @Test func printingShowsTablesAsTheyAreAndNeverFails() throws {
+        let input = """
+            t = setmetatable({}, { __len = function() return 5 end, __index = function(_, i) print("INDEX", i) return i end })
+            t
+            setmetatable({ 1, 2, 3 }, { __index = function() error("index boom") end, __len = function() return "abc" end })
+            setmetatable({}, { __metatable = "locked", __tostring = function() return "LOCKED" end })
+            setmetatable({}, { __tostring = function() error("tostring boom") end }) ~= nil
+            local keys = {} for i = 1, 40 do keys[setmetatable({}, { __tostring = function() return tostring(math.random()) end })] = i end
+            select("#", ...)
+            setmetatable(_ENV, nil)
+            ::label:: print("a label is Lua, not a command")
+            :   configs
+            """
+        let result = try CommandRunner.factoryhost(["repl", "app.lua"], in: dir, input: input + "\n", killAfter: 30)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == """
+            {}
+            { 1, 2, 3 }
+            LOCKED
+            true
+            0
+            a label is Lua, not a command
+            app — 3 registrations, app.lua:4
+            app-tests extends app — 3 registrations (1 of its own), app.lua:10
+
+            """, "\(result)")
+        #expect(result.stderr.hasPrefix("stdin:1: cannot change a protected metatable\n"), "\(result)")
+        // A value whose __tostring fails is shown by type and address, with why.
+        let failing = try CommandRunner.factoryhost(["repl"], in: dir,
+                                                    input: "setmetatable({}, { __tostring = function() error('no') end })\n", killAfter: 30)
+        #expect(failing.stdout.hasPrefix("<table: 0x") && failing.stdout.hasSuffix(" (cannot be shown: stdin:1: no)>\n"), "\(failing)")
+    }
+
     @Test func reloadSaysWhatChanged() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("fh-repl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

@@ -5,18 +5,27 @@
 -- nil) and `members(value)` (a Swift object's exported members), and returns
 -- a table of functions for Swift.
 local describe, members = ...
-local type, next, pairs, tostring, format, concat, sort, rep =
-  type, next, pairs, tostring, string.format, table.concat, table.sort, string.rep
-local getmetatable, rawget, select, mathtype = getmetatable, rawget, select, math.type
+local type, next, pairs, tostring, format, concat, sort, rep, find =
+  type, next, pairs, tostring, string.format, table.concat, table.sort, string.rep, string.find
+local rawget, rawlen, rawequal, select, mathtype, pcall = rawget, rawlen, rawequal, select, math.type, pcall
+local load, setmetatable = load, setmetatable
+-- Metatables as they are (a __metatable field must not hide a __tostring);
+-- the sandbox has no debug library, and then getmetatable it is.
+local getmetatable = debug and debug.getmetatable or getmetatable
 local G = _G
 
 -- Locals declared at the prompt: a table consulted before the globals. Each
 -- line is compiled with `env` as its _ENV, and a line's top-level `local`
 -- names are copied here when it ends (see keep).
 local locals, declared = {}, {}
+-- The name the end of a line calls to hand its locals over (not `...`,
+-- which stays the line's own, empty as in lua.c).
+local keep_name = format("__factoryhost_keep_%d", math.random(1, 1 << 30))
+local keep
 local env = setmetatable({}, {
   __index = function(_, key)
     if declared[key] then return locals[key] end
+    if key == keep_name then return keep end
     return G[key]
   end,
   __newindex = function(_, key, value)
@@ -29,9 +38,12 @@ local env = setmetatable({}, {
     for key in next, declared do merged[key] = locals[key] end
     return next, merged, nil
   end,
+  -- The prompt's environment is the REPL's: a script cannot take it apart
+  -- (setmetatable(_ENV, …) says so; change _G's metatable instead).
+  __metatable = "the prompt's environment (its globals are _G's)",
 })
 
-local function keep(...)
+keep = function(...)
   for i = 1, select("#", ...), 2 do
     local name, value = select(i, ...)
     declared[name] = true
@@ -56,7 +68,8 @@ local function key_order(a, b)
     return ta < tb
   end
   if ta == "number" or ta == "string" then return a < b end
-  return tostring(a) < tostring(b)
+  if ta == "boolean" then return not a and b end
+  return format("%p", a) < format("%p", b)      -- an address: no __tostring runs, and the order is strict
 end
 
 local MAX_DEPTH, MAX_ITEMS, WIDTH = 4, 100, 72
@@ -120,12 +133,13 @@ pretty = function(value, depth, seen, indent)
   if seen[value] then return "<cycle>" end
   if depth >= MAX_DEPTH then return "{…}" end
   seen[value] = true
-  local parts, count = {}, #value
+  -- The table as it is: raw length, raw reads (no __len or __index runs).
+  local parts, count = {}, rawlen(value)
   local shown = 0
   for i = 1, count do
     shown = shown + 1
     if shown > MAX_ITEMS then break end
-    parts[#parts + 1] = pretty(value[i], depth + 1, seen, indent .. "  ")
+    parts[#parts + 1] = pretty(rawget(value, i), depth + 1, seen, indent .. "  ")
   end
   local keys = {}
   for key in next, value do
@@ -136,7 +150,7 @@ pretty = function(value, depth, seen, indent)
     shown = shown + 1
     if shown > MAX_ITEMS then break end
     local label = is_identifier(key) and key or ("[" .. pretty(key, depth + 1, seen, indent .. "  ") .. "]")
-    parts[#parts + 1] = label .. " = " .. pretty(value[key], depth + 1, seen, indent .. "  ")
+    parts[#parts + 1] = label .. " = " .. pretty(rawget(value, key), depth + 1, seen, indent .. "  ")
   end
   local total = count + #keys
   if total > MAX_ITEMS then parts[#parts + 1] = format("… (%d more)", total - MAX_ITEMS) end
@@ -147,10 +161,22 @@ pretty = function(value, depth, seen, indent)
   return "{\n" .. indent .. "  " .. concat(parts, ",\n" .. indent .. "  ") .. "\n" .. indent .. "}"
 end
 
+-- A value that cannot be pretty-printed (its __tostring fails, say): its
+-- type and address, and why.
+local function fallback(value, problem)
+  local text = type(problem) == "string" and problem or "an error"
+  text = text:gsub("^%[factoryhost repl%]:%d+: ", "")
+  return format("<%s: %p (cannot be shown: %s)>", type(value), value, text)
+end
+
 -- Every value of a call's results, pretty, separated by tabs (as print does).
 local function show(...)
   local out = {}
-  for i = 1, select("#", ...) do out[i] = pretty((select(i, ...))) end
+  for i = 1, select("#", ...) do
+    local value = (select(i, ...))
+    local ok, text = pcall(pretty, value)
+    out[i] = ok and text or fallback(value, text)
+  end
   return concat(out, "\t")
 end
 
@@ -166,7 +192,9 @@ local function lookup(path)
   for part in path:gmatch("[^.:]+") do
     if type(value) == "table" then
       local found = rawget(value, part)
-      if found == nil and value == env then found = env[part] end
+      if found == nil and value == env then
+        if declared[part] then found = locals[part] else found = rawget(G, part) end     -- no _G metamethod runs
+      end
       if found == nil then
         local mt = getmetatable(value)
         local index = type(mt) == "table" and rawget(mt, "__index")
@@ -273,11 +301,14 @@ local function compile(code, name)
   return load(code, name or "=stdin", "t", env)
 end
 
--- The prompt: _PROMPT / _PROMPT2 if set (as lua.c honours them).
+-- The prompt: _PROMPT / _PROMPT2 if set (as lua.c honours them); one whose
+-- __tostring fails gives the stock prompt.
 local function prompt(continuation)
   local value = rawget(G, continuation and "_PROMPT2" or "_PROMPT")
   if value == nil then return continuation and ">> " or "> " end
-  return tostring(value)
+  local ok, text = pcall(tostring, value)
+  if ok and type(text) == "string" then return text end
+  return continuation and ">> " or "> "
 end
 
 -- One line (a table or object that needs more shows as its type and `{…}`), no origin.
@@ -295,6 +326,7 @@ end
 
 return {
   env = env,
+  keep_name = keep_name,
   compile = compile,
   compact = compact,
   prompt = prompt,
