@@ -14,7 +14,7 @@ enum ChunkReader {
     enum Outcome {
         /// Ready to run: the compiled function, and whether it is the
         /// `return …` form (an expression, whose values are printed).
-        case ready(code: String, isExpression: Bool)
+        case ready(code: [UInt8], isExpression: Bool)
         /// The chunk is unfinished: read another line (the continuation prompt).
         case incomplete
         /// A syntax error (the message as Lua gives it).
@@ -23,10 +23,10 @@ enum ChunkReader {
 
     /// The code to compile for `lines`, trying the expression form first.
     /// `compiles(code)` returns nil if the code compiles, else Lua's message.
-    static func read(_ lines: [String], keepName: String = "keep", compiles: (String) -> String?) -> Outcome {
-        let text = lines.joined(separator: "\n")
+    static func read(_ lines: [[UInt8]], keepName: String = "keep", compiles: ([UInt8]) -> String?) -> Outcome {
+        let text = Array(lines.joined(separator: [10]))
         if lines.count == 1 {
-            let expression = "return " + text
+            let expression = Array("return ".utf8) + text
             if compiles(expression) == nil { return .ready(code: expression, isExpression: true) }
         }
         guard let message = compiles(text) else {
@@ -43,17 +43,17 @@ enum ChunkReader {
     /// environment under `keepName`): `local a, b = 1` becomes
     /// `local a, b = 1 ;keep("a", a, "b", b)`. (A line ending in `return`,
     /// or declaring more locals than a function can hold, keeps none.)
-    static func keepingLocals(_ text: String, keepName: String) -> String {
+    static func keepingLocals(_ text: [UInt8], keepName: String) -> [UInt8] {
         let names = topLevelLocals(text)
         guard !names.isEmpty else { return text }
-        return text + "\n;" + keepName + "(" + names.map { "\"\($0)\", \($0)" }.joined(separator: ", ") + ")"
+        return text + Array(("\n;" + keepName + "(" + names.map { "\"\($0)\", \($0)" }.joined(separator: ", ") + ")").utf8)
     }
 
     /// The names top-level `local` statements in `text` declare, in order,
     /// each once (`local function f`, `local a <const>, b = …`).
-    static func topLevelLocals(_ text: String) -> [String] {
+    static func topLevelLocals(_ text: [UInt8]) -> [String] {
         enum State { case outside, name, afterName, attribute }
-        var lexer = LuaLexer(Array(text.utf8))
+        var lexer = LuaLexer(text)
         var depth = 0
         var state = State.outside
         var names: [String] = []

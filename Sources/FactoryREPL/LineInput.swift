@@ -17,7 +17,8 @@ public protocol LineInput: AnyObject {
 }
 
 public enum LineInputResult: Equatable {
-    case line(String)
+    /// A line as read: its bytes, without the newline.
+    case line([UInt8])
     /// Ctrl-C at the prompt: the line is dropped.
     case interrupted
     case end
@@ -26,11 +27,32 @@ public enum LineInputResult: Equatable {
 /// Standard input that is not a terminal: no prompts, no editing — each
 /// line read as typed, so sessions can be scripted.
 public final class PipedInput: LineInput {
+    private var buffered: [UInt8] = []
+    private var ended = false
+
     public init() {}
 
+    /// The next line's bytes as they are (a `\r` before the newline dropped):
+    /// bytes that are not UTF-8 reach Lua unchanged, as under lua5.4.
     public func readLine(prompt: String) -> LineInputResult {
-        guard let line = Swift.readLine(strippingNewline: true) else { return .end }
-        return .line(line.hasSuffix("\r") ? String(line.dropLast()) : line)
+        while true {
+            if let newline = buffered.firstIndex(of: 10) {
+                var line = Array(buffered[..<newline])
+                buffered.removeSubrange(...newline)
+                if line.last == 13 { line.removeLast() }
+                return .line(line)
+            }
+            if ended {
+                guard !buffered.isEmpty else { return .end }
+                defer { buffered = [] }
+                return .line(buffered.last == 13 ? Array(buffered.dropLast()) : buffered)
+            }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = read(0, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { ended = true; continue }
+            buffered += chunk[..<count]
+        }
     }
 
     public func remember(_ entry: String) {}
@@ -68,7 +90,7 @@ public final class LineEditor: LineInput {
             return .end
         }
         defer { free(raw) }
-        return .line(String(cString: raw))
+        return .line(Array(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))))
     }
 
     public func remember(_ entry: String) {

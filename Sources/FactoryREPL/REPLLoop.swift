@@ -12,7 +12,7 @@ import Darwin
 public enum REPLLoop {
     /// Runs `session` on `input`; returns the exit status (0).
     public static func run(_ session: REPLSession, input: LineInput) -> Int32 {
-        var pending: [String] = []
+        var pending: [[UInt8]] = []
         while true {
             let prompt = session.prompt(continuation: !pending.isEmpty)
             switch input.readLine(prompt: prompt) {
@@ -22,15 +22,16 @@ public enum REPLLoop {
             case .interrupted:
                 pending = []
             case .line(let line):
-                let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })
-                if pending.isEmpty, trimmed.hasPrefix(":"), !trimmed.hasPrefix("::") {     // `::label::` is Lua
-                    input.remember(line)
-                    if !session.command(line) { return 0 }
+                let trimmed = line.drop(while: { $0 == 32 || $0 == 9 })
+                if pending.isEmpty, trimmed.first == 58, !trimmed.starts(with: [58, 58]) {     // ':', but `::label::` is Lua
+                    let text = String(decoding: line, as: UTF8.self)
+                    input.remember(text)
+                    if !session.command(text) { return 0 }
                     continue
                 }
                 pending.append(line)
-                if session.submit(pending) == .incomplete { continue }
-                input.remember(pending.joined(separator: "\n"))
+                if session.submit(bytes: pending) == .incomplete { continue }
+                input.remember(String(decoding: Array(pending.joined(separator: [10])), as: UTF8.self))
                 pending = []
             }
         }
@@ -40,8 +41,8 @@ public enum REPLLoop {
 extension REPLSession {
     /// The input ended inside an unfinished chunk: report its syntax error
     /// (as lua.c does with `<eof>`).
-    func finishIncomplete(_ lines: [String]) -> Submission {
-        if case .string(let message)? = (try? compileMessage(lines.joined(separator: "\n"))) ?? nil {
+    func finishIncomplete(_ lines: [[UInt8]]) -> Submission {
+        if case .string(let message)? = (try? compileMessage(Array(lines.joined(separator: [10])))) ?? nil {
             output.error(message.description)
         }
         return .failed

@@ -188,8 +188,13 @@ public final class REPLSession {
     /// Runs the lines typed so far (one chunk): an expression's values are
     /// printed, pretty; a statement runs; an unfinished chunk asks for more.
     public func submit(_ lines: [String]) -> Submission {
+        submit(bytes: lines.map { Array($0.utf8) })
+    }
+
+    /// The same, for lines as they were read (bytes that are not UTF-8 reach Lua as they are).
+    public func submit(bytes lines: [[UInt8]]) -> Submission {
         let outcome = ChunkReader.read(lines, keepName: keepName) { code in
-            guard let result = try? compile.call(LuaValue(code)) else { return "cannot compile" }
+            guard let result = try? compile.call(.string(LuaString(bytes: code))) else { return "cannot compile" }
             if case .function? = result.first { return nil }
             if result.count > 1, case .string(let message) = result[1] { return message.description }
             return "cannot compile"
@@ -207,9 +212,9 @@ public final class REPLSession {
 
     /// Compiles and runs `code` in the prompt's environment; prints the results.
     @discardableResult
-    func run(_ code: String, printing: Bool = true) -> Submission {
+    func run(_ code: [UInt8], printing: Bool = true) -> Submission {
         do {
-            guard case .function(let function)? = try compile.call(LuaValue(code)).first else {
+            guard case .function(let function)? = try compile.call(.string(LuaString(bytes: code))).first else {
                 output.error("cannot compile the line")
                 return .failed
             }
@@ -261,8 +266,8 @@ public final class REPLSession {
     }
 
     /// Lua's message for `code` if it does not compile (nil if it does).
-    func compileMessage(_ code: String) throws -> LuaValue? {
-        let result = try compile.call(LuaValue(code))
+    func compileMessage(_ code: [UInt8]) throws -> LuaValue? {
+        let result = try compile.call(.string(LuaString(bytes: code)))
         return result.count > 1 ? result[1] : nil
     }
 

@@ -138,6 +138,12 @@ struct ReplPipedTests {
 
             """, "\(result)")
         #expect(result.stderr.hasPrefix("stdin:1: cannot change a protected metatable\n"), "\(result)")
+        // Bytes that are not UTF-8 reach Lua as they were piped.
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("fh-repl-bytes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: raw) }
+        try Data([0x73, 0x20, 0x3D, 0x20, 0x22, 0xFF, 0xFE, 0x22, 0x0A] + Array("print(#s, s == \"\\255\\254\")\n".utf8)).write(to: raw)
+        let bytes = try CommandRunner.run("/bin/sh", ["-c", "exec \"$0\" repl < \"$1\"", CommandRunner.factoryhost, raw.path], in: dir)
+        #expect(bytes.stdout == "2\ttrue\n", "\(bytes)")
         // A value whose __tostring fails is shown by type and address, with why.
         let failing = try CommandRunner.factoryhost(["repl"], in: dir,
                                                     input: "setmetatable({}, { __tostring = function() error('no') end })\n", killAfter: 30)
