@@ -28,6 +28,9 @@ public enum FactoryHostCLI {
         if let settings = FastRunArguments.parse(CommandLine.arguments) {
             exit(settings.run())
         }
+        if let status = FastReplArguments.start(CommandLine.arguments) {
+            exit(status)
+        }
         // Plain `factoryhost` on a terminal is the REPL, as plain `lua5.4` is;
         // with standard input not a terminal, the parser prints the help.
         if CommandLine.arguments.count == 1 && isatty(0) != 0 {

@@ -1,5 +1,12 @@
 import FactoryScripting
 import LuaBridge
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `factoryhost run` with its settings, run without the argument parser
 /// in its plain forms: setting the parser up costs about as much start-up
@@ -80,5 +87,37 @@ enum FastRunArguments {
     private static func splitOption(_ word: String) -> (String, String?) {
         guard let equals = word.firstIndex(of: "=") else { return (word, nil) }
         return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+    }
+}
+
+/// The plain forms of `factoryhost repl` (the same options as `run`, then
+/// an optional script and its arguments), started without the argument
+/// parser, so the first prompt comes as soon as `run`'s script would start.
+/// `-e`/`-l`, `--help` and anything unusual go through the parser.
+enum FastReplArguments {
+    static func start(_ argv: [String]) -> Int32? {
+        guard argv.count >= 2, argv[1] == "repl" else { return nil }
+        // Reuse run's parsing: the same options, with the script made optional.
+        var probe = argv
+        probe[1] = "run"
+        var settings = FastRunArguments.parse(probe)
+        var hasScript = settings != nil
+        if settings == nil {
+            // No script: parse again with a stand-in, which must be what ends the options.
+            guard let withStandIn = FastRunArguments.parse(probe + ["-"]),
+                  withStandIn.runner.scriptIndex == probe.count else { return nil }
+            settings = withStandIn
+            hasScript = false
+        }
+        guard let settings else { return nil }
+        let runner = settings.runner
+        let script: String? = hasScript ? runner.commandLine[runner.scriptIndex] : nil
+        let arguments = hasScript ? Array(runner.commandLine[(runner.scriptIndex + 1)...]) : []
+        // Options that take a value were consumed by the parse; a script of "-" needs a terminal.
+        if script == "-" && isatty(0) == 0 { return nil }
+        return ReplCommand.start(script: script, arguments: arguments, configuration: settings.configuration,
+                                 pluginPaths: settings.setup.pluginPaths, sandbox: runner.libraries == .sandboxed,
+                                 granted: settings.setup.granted, memoryLimit: runner.memoryLimit,
+                                 timeLimit: runner.timeLimit, preludes: [])
     }
 }

@@ -79,7 +79,7 @@ let goals: [(String, String, String, Double, String)] = [
     ("lua_call", "swift_method", "cfunction", 2.0, "exported Swift method ≤ 2× bare lua_CFunction called the same way"),
     ("startup", "factoryhost", "lua5.4", 4.0, "run start-up ≤ 4× lua5.4"),
     ("timeout_fib30", "timeout", "no_limit", 1.05, "a time limit that has not fired costs ≤ 5% on fib(30)"),
-    ("repl_start", "repl", "run", 1.5, "the REPL reads its first line within 1.5× run of an empty script"),
+    ("repl_start", "repl", "run", 1.5, "the REPL's first prompt on a terminal within 1.5× run of an empty script"),
 ]
 
 var results: [CaseResult] = []
