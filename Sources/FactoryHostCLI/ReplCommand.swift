@@ -57,28 +57,15 @@ struct ReplCommand: ParsableCommand {
     var arguments: [String] = []
 
     func validate() throws {
-        if !allow.isEmpty && !sandbox {
-            throw ValidationError("--allow only applies with --sandbox (without it, every plugin is available)")
-        }
-        for value in allow {
-            do { _ = try PluginCapabilities(parsing: value) } catch { throw ValidationError("--allow: \(error)") }
-        }
-        if let memoryLimit, Limits.bytes(memoryLimit) == nil {
-            throw ValidationError("--memory-limit: '\(memoryLimit)' is not a size (try 65536, 512K, 64M or 1G)")
-        }
-        if let timeout, Limits.duration(timeout) == nil {
-            throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
-        }
+        try HostOptions.validate(sandbox: sandbox, allow: allow, memoryLimit: memoryLimit, timeout: timeout)
         if script == "-" && isatty(0) == 0 {
             throw ValidationError("repl -: standard input cannot be both the script and the session; give the script a file")
         }
     }
 
     func run() throws {
-        var granted: PluginCapabilities = []
-        for value in allow { granted.formUnion((try? PluginCapabilities(parsing: value)) ?? []) }
         let status = Self.start(script: script, arguments: arguments, configuration: config, pluginPaths: pluginPath,
-                                sandbox: sandbox, granted: granted, memoryLimit: memoryLimit.flatMap(Limits.bytes),
+                                sandbox: sandbox, granted: HostOptions.granted(allow), memoryLimit: memoryLimit.flatMap(Limits.bytes),
                                 timeLimit: timeout.flatMap(Limits.duration),
                                 preludes: Self.preludes(CommandLine.arguments))
         if status != 0 { throw ExitCode(status) }

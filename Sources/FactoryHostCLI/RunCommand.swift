@@ -58,18 +58,7 @@ struct RunCommand: ParsableCommand {
     var arguments: [String] = []
 
     func validate() throws {
-        if !allow.isEmpty && !sandbox {
-            throw ValidationError("--allow only applies with --sandbox (without it, every plugin is available)")
-        }
-        for value in allow {
-            do { _ = try PluginCapabilities(parsing: value) } catch { throw ValidationError("--allow: \(error)") }
-        }
-        if let memoryLimit, Limits.bytes(memoryLimit) == nil {
-            throw ValidationError("--memory-limit: '\(memoryLimit)' is not a size (try 65536, 512K, 64M or 1G)")
-        }
-        if let timeout, Limits.duration(timeout) == nil {
-            throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
-        }
+        try HostOptions.validate(sandbox: sandbox, allow: allow, memoryLimit: memoryLimit, timeout: timeout)
         if interactive && script == "-" && isatty(0) == 0 {
             throw ValidationError("run -i -: standard input cannot be both the script and the session; give the script a file")
         }
@@ -81,10 +70,8 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let preludes = ReplCommand.preludes(CommandLine.arguments)
         if interactive {
-            var granted: PluginCapabilities = []
-            for value in allow { granted.formUnion((try? PluginCapabilities(parsing: value)) ?? []) }
             let status = ReplCommand.start(script: script, arguments: arguments, configuration: config, pluginPaths: pluginPath,
-                                           sandbox: sandbox, granted: granted, memoryLimit: memoryLimit.flatMap(Limits.bytes),
+                                           sandbox: sandbox, granted: HostOptions.granted(allow), memoryLimit: memoryLimit.flatMap(Limits.bytes),
                                            timeLimit: timeout.flatMap(Limits.duration), preludes: preludes)
             if status != 0 { throw ExitCode(status) }
             return
@@ -93,7 +80,7 @@ struct RunCommand: ParsableCommand {
             // `run -e STAT` / `-l MOD` alone: run them, as lua5.4 does, and end.
             var setup = HostSetup(pluginPaths: pluginPath)
             setup.libraries = sandbox ? .sandboxed : .standard
-            for value in allow { setup.granted.formUnion((try? PluginCapabilities(parsing: value)) ?? []) }
+            setup.granted = HostOptions.granted(allow)
             do {
                 let host = try setup.makeHost()
                 host.defaultConfiguration = config
@@ -115,7 +102,7 @@ struct RunCommand: ParsableCommand {
         runner.timeLimit = timeout.flatMap(Limits.duration)
         runner.preludes = preludes
         var setup = HostSetup(pluginPaths: pluginPath)
-        for value in allow { setup.granted.formUnion((try? PluginCapabilities(parsing: value)) ?? []) }
+        setup.granted = HostOptions.granted(allow)
         let settings = RunSettings(runner: runner, setup: setup, configuration: config)
         let status = settings.run()
         if status != 0 { throw ExitCode(status) }

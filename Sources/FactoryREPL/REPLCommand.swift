@@ -254,7 +254,7 @@ extension REPLSession {
         do {
             let changes = try reload()
             var lines = ["reloaded \(settings.script ?? "")"]
-            if changes == RegistrationChanges(before: [:], after: [:]) || (changes.added.isEmpty && changes.removed.isEmpty && changes.changed.isEmpty) {
+            if changes.added.isEmpty && changes.removed.isEmpty && changes.changed.isEmpty {
                 lines.append("no registration changed")
             }
             lines += changes.added.map { "added:   \($0)" } + changes.removed.map { "removed: \($0)" } + changes.changed.map { "changed: \($0)" }

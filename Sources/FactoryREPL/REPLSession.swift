@@ -53,7 +53,6 @@ public final class REPLSession {
     var library: LuaTable
     private var compile: LuaFunction
     private var show: LuaFunction
-    private var keep: LuaFunction
     /// The name a line's end calls to keep its locals (see `repl.lua`).
     private var keepName = "keep"
     /// Hosts `:reload` replaced: kept (their collector stopped) until the
@@ -72,7 +71,7 @@ public final class REPLSession {
         let (host, library) = try Self.start(settings)
         self.host = host
         self.library = library
-        (compile, show, keep) = try Self.functions(of: library)
+        (compile, show) = try Self.functions(of: library)
         keepName = Self.keepName(of: library)
         observe(host)
     }
@@ -136,13 +135,12 @@ public final class REPLSession {
         return (host, library)
     }
 
-    private static func functions(of library: LuaTable) throws -> (LuaFunction, LuaFunction, LuaFunction) {
+    private static func functions(of library: LuaTable) throws -> (LuaFunction, LuaFunction) {
         guard case .function(let compile) = try library.rawGet("compile"),
-              case .function(let show) = try library.rawGet("show"),
-              case .function(let keep) = try library.rawGet("keep") else {
+              case .function(let show) = try library.rawGet("show") else {
             throw LuaError(.runtime, "the REPL library is incomplete")
         }
-        return (compile, show, keep)
+        return (compile, show)
     }
 
     /// Records where each object the prompt resolves came from.
@@ -171,7 +169,7 @@ public final class REPLSession {
         let old = host
         host = newHost
         library = newLibrary
-        (compile, show, keep) = try Self.functions(of: newLibrary)
+        (compile, show) = try Self.functions(of: newLibrary)
         keepName = Self.keepName(of: newLibrary)
         origins = [:]
         lastContainer = nil

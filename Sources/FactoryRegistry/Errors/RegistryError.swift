@@ -66,13 +66,19 @@ public struct RegistryError: Error, CustomStringConvertible, Equatable {
         return String(text[..<cut]) + "… (\(text.utf8.count - text.utf8.distance(from: text.utf8.startIndex, to: cut)) more bytes)"
     }
 
-    public var description: String {
-        var lines = [message + (configuration.map { " in configuration '\($0)'" } ?? "")]
+    /// The lines under the message: the resolution path (when it says more
+    /// than the message), then ``details``.
+    public var detailLines: [String] {
+        var lines: [String] = []
         if path.count > 1 || (path.count == 1 && kind != .missingRegistration) {
             let shown = path.count <= 12 ? path : path.prefix(5) + ["… \(path.count - 10) more …"] + path.suffix(5)
-            lines.append("  resolution path: " + shown.joined(separator: " → "))
+            lines.append("resolution path: " + shown.joined(separator: " → "))
         }
-        lines += details.map { "  " + $0 }
-        return lines.joined(separator: "\n")
+        return lines + details
+    }
+
+    public var description: String {
+        ([message + (configuration.map { " in configuration '\($0)'" } ?? "")] + detailLines.map { "  " + $0 })
+            .joined(separator: "\n")
     }
 }

@@ -36,12 +36,8 @@ public struct CheckProblem: CustomStringConvertible, Equatable {
 
     /// A validation problem.
     public init(_ error: RegistryError) {
-        var lines = error.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let first = lines.removeFirst()
-        let suffix = error.configuration.map { " in configuration '\($0)'" } ?? ""
-        self.init(kind: error.kind.rawValue, message: first.hasSuffix(suffix) ? String(first.dropLast(suffix.count)) : first,
-                  configuration: error.configuration, origin: error.origin, path: error.path,
-                  details: lines.map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : $0 })
+        self.init(kind: error.kind.rawValue, message: error.message, configuration: error.configuration,
+                  origin: error.origin, path: error.path, details: error.detailLines)
     }
 
     /// `origin: message in configuration 'c'`, then each detail indented.

@@ -247,15 +247,18 @@ extension FactoryHost {
     }
 
     /// `package.searchpath(name, package.path)` — with the path as the run
-    /// left it, then as it started — if it finds a file.
+    /// left it, then as it started — if it finds a file. (The lookup is
+    /// compiled once per host.)
     private func searchModule(_ name: String) -> String? {
-        guard let searchpath = try? lua.run("""
-                return function(name, initial)
-                  return package.searchpath(name, package.path) or (initial and package.searchpath(name, initial))
-                end
-                """, name: "=[factoryhost check]"),
-              case .function(let function)? = searchpath.first,
-              case .string(let file)? = try? function.call(LuaValue(name), initialPackagePath.map { LuaValue($0) } ?? .nil).first
+        if moduleSearch == nil {
+            guard case .function(let function)? = try? lua.run("""
+                    return function(name, initial)
+                      return package.searchpath(name, package.path) or (initial and package.searchpath(name, initial))
+                    end
+                    """, name: "=[factoryhost check]").first else { return nil }
+            moduleSearch = function
+        }
+        guard case .string(let file)? = try? moduleSearch?.call(LuaValue(name), initialPackagePath.map { LuaValue($0) } ?? .nil).first
         else { return nil }
         return file.description
     }

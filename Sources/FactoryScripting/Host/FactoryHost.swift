@@ -79,6 +79,8 @@ public final class FactoryHost {
     var stoppedModule: LuaFunction?
     /// Installs the no-op test globals for checking a spec file.
     var specStubs: LuaFunction?
+    /// The dry run's module lookup (`package.searchpath`), compiled on first use.
+    var moduleSearch: LuaFunction?
     /// What each Swift plugin module's plugin reaches, by module name.
     var moduleCapabilities: [String: PluginCapabilities] = [:]
     /// Registrations scripts made, to report any that reach no configuration.
