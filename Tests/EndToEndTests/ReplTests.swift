@@ -150,6 +150,42 @@ struct ReplPipedTests {
         #expect(failing.stdout.hasPrefix("<table: 0x") && failing.stdout.hasSuffix(" (cannot be shown: stdin:1: no)>\n"), "\(failing)")
     }
 
+    @Test func badCommandsAndOptionsAreClearErrors() throws {
+        let input = """
+            :use nope
+            :graph
+            :inspect
+            :inspect 1 +
+            :live 42
+            :time
+            1 + 1
+            """
+        let result = try CommandRunner.factoryhost(["repl", "app.lua"], in: dir, input: input + "\n", killAfter: 30)
+        #expect(result.status == 0 && result.stdout == "2\n", "\(result)")
+        #expect(result.stderr == """
+            no configuration named 'nope' (configurations: app, app-tests)
+            usage: :graph KEY [config]
+            usage: :inspect EXPR
+            stdin:1: unexpected symbol near <eof>
+            :live 42: not a container or a scope (it is 42)
+            usage: :time EXPR
+
+            """, "\(result)")
+        let noScript = try CommandRunner.factoryhost(["repl"], in: dir, input: ":reload\n", killAfter: 30)
+        #expect(noScript.stderr == ":reload needs a script: start with factoryhost repl script.lua\n", "\(noScript)")
+        // Standard input cannot be both the script and the session.
+        for arguments in [["repl", "-"], ["run", "-i", "-"]] {
+            let both = try CommandRunner.factoryhost(arguments, in: dir, input: "1\n", killAfter: 30)
+            #expect(both.status == 64 && both.stderr.contains("standard input cannot be both the script and the session"), "\(both)")
+        }
+        let badTimeout = try CommandRunner.factoryhost(["repl", "--timeout", "soon"], in: dir, input: "", killAfter: 30)
+        #expect(badTimeout.status == 64 && badTimeout.stderr.contains("--timeout: 'soon' is not a duration"), "\(badTimeout)")
+        for command in ["check", "graph"] {
+            let bad = try CommandRunner.factoryhost([command, "--config", "app", "--timeout=-1", "app.lua"], in: dir, killAfter: 30)
+            #expect(bad.status == 64 && bad.stderr.contains("--timeout: '-1' is not a duration"), "\(command): \(bad)")
+        }
+    }
+
     @Test func reloadSaysWhatChanged() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("fh-repl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
