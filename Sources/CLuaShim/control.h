@@ -24,7 +24,8 @@ enum { FH_LIMIT_NONE = 0, FH_LIMIT_INSTRUCTIONS = 1, FH_LIMIT_TIME = 2, FH_LIMIT
 typedef struct fh_control {
     lua_Alloc base_alloc;
     void *base_ud;
-    size_t used;          /* bytes allocated now */
+    size_t used;          /* bytes allocated now (counted once `counting`) */
+    int counting;         /* fh_alloc is installed (since the first memory limit) */
     size_t limit;         /* 0 = no cap */
     int enforce;          /* the cap applies only while Lua code runs */
 

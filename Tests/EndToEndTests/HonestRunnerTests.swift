@@ -77,6 +77,11 @@ struct HonestRunnerTests {
         }
     }
 
+    @Test func whatATestDroppedIsCollectedBeforeTheNextStarts() throws {
+        let result = try CommandRunner.factoryhost(["test", "honest/release_spec.lua"], in: specs, killAfter: 60)
+        #expect(result.status == 0 && result.stdout.hasSuffix("\n4 passed, 0 failed\n"), "\(result)")
+    }
+
     @Test func testsAndHooksDeclaredInsideATestAreErrors() throws {
         let result = try CommandRunner.factoryhost(["test", "honest/nested_spec.lua"], in: specs, killAfter: 60)
         #expect(result.status == 1 && result.stdout.hasSuffix("\n0 passed, 4 failed\n"), "\(result)")

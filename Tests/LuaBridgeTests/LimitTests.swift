@@ -18,6 +18,25 @@ struct LimitTests {
         #expect(lua.stackTop == 0)
     }
 
+    @Test func aLimitSetAfterTheHeapGrewCountsWhatIsAlreadyHeld() throws {
+        // Without a limit Lua allocates uncounted (Lua's own allocator); the
+        // counting one goes in with the first limit, starting from Lua's count.
+        let lua = try LuaState()
+        _ = try lua.run("held = {} for i = 1, 20000 do held[i] = ('x'):rep(100) .. i end", name: "grow")
+        let held = lua.memoryUsed
+        #expect(held > 2 << 20)
+        lua.memoryLimit = held + (1 << 20)
+        #expect(abs(lua.memoryUsed - held) < 64 << 10)
+        #expect(try lua.run("local t = {} for i = 1, 1000 do t[i] = i end return #t", name: "small") == [1000])
+        let error = try #require(expectLuaError(lua, "local t = {} for i = 1, 1e6 do t[i] = ('y'):rep(64) .. i end"))
+        #expect(error.kind == .memory)
+        // Freeing what was held makes room again, counted through the same allocator.
+        _ = try lua.run("held = nil", name: "drop")
+        lua.collectGarbage()
+        #expect(lua.memoryUsed < held)
+        #expect(try lua.run("local t = {} for i = 1, 10000 do t[i] = ('z'):rep(64) .. i end return #t", name: "again") == [10000])
+    }
+
     @Test func swiftPushesAreNeverRefusedByTheCap() throws {
         let lua = try LuaState()
         lua.memoryLimit = 1 << 20

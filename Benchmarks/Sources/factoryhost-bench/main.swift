@@ -54,6 +54,11 @@ if let at = arguments.firstIndex(of: "--iterate") {
         _ = try lua.run("local s, x = Stepper.new(), 0 for i = 1, \(rest.dropFirst().first ?? "1000000") do x = s:step(x) end", name: "loop")
         exit(0)
     }
+    if contender == "lua_transient" {
+        let loop = try luaResolveLoop()
+        _ = try loop.function.call(loop.app, "Store", .integer(rest.dropFirst().first.flatMap { Int($0) } ?? 100_000))
+        exit(0)
+    }
     let n = rest.dropFirst().first.flatMap { Int($0) } ?? 100_000
     let fh = try factoryhostContainer()
     let sw = swinjectContainer()
@@ -80,12 +85,14 @@ let goals: [(String, String, String, Double, String)] = [
     ("startup", "factoryhost", "lua5.4", 4.0, "run start-up ≤ 4× lua5.4"),
     ("timeout_fib30", "timeout", "no_limit", 1.05, "a time limit that has not fired costs ≤ 5% on fib(30)"),
     ("repl_start", "repl", "run", 1.5, "the REPL's first prompt on a terminal within 1.5× run of an empty script"),
+    ("lua_resolve_singleton", "factoryhost", "plain_lua", 2.0, "c:resolve of a built singleton ≤ 2× a plain-Lua container"),
+    ("lua_resolve_transient", "factoryhost", "plain_lua", 3.0, "c:resolve of a transient Lua factory ≤ 3× a plain-Lua container"),
 ]
 
 var results: [CaseResult] = []
 let groups: [([String], () throws -> [CaseResult])] = [
     (["graph9", "singleton", "assisted3", "regs10", "regs10000", "threads1", "threads8"], registryCases),
-    (["lua_call"], luaCallCases), (["load1000", "load10000"], loadCases), (["startup"], startupCases),
+    (["lua_call"], luaCallCases), (["lua_resolve_singleton", "lua_resolve_transient"], luaResolveCases), (["load1000", "load10000"], loadCases), (["startup"], startupCases),
     (["timeout_fib30"], timeoutCases),
     (["repl_start"], replStartCases), (["completion10k"], completionCases),
 ]
@@ -107,11 +114,11 @@ if json {
     func format(_ ns: Double) -> String {
         ns >= 1_000_000 ? String(format: "%.2f ms", ns / 1e6) : ns >= 1000 ? String(format: "%.2f µs", ns / 1000) : String(format: "%.1f ns", ns)
     }
-    print(pad("case", 12) + pad("contender", 16) + pad("median", 12) + "vs first")
+    print(pad("case", 24) + pad("contender", 16) + pad("median", 12) + "vs first")
     for result in results {
         let first = result.contenders.first?.1 ?? 1
         for (index, (contender, ns)) in result.contenders.enumerated() {
-            print(pad(index == 0 ? result.name : "", 12) + pad(contender, 16) + pad(format(ns), 12) + String(format: "%.2fx", ns / first))
+            print(pad(index == 0 ? result.name : "", 24) + pad(contender, 16) + pad(format(ns), 12) + String(format: "%.2fx", ns / first))
         }
     }
     if let r10 = results.first(where: { $0.name == "regs10" })?.ns("factoryhost"),

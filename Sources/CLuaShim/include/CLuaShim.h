@@ -164,6 +164,23 @@ void *fh_running_box(lua_State *L);
 void fh_where(lua_State *L, int level);
 /// Pops a methods table and a property-getter function and pushes an
 /// __index function for an exported type: methods by raw lookup, else the getter.
+/// Pushes the userdata in slot `slot` of the weak cache table (registry
+/// reference `cache`) if it holds `object` as `type`: 1, else 0 (nothing pushed).
+int fh_push_cached_object(lua_State *L, int cache, lua_Integer slot, const void *object, const void *type);
+/// Keeps the userdata at `idx` in slot `slot` of the cache (made before: never allocates).
+void fh_cache_object(lua_State *L, int cache, lua_Integer slot, int idx);
+/// Keeps the value at `idx` (a userdata a Lua factory returned) in a slot
+/// made with the state: setting it never allocates.
+void fh_store_last_built(lua_State *L, int idx);
+/// Pushes that value and empties the slot.
+void fh_push_last_built(lua_State *L);
+/// A memoizing method (LuaClass.memoizingMethod): the Swift body returns its
+/// result and this marker to have it remembered for the receiver and key.
+void fh_push_memo_marker(lua_State *L);
+/// Replaces the function on top of the stack by a wrapper that answers
+/// obj:m(key) from its memo when it can; protected: LUA_OK, or an error
+/// message in the function's place.
+int fh_wrap_memoizing(lua_State *L);
 void fh_push_exported_index(lua_State *L);
 
 // MARK: Libraries
@@ -186,6 +203,8 @@ int fh_errfile(void);
 unsigned long long fh_new_serial(void);
 /// A full garbage collection, protected (finalizers run under the limits). Status.
 int fh_collect(lua_State *L);
+/// A young collection in generational mode (restoring that mode first), protected.
+int fh_collect_young(lua_State *L);
 void fh_pop(lua_State *L, int n);
 int fh_isnoneornil(lua_State *L, int idx);
 const char *fh_tolstring(lua_State *L, int idx, size_t *len);

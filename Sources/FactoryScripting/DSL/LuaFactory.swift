@@ -18,6 +18,9 @@ final class LuaFactory: @unchecked Sendable {
         let dependency: FactoryRegistry.Dependency
         /// `labelText`, ready to be set again and again.
         let label: LuaFieldName
+        /// Its slot in the host's object cache (0: none yet): a singleton
+        /// dependency reaches `make` as the same userdata call after call.
+        var cacheSlot = 0
 
         init(labelText: String, key: ScriptKey, dependency: FactoryRegistry.Dependency) {
             self.labelText = labelText
@@ -69,7 +72,9 @@ final class LuaFactory: @unchecked Sendable {
                 for dependency in dependencies {
                     switch dependency.dependency.kind {
                     case .instance:
-                        try types.push(resolver.resolveAny(dependency.key.serviceKey), to: frame)
+                        let value = try resolver.resolveAny(dependency.key.serviceKey)
+                        if dependency.cacheSlot == 0 { dependency.cacheSlot = try host.objectCache().newSlot() }
+                        try types.push(value, to: frame, cache: host.objectCache(), slot: dependency.cacheSlot)
                     case .provider:
                         try frame.push(.function(host.providerFunction(resolver.anyProvider(dependency.key.serviceKey),
                                                                        name: dependency.key.description)))
@@ -85,7 +90,9 @@ final class LuaFactory: @unchecked Sendable {
                 return 2
             }, reading: { frame, index in
                 do {
-                    return try resultType.fromFrame(frame, index)
+                    let result = try resultType.fromFrame(frame, index)
+                    types.rememberBuilt(result, at: index, in: frame)
+                    return result
                 } catch let error as LuaError where error.kind == .typeMismatch {
                     throw wrongResult(frame.value(index), error)
                 }

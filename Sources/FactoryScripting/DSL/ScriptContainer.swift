@@ -33,10 +33,10 @@ extension FactoryHost {
     /// `c:provider "Key"`, `c.configuration`.
     func containerClass() -> LuaClass<ScriptContainer> {
         LuaClass<ScriptContainer>()
-            .method("resolve", frame: { [unowned self] object, frame in
-                try frame.push(self.resolve(in: object.container, container: object.container, frame: frame, keyAt: 2))
-                return 1
-            })
+            // A built singleton, once resolved, is answered without entering Swift.
+            .memoizingMethod("resolve") { [unowned self] object, frame in
+                try self.resolve(in: object.container, container: object.container, frame: frame, keyAt: 2, onContainer: true)
+            }
             .method("openScope", frame: { [unowned self] object, frame in
                 let handle = try object.container.openScope(frame.string(2))
                 try frame.push(self.types.toLua(ScriptScope(handle, container: object.container), in: self.lua))
@@ -54,7 +54,7 @@ extension FactoryHost {
     func scopeClass() -> LuaClass<ScriptScope> {
         LuaClass<ScriptScope>()
             .method("resolve", frame: { [unowned self] object, frame in
-                try frame.push(self.resolve(in: object.handle, container: object.container, frame: frame, keyAt: 2))
+                _ = try self.resolve(in: object.handle, container: object.container, frame: frame, keyAt: 2)
                 return 1
             })
             .method("openScope", frame: { [unowned self] object, frame in
@@ -73,8 +73,7 @@ extension FactoryHost {
     }
 
     private func provider(from resolving: Resolving, frame: LuaFrame) throws -> LuaFunction {
-        let keyText = try frame.string(2)
-        let key = try ScriptKey(parsing: keyText, catalog: types)
+        let key = try parsedKey(frame.string(2))
         return try providerFunction(resolving.anyProvider(key.serviceKey), name: key.description)
     }
 }

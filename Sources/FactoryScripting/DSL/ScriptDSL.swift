@@ -79,7 +79,7 @@ extension FactoryHost {
             try self.installPendingPlugins(for: frame)
             if self.stopsAtFirstContainer { throw self.stopForCheck(frame, "resolve") }
             let container = try self.sharedContainer()
-            try frame.push(self.resolve(in: container, container: container, frame: frame, keyAt: 1))
+            _ = try self.resolve(in: container, container: container, frame: frame, keyAt: 1)
             return 1
         }))
         try lua.setGlobal("implement", .function(lua.frameFunction("implement") { [unowned self] frame in
@@ -152,14 +152,34 @@ extension FactoryHost {
 
     /// Resolves the key at argument `keyAt` (with named runtime arguments at
     /// `keyAt + 1`) from `resolving`, as a Lua value.
-    func resolve(in resolving: Resolving, container: Container, frame: LuaFrame, keyAt position: Int32) throws -> LuaValue {
-        let keyText = try frame.string(position)
-        let key = try ScriptKey(parsing: keyText, catalog: types)
+    /// Resolves the key at `position` (with the runtime arguments after it)
+    /// and pushes the result. Returns whether the result may be remembered
+    /// for that key on `container` (``LuaClass/memoizingMethod(_:_:)``): a
+    /// singleton resolved on the container itself (`onContainer`, not
+    /// through a scope, which may close), without arguments, when nobody
+    /// watches resolves.
+    func resolve(in resolving: Resolving, container: Container, frame: LuaFrame, keyAt position: Int32,
+                 onContainer: Bool = false) throws -> Bool {
+        let key = try parsedKey(frame.string(position))
         let registration = container.registration(for: key.serviceKey)
-        let arguments = try runtimeArguments(frame.value(position + 1), for: registration, key: key.description)
+        let arguments = frame.count <= position && registration?.arguments.isEmpty != false
+            ? Arguments.none
+            : try runtimeArguments(frame.value(position + 1), for: registration, key: key.description)
         let value = try resolving.resolveAny(key.serviceKey, arguments: arguments)
         if let onScriptResolve { onScriptResolve(registration, container, value) }
-        return try types.toLua(value, in: lua)
+        try types.push(value, to: frame)
+        return onContainer && onScriptResolve == nil && frame.count == position
+            && registration?.scope == .singleton
+    }
+
+    /// A key as `register`/`resolve` write it, parsed once per host: types
+    /// are only ever added to the catalog, so a parse that succeeded stays
+    /// right. (At most 4,096 are kept; failures are never kept.)
+    func parsedKey(_ text: String) throws -> ScriptKey {
+        if let key = parsedKeys[text] { return key }
+        let key = try ScriptKey(parsing: text, catalog: types)
+        if parsedKeys.count < 4096 { parsedKeys[text] = key }
+        return key
     }
 
     /// A table of named runtime arguments as the registration's positional

@@ -85,6 +85,16 @@ public final class FactoryHost {
     var moduleCapabilities: [String: PluginCapabilities] = [:]
     /// Registrations scripts made, to report any that reach no configuration.
     var specs: [RegistrationSpec] = []
+    /// Keys scripts resolved, parsed (see ``parsedKey(_:)``).
+    var parsedKeys: [String: ScriptKey] = [:]
+    private var storedObjectCache: LuaObjectCache?
+    /// Userdata Lua factories' dependencies were pushed as (see ``LuaObjectCache``).
+    func objectCache() throws -> LuaObjectCache {
+        if let storedObjectCache { return storedObjectCache }
+        let cache = try LuaObjectCache(in: lua)
+        storedObjectCache = cache
+        return cache
+    }
     private var defaultContainer: Container?
     var modules: [String: LuaTable] = [:]
 

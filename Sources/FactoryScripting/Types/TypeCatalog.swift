@@ -17,6 +17,9 @@ public final class TypeCatalog {
     /// Exported classes by the exact Swift type of values already handed to
     /// Lua: the name, and the metatable to push them with.
     private var exportedByType: [ObjectIdentifier: LuaMetatableReference] = [:]
+    /// The object whose userdata the state's last-built slot holds (the slot
+    /// keeps it alive, so the identity cannot be reused meanwhile).
+    private var lastBuilt: ObjectIdentifier?
     /// Where each name was exported (a plugin's name), for conflict messages.
     private var exporters: [String: String] = [:]
     /// What each exported class shows scripts, by name.
@@ -112,7 +115,12 @@ public final class TypeCatalog {
             return try T.fromLua(frame.value(index))
         })
         classNames[ObjectIdentifier(T.self)] = name
-        installers[name] = { try description.install(in: $0) }
+        installers[name] = { [unowned self] state in
+            let table = try description.install(in: state)
+            // Objects of exactly this class are pushed without a lookup by name from now on.
+            exportedByType[ObjectIdentifier(T.self)] = try state.metatableReference(for: name)
+            return table
+        }
         classMembers[name] = description.members
     }
 
@@ -157,15 +165,65 @@ public final class TypeCatalog {
     }
 
     /// Pushes `value` (converted as by ``toLua(_:in:)``) onto `frame`'s stack.
+    /// The object a Lua factory just returned goes back as the userdata it
+    /// returned (see ``rememberBuilt(_:at:in:)``).
     func push(_ value: Any, to frame: LuaFrame) throws {
         if let exported = exportedByType[ObjectIdentifier(Swift.type(of: value))] {
-            frame.pushObject(classReference(value), metatable: exported)
+            let object = classReference(value)
+            if let built = lastBuilt, built == ObjectIdentifier(object) {
+                lastBuilt = nil
+                frame.pushRememberedObject()
+                return
+            }
+            frame.pushObject(object, metatable: exported)
             return
         }
         try frame.push(slowToLua(value, in: frame.state))
     }
 
+    /// Pushes `value` as by ``push(_:to:)``; an object of an exported class
+    /// reuses the userdata `slot` of `cache` still holds for it.
+    func push(_ value: Any, to frame: LuaFrame, cache: LuaObjectCache, slot: Int) throws {
+        if let exported = exportedByType[ObjectIdentifier(Swift.type(of: value))] {
+            let object = classReference(value)
+            if let built = lastBuilt, built == ObjectIdentifier(object) {
+                lastBuilt = nil
+                frame.pushRememberedObject()
+                frame.cacheObject(at: -1, cache: cache, slot: slot)
+                return
+            }
+            frame.pushObject(object, metatable: exported, cache: cache, slot: slot)
+            return
+        }
+        try push(value, to: frame)
+    }
+
+    /// Remembers the userdata at `index`, which a Lua factory returned and
+    /// which holds `value`, an object of an exported class: when `value` is
+    /// pushed next (the resolve that called the factory returning it, or a
+    /// factory it is a dependency of), that userdata goes back, not a second
+    /// one — one allocation and one finalizer fewer per transient resolve,
+    /// and the script sees the very userdata its factory made.
+    func rememberBuilt(_ value: Any, at index: Int32, in frame: LuaFrame) {
+        guard exportedByType[ObjectIdentifier(Swift.type(of: value))] != nil else { return }
+        frame.rememberObject(at: index)
+        lastBuilt = ObjectIdentifier(classReference(value))
+    }
+
     private func slowToLua(_ value: Any, in state: LuaState) throws -> LuaValue {
+        // A cast that fails costs a conformance search (a Lua table tried
+        // as each type in turn took a microsecond): match the exact type first.
+        switch ObjectIdentifier(Swift.type(of: value)) {
+        // (Exactly these final classes: the reference is the existential's first word.)
+        case ObjectIdentifier(LuaTable.self): return .table(unsafeDowncast(classReference(value), to: LuaTable.self))
+        case ObjectIdentifier(LuaFunction.self): return .function(unsafeDowncast(classReference(value), to: LuaFunction.self))
+        case ObjectIdentifier(LuaValue.self): if let v = value as? LuaValue { return v }
+        case ObjectIdentifier(Int.self): if let v = value as? Int { return .integer(v) }
+        case ObjectIdentifier(Double.self): if let v = value as? Double { return .number(v) }
+        case ObjectIdentifier(String.self): if let v = value as? String { return LuaValue(v) }
+        case ObjectIdentifier(Bool.self): if let v = value as? Bool { return .boolean(v) }
+        default: break
+        }
         switch value {
         case let v as LuaValue: return v
         case let v as Int: return .integer(v)

@@ -10,8 +10,17 @@ extension LuaClass {
         let metatable = try state.metatable(for: typeName)
         let methodTable = try state.newTable()
         for method in methods {
-            let function = try state.methodFunction("\(typeName):\(method.name)", receiver: Object.self, method.body)
-            try methodTable.rawSet(LuaValue(method.name), .function(function))
+            var function = LuaValue.function(try state.methodFunction("\(typeName):\(method.name)", receiver: Object.self, method.body))
+            if method.memoizing {
+                function = try state.withRawState { L -> LuaValue in
+                    try state.push(function, in: L)
+                    let status = fh_wrap_memoizing(L)
+                    defer { fh_pop(L, 1) }
+                    guard status == LUA_OK else { throw LuaError(.memory, "cannot install \(typeName):\(method.name): out of memory") }
+                    return state.value(at: -1, in: L)
+                }
+            }
+            try methodTable.rawSet(LuaValue(method.name), function)
         }
         let getters = self.getters, setters = self.setters
         let index: LuaValue

@@ -148,6 +148,31 @@ public final class LuaClass<Object: LuaExportable> {
         return self
     }
 
+    /// A method `obj:name(key)` whose body may have its one result remembered
+    /// for this object and key string: the body pushes the result and returns
+    /// `true` to remember it, and later calls `obj:name(key)` — exactly those
+    /// two arguments — answer from a table without entering Swift. For
+    /// lookups whose answer never changes once known, such as a container's
+    /// built singletons. The memo goes with the object (it is weak-keyed).
+    ///
+    /// ```swift
+    /// LuaClass<Catalog>()
+    ///     .memoizingMethod("entry") { catalog, frame in
+    ///         let entry = try catalog.entry(named: frame.string(2))
+    ///         try frame.push(entry.value)
+    ///         return entry.isFinal           // remembered: the next call never enters Swift
+    ///     }
+    /// ```
+    @discardableResult
+    public func memoizingMethod(_ name: String, _ body: @escaping (Object, LuaFrame) throws -> Bool) -> Self {
+        methods.append(LuaMethodEntry(name, memoizing: true, { f in
+            guard try f.withReceiver(as: Object.self, { try body($0, f) }) else { return 1 }
+            f.pushMemoMarker()
+            return 2
+        }))
+        return self
+    }
+
     // MARK: Properties, tostring, equality
 
     /// A read-only property: `obj.name`.
@@ -201,9 +226,12 @@ public final class LuaClass<Object: LuaExportable> {
 final class LuaMethodEntry {
     let name: String
     let body: LuaFrameFunction
+    /// Answers may be remembered (``LuaClass/memoizingMethod(_:_:)``).
+    let memoizing: Bool
     @usableFromInline
-    init(_ name: String, _ body: @escaping LuaFrameFunction) {
+    init(_ name: String, memoizing: Bool = false, _ body: @escaping LuaFrameFunction) {
         self.name = name
+        self.memoizing = memoizing
         self.body = body
     }
 }

@@ -153,6 +153,9 @@ public struct LuaFrame {
     /// Pushes any value (throws for a reference from another state).
     public func push(_ value: LuaValue) throws { try state.push(value, in: L) }
 
+    /// Marks the result just pushed as one to remember (a memoizing method).
+    func pushMemoMarker() { fh_push_memo_marker(L) }
+
     /// Makes room for `count` more results.
     public func reserve(_ count: Int) throws { try state.reserve(count, in: L) }
 

@@ -226,6 +226,16 @@ public final class LuaState {
         if fh_collect(L) != LUA_OK { fh_pop(L, 1) }
     }
 
+    /// Runs a young (minor) collection, protected: it frees what became
+    /// garbage among the objects made since the last collection, at a cost
+    /// that follows them rather than the whole heap. A collector a script
+    /// switched to incremental mode is put back in generational mode first
+    /// (which costs one full collection).
+    public func collectYoungGarbage() {
+        guard let L = current else { return }
+        if fh_collect_young(L) != LUA_OK { fh_pop(L, 1) }
+    }
+
     /// Stops the garbage collector: from now on no finalizer (`__gc`) runs
     /// until ``close()`` — for a run that must not run the script's code
     /// any more (check's dry run, which then exits without closing).

@@ -77,7 +77,7 @@ final class SpecFileSession {
         host.useContainer(nil)
         // Configurations and scopes the test declared are gone for the next.
         try? host.restoreDeclarations(declared)
-        host.lua.collectGarbage()      // release what the test built (and its container) now
+        host.lua.collectYoungGarbage()      // release what the test built (and its container) now
         // A finalizer of the test's objects that called os.exit fails the test.
         if case .function(let lateExit) = (try? api.rawGet("late_exit")) ?? .nil,
            case .string(let text)? = try? lateExit.call().first, outcome == .passed {
