@@ -105,6 +105,7 @@ let package = Package(
         .target(
             name: "FactoryHostCLI",
             dependencies: [
+                "CStackBounds",
                 "LuaBridge",
                 "FactoryRegistry",
                 "FactoryScripting",

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CStackBounds.h"
 #include <pthread.h>
+#include <sys/resource.h>
 
 static __thread uintptr_t cached_low_bound = 0;
 static __thread uintptr_t cached_size = 0;
@@ -52,4 +53,23 @@ uintptr_t fh_stack_floor(uintptr_t reserve) {
 
 uintptr_t fh_stack_address(void) {
     return (uintptr_t)__builtin_frame_address(0);
+}
+
+uintptr_t fh_grow_main_stack(uintptr_t bytes) {
+#if defined(__linux__)
+    /* The main thread's stack grows on demand up to the soft limit, read at
+       each growth; the space below it is kept free for at least 128 MiB
+       whatever the limit was at exec, so up to that much is safe to ask. */
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_STACK, &limit) != 0) return 0;
+    if (limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur < bytes) {
+        rlim_t wanted = limit.rlim_max == RLIM_INFINITY || limit.rlim_max >= bytes ? bytes : limit.rlim_max;
+        limit.rlim_cur = wanted;
+        if (setrlimit(RLIMIT_STACK, &limit) != 0) return 0;
+    }
+    return limit.rlim_cur == RLIM_INFINITY ? (uintptr_t)-1 : (uintptr_t)limit.rlim_cur;
+#else
+    (void)bytes;
+    return 0;
+#endif
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CStackBounds
 import FactoryRegistry
 import FactoryScripting
 import LuaBridge
@@ -25,6 +26,10 @@ public enum FactoryHostCLI {
     /// Runs the command line in `CommandLine.arguments` and exits.
     public static func main(plugins: [any FactoryPlugin]) -> Never {
         self.plugins = plugins
+        // Deep graphs: each nested resolve takes ~2 KB of stack, so the 8 MiB
+        // default stops near 3,500 levels; 64 MiB (below the 128 MiB Linux
+        // keeps free under the main stack) resolves 20,000 and more.
+        _ = fh_grow_main_stack(64 << 20)
         if let settings = FastRunArguments.parse(CommandLine.arguments) {
             exit(settings.run())
         }

@@ -86,54 +86,6 @@ func luaCallCases() throws -> [CaseResult] {
     return [result]
 }
 
-/// `startup`: one `run` of a one-line script, `lua5.4` against the release
-/// `factoryhost` ($FACTORYHOST_BIN, else ../.build/release/factoryhost).
-func startupCases() throws -> [CaseResult] {
-    let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    let binary = ProcessInfo.processInfo.environment["FACTORYHOST_BIN"]
-        ?? here.appendingPathComponent(".build/release/factoryhost").path
-    guard FileManager.default.isExecutableFile(atPath: binary) else {
-        FileHandle.standardError.write(Data("startup: no factoryhost binary at \(binary) (run Scripts/bench.sh)\n".utf8))
-        return []
-    }
-    let lua = ["/usr/bin/lua5.4", "/opt/homebrew/bin/lua5.4", "/usr/local/bin/lua5.4"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-    let script = FileManager.default.temporaryDirectory.appendingPathComponent("factoryhost-bench-one.lua")
-    try Data("local x = 1\n".utf8).write(to: script)
-    var result = CaseResult(name: "startup")
-    if let lua { result.add("lua5.4", try spawnTime([lua, script.path])) }
-    result.add("factoryhost", try spawnTime([binary, "run", script.path]))
-    return [result]
-}
-
-/// Median ns for spawning `argv` and waiting for it (11 samples of 20 runs).
-func spawnTime(_ argv: [String]) throws -> Double {
-    func once() throws {
-        var pid: pid_t = 0
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)   // input at its end (the REPL exits)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else {
-            throw NSError(domain: "spawn", code: 1, userInfo: [NSLocalizedDescriptionKey: "cannot run \(argv[0])"])
-        }
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
-    }
-    for _ in 0..<5 { try once() }
-    var samples: [Double] = []
-    for _ in 0..<11 {
-        let start = now()
-        for _ in 0..<20 { try once() }
-        samples.append(Double(now() - start) / 20)
-    }
-    samples.sort()
-    return samples[samples.count / 2]
-}
-
 /// `timeout_fib30`: fib(30) in Lua — call-heavy VM work — with no limit and
 /// under a time limit that never fires (60 s). A limit must cost nothing
 /// until it fires: no hook runs before the deadline (the watchdog arms it

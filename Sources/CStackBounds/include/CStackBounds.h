@@ -17,6 +17,12 @@ uintptr_t fh_stack_size(void);
 /// low bound + min(reserve, size / 4), computed once per thread; 0 if unknown.
 uintptr_t fh_stack_floor(uintptr_t reserve);
 
+/// Lets the main thread's stack grow to `bytes` (Linux: raises the soft
+/// RLIMIT_STACK, which the kernel checks as the stack grows; never above the
+/// hard limit, never lowers it). Call before anything looks the bounds up.
+/// Returns the main thread's stack limit now, in bytes (0 if unknown).
+uintptr_t fh_grow_main_stack(uintptr_t bytes);
+
 /// The resolve running on this thread: its state's address and a token
 /// unique on this thread. A resolver checks both before touching the state,
 /// so one kept past its factory call (or used on another thread) is refused
