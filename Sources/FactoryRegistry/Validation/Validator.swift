@@ -141,7 +141,7 @@ extension Registry {
         var problems: [RegistryError] = []
         for configuration in names {
             do {
-                problems += Validator(plan: try plan(configuration)).problems()
+                problems += Validator(plan: try plan(configuration, caching: false)).problems()
             } catch let error as RegistryError {
                 problems.append(error)
             } catch {
