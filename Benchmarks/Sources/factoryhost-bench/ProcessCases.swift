@@ -239,3 +239,60 @@ func deepGraphCases() throws -> [CaseResult] {
         """, to: directory, "plain.lua")
     return [try spawnInterleaved("deep20000", [("lua5.4", [lua54, plain]), ("factoryhost", [binary, "run", script])], rounds: 5)]
 }
+
+// MARK: - check at scale
+
+/// Runs `argv` once; its wall time in ns and its peak resident size in bytes.
+func timeAndPeakMemory(_ argv: [String]) throws -> (ns: Double, bytes: Double) {
+    var pid: pid_t = 0
+    let cArgs = argv.map { strdup($0) } + [nil]
+    defer { cArgs.forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    let start = now()
+    guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else {
+        throw NSError(domain: "spawn", code: 1, userInfo: [NSLocalizedDescriptionKey: "cannot run \(argv[0])"])
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    return (Double(now() - start), Double(usage.ru_maxrss) * 1024)
+}
+
+/// `check100k`: `factoryhost check` of 100,000 registrations, each depending
+/// on the one before (goal ≤ 1 s), with its peak memory per registration
+/// over an empty script's (goal ≤ 1.5 KB); `check_chain3000`: 3,000
+/// configurations, each extending the one before (memory: linear, not the
+/// 1.9 GB a cache of flattened plans took). Median of 3 runs each.
+func checkScaleCases() throws -> [CaseResult] {
+    guard let binary = factoryhostBinary(for: "check100k") else { return [] }
+    let directory = try scratchDirectory("check")
+    var lines = ["configuration \"app\" {", "  register \"table#r0\" { make = function() return {} end },"]
+    for i in 1..<100_000 {
+        lines.append("  register \"table#r\(i)\" { deps = { prev = \"table#r\(i - 1)\" }, make = function(d) return {} end },")
+    }
+    lines.append("}")
+    let big = try write(lines.joined(separator: "\n") + "\n", to: directory, "regs100k.lua")
+    var chain = ["configuration \"c0\" { register \"table#x0\" { make = function() return {} end } }"]
+    for i in 1..<3000 {
+        chain.append("configuration \"c\(i)\" { extends = \"c\(i - 1)\", register \"table#x\(i)\" { make = function() return {} end } }")
+    }
+    let chained = try write(chain.joined(separator: "\n") + "\n", to: directory, "chain3000.lua")
+    let empty = try write("", to: directory, "empty.lua")
+    func medianRun(_ argv: [String]) throws -> (ns: Double, bytes: Double) {
+        let runs = try (0..<3).map { _ in try timeAndPeakMemory(argv) }
+        return (median(runs.map(\.ns)), median(runs.map(\.bytes)))
+    }
+    let base = try medianRun([binary, "check", empty])
+    let hundred = try medianRun([binary, "check", big])
+    let chainRun = try medianRun([binary, "check", chained])
+    var check = CaseResult(name: "check100k")
+    check.add("factoryhost", hundred.ns)
+    check.add("bytes_per_registration", (hundred.bytes - base.bytes) / 100_000)
+    var chainResult = CaseResult(name: "check_chain3000")
+    chainResult.add("factoryhost", chainRun.ns)
+    chainResult.add("peak_megabytes", chainRun.bytes / 1_048_576)
+    return [check, chainResult]
+}

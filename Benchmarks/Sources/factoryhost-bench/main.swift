@@ -107,6 +107,7 @@ let groups: [([String], () throws -> [CaseResult])] = [
     (["startup_run", "startup_dsl", "startup_check", "startup_graph"], startupCases),
     (["tests500", "tests4000", "fixture1m"], runnerCases), (["spec_cpu"], specCPUCases),
     (["alloc_instructions"], allocationCases), (["deep20000"], deepGraphCases),
+    (["check100k", "check_chain3000"], checkScaleCases),
     (["timeout_fib30"], timeoutCases),
     (["repl_start"], replStartCases), (["completion10k"], completionCases),
 ]
@@ -132,7 +133,9 @@ if json {
     for result in results {
         let first = result.contenders.first?.1 ?? 1
         for (index, (contender, ns)) in result.contenders.enumerated() {
-            let shown = result.name == "alloc_instructions" ? String(format: "%.1fM instr", ns / 1e6) : format(ns)
+            let shown = result.name == "alloc_instructions" ? String(format: "%.1fM instr", ns / 1e6)
+                : contender == "bytes_per_registration" ? String(format: "%.0f B", ns)
+                : contender == "peak_megabytes" ? String(format: "%.0f MB", ns) : format(ns)
             print(pad(index == 0 ? result.name : "", 24) + pad(contender, 16) + pad(shown, 14) + String(format: "%.2fx", ns / first))
         }
     }
@@ -151,6 +154,14 @@ if json {
     for (name, contender, reference, limit, text) in goals {
         guard let result = results.first(where: { $0.name == name }), let ratio = result.pairedRatio(contender, reference) else { continue }
         print(String(format: "%@: %@ / %@ = %.2fx — %@ %@", name, contender, reference, ratio, text, ratio <= limit ? "✓" : "✗"))
+    }
+    if let check = results.first(where: { $0.name == "check100k" }), let ns = check.ns("factoryhost"),
+       let bytes = check.ns("bytes_per_registration") {
+        print(String(format: "check100k: %.2f s — check of 100,000 registrations in under 1 s %@", ns / 1e9, ns <= 1e9 ? "✓" : "✗"))
+        print(String(format: "check100k: %.0f bytes of peak memory per registration — at most 1.5 KB %@", bytes, bytes <= 1536 ? "✓" : "✗"))
+    }
+    if let chain = results.first(where: { $0.name == "check_chain3000" }), let megabytes = chain.ns("peak_megabytes") {
+        print(String(format: "check_chain3000: %.0f MB peak for 3,000 chained configurations (was 1.9 GB: plans cached per configuration)", megabytes))
     }
     if let completion = results.first(where: { $0.name == "completion10k" })?.ns("factoryhost") {
         print(String(format: "completion10k: %.2f ms — a registration key among 10,000 completes in under 20 ms %@",
