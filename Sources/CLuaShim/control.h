@@ -26,6 +26,7 @@ typedef struct fh_control {
     void *base_ud;
     size_t used;          /* bytes allocated now (counted once `counting`) */
     int counting;         /* fh_alloc is installed (since the first memory limit) */
+    int memo_off;         /* memoizing methods answer from Swift every time */
     size_t limit;         /* 0 = no cap */
     int enforce;          /* the cap applies only while Lua code runs */
 

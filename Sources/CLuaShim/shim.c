@@ -661,11 +661,20 @@ void fh_push_memo_marker(lua_State *L) { lua_pushlightuserdata(L, (void *)&memo_
    the body did not ask to remember, goes to Swift each time. */
 static int memo_trampoline(lua_State *L) {
     int memoizable = lua_gettop(L) == 2 && lua_type(L, 2) == LUA_TSTRING;
-    if (memoizable) {
-        lua_pushvalue(L, 1);
-        if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TTABLE) {
-            lua_pushvalue(L, 2);
-            if (lua_rawget(L, -2) != LUA_TNIL) return 1;
+    if (memoizable && !control(L)->memo_off) {
+        /* Only for a live receiver (a finalizer may run with its object
+           already released), and never a remembered object since released:
+           Swift says what is wrong with those. */
+        fh_object *receiver = object_at(L, 1);
+        if (receiver != NULL && receiver->object != NULL) {
+            lua_pushvalue(L, 1);
+            if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TTABLE) {
+                lua_pushvalue(L, 2);
+                if (lua_rawget(L, -2) != LUA_TNIL) {
+                    fh_object *answer = object_at(L, -1);
+                    if (answer == NULL || answer->object != NULL) return 1;
+                }
+            }
         }
         lua_settop(L, 2);
     }
@@ -705,24 +714,6 @@ static int wrap_memoizing(lua_State *L) {
    protected (it allocates): LUA_OK, or an error message in its place. */
 int fh_wrap_memoizing(lua_State *L) { return protected_call(L, wrap_memoizing, 1, 1); }
 
-// MARK: - The last object a Lua factory built
-
-/* The userdata a Lua factory returned last, kept in one registry slot made
-   with the state (so setting it never allocates): resolving it pushes that
-   same userdata instead of making a second one for the same object. */
-static const char last_built_key = 0;
-
-void fh_store_last_built(lua_State *L, int idx) {
-    lua_pushvalue(L, idx);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &last_built_key);
-}
-
-void fh_push_last_built(lua_State *L) {
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &last_built_key);
-    lua_pushboolean(L, 0);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &last_built_key);
-}
-
 // MARK: - State
 
 lua_State *fh_newstate(fh_call_fn call, fh_release_fn release) {
@@ -743,8 +734,6 @@ lua_State *fh_newstate(fh_call_fn call, fh_release_fn release) {
     clear_error_value(L);                /* creates the slot the handler reuses */
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &fh_metatables_key);
-    lua_pushboolean(L, 0);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &last_built_key);
     fh_object_metatable(L, fh_closure_mt);
     lua_pop(L, 1);
     return L;
@@ -817,6 +806,7 @@ void fh_drain_unrefs(lua_State *L) {
 }
 
 void fh_set_owner(lua_State *L, void *owner) { control(L)->owner = owner; }
+void fh_set_memoizing(lua_State *L, int on) { control(L)->memo_off = !on; }
 void *fh_owner(lua_State *L) { return control(L)->owner; }
 
 // MARK: - Limits
@@ -1062,11 +1052,25 @@ static int guarded_setupvalue(lua_State *L) {
     return lua_gettop(L);
 }
 
+/// debug.getupvalue, which shows Swift functions as having none: their
+/// upvalues (a box, a memo) are the bridge's, not the script's.
+static int guarded_getupvalue(lua_State *L) {
+    lua_CFunction f = lua_tocfunction(L, 1);
+    if (f == fh_trampoline || f == memo_trampoline) return 0;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 static void guard_debug_library(lua_State *L) {
     if (lua_getglobal(L, LUA_DBLIBNAME) == LUA_TTABLE) {
         lua_getfield(L, -1, "setupvalue");
         lua_pushcclosure(L, guarded_setupvalue, 1);
         lua_setfield(L, -2, "setupvalue");
+        lua_getfield(L, -1, "getupvalue");
+        lua_pushcclosure(L, guarded_getupvalue, 1);
+        lua_setfield(L, -2, "getupvalue");
     }
     lua_pop(L, 1);
 }
@@ -1103,14 +1107,47 @@ unsigned long long fh_new_serial(void) {
    what the collection found dead run only at the next step. */
 static int do_collect(lua_State *L) { lua_gc(L, LUA_GCCOLLECT); lua_gc(L, LUA_GCSTEP, 0); return 0; }
 int fh_collect(lua_State *L) { return protected_call(L, do_collect, 0, 0); }   /* __gc code runs under the limits */
-/* A young (minor) collection: its cost follows what was allocated since the
-   last one, not the size of the heap. A collector switched to incremental
-   mode is put back in generational mode, which costs one full collection. */
-static int do_collect_young(lua_State *L) {
-    if (lua_gc(L, LUA_GCGEN, 0, 0) == LUA_GCGEN) lua_gc(L, LUA_GCSTEP, 0);
+/* Collecting what was made since a mark (a test's objects) at a cost that
+   follows them, not the heap. At the mark, a fresh object is held only by a
+   weak table: any collection since (one the allocations triggered, one the
+   code asked for) clears it. If none ran, everything made since the mark is
+   still young, and a young (minor) collection reaches all of it. If one
+   ran, some of it may have aged past a young collection's reach: a full
+   one then — which only happens after the code allocated a good part of the
+   heap (a minor collection waits for 20% growth), so its cost stays in
+   proportion. A collector switched to incremental mode is put back in
+   generational mode (and collected in full). */
+static const char young_mark_key = 0;
+
+static int do_mark_young(lua_State *L) {
+    lua_createtable(L, 1, 0);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_createtable(L, 0, 0);
+    lua_rawseti(L, -2, 1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &young_mark_key);
     return 0;
 }
-int fh_collect_young(lua_State *L) { return protected_call(L, do_collect_young, 0, 0); }
+int fh_mark_young(lua_State *L) { return protected_call(L, do_mark_young, 0, 0); }
+
+static int do_collect_since_mark(lua_State *L) {
+    int young = lua_rawgetp(L, LUA_REGISTRYINDEX, &young_mark_key) == LUA_TTABLE
+        && lua_rawgeti(L, -1, 1) == LUA_TTABLE;
+    lua_settop(L, 0);
+    if (lua_gc(L, LUA_GCGEN, 0, 0) != LUA_GCGEN) young = 0;
+    if (young) {
+        lua_gc(L, LUA_GCSTEP, 0);
+    } else {
+        lua_gc(L, LUA_GCCOLLECT);
+        lua_gc(L, LUA_GCSTEP, 0);                   /* the finalizers it found run at a step */
+    }
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &young_mark_key);
+    return 0;
+}
+int fh_collect_since_mark(lua_State *L) { return protected_call(L, do_collect_since_mark, 0, 0); }
 void fh_stop_collector(lua_State *L) { lua_gc(L, LUA_GCSTOP); }
 void fh_line_buffer_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
 void fh_pop(lua_State *L, int n) { lua_pop(L, n); }

@@ -79,7 +79,14 @@ struct HonestRunnerTests {
 
     @Test func whatATestDroppedIsCollectedBeforeTheNextStarts() throws {
         let result = try CommandRunner.factoryhost(["test", "honest/release_spec.lua"], in: specs, killAfter: 60)
-        #expect(result.status == 0 && result.stdout.hasSuffix("\n4 passed, 0 failed\n"), "\(result)")
+        #expect(result.status == 0 && result.stdout.hasSuffix("\n6 passed, 0 failed\n"), "\(result)")
+        // A finalizer that exits on an object that aged during its test fails
+        // that test (a young collection alone missed it: the run was green).
+        let aged = try CommandRunner.factoryhost(["test", "--reporter", "tap", "honest/aged_exit_spec.lua"], in: specs, killAfter: 60)
+        #expect(aged.status == 1, "\(aged)")
+        #expect(aged.stdout.contains("not ok 1 - leaves an aged finalizer that exits\n"), "\(aged)")
+        #expect(aged.stdout.contains("ok 2 - is innocent\n") && !aged.stdout.contains("not ok 2"), "\(aged)")
+        #expect(aged.stdout.contains("(in a finalizer)"), "\(aged)")
     }
 
     @Test func testsAndHooksDeclaredInsideATestAreErrors() throws {

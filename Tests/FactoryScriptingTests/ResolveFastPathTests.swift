@@ -109,10 +109,46 @@ struct ResolveFastPathTests {
 
     @Test func watchersHearEveryResolveMemoOrNot() throws {
         let host = try host()
+        _ = try host.run("c:resolve 'Cache'", name: "before.lua")       // remembered before anyone watched
         var heard = 0
         host.onScriptResolve = { _, _, _ in heard += 1 }
         _ = try host.run("for i = 1, 3 do c:resolve 'Cache' end", name: "watch.lua")
         #expect(heard == 3)
+        host.onScriptResolve = nil
+        _ = try host.run("c:resolve 'Cache'", name: "after.lua")
+        #expect(heard == 3)
+    }
+
+    @Test func aProviderHandsBackTheFactorysUserdataAndHoldsNothing() throws {
+        let host = try host()
+        #expect(try truth(host, "local p = c:provider 'Cache#fresh' local x = p() return rawequal(x, made[#made])"))
+        // Nothing keeps what a provider built alive once Lua drops it.
+        #expect(try truth(host, """
+            local W = setmetatable({}, { __mode = "v" })
+            do local p = c:provider "Cache#fresh"; W[1] = p() end
+            made = {}
+            collectgarbage(); collectgarbage()
+            return W[1] == nil
+            """))
+    }
+
+    @Test func aReleasedContainerIsNeverAnsweredFromTheMemo() throws {
+        let host = try host()
+        // The holder's finalizer runs after the container's (finalizers run
+        // newest first): by then the container's object is released.
+        let result = try host.run("""
+            local holder = setmetatable({}, { __gc = function(h)
+              local ok, err = pcall(h.c.resolve, h.c, "Cache")
+              outcome = { ok = ok, err = tostring(err) }
+            end })
+            holder.c = container "app"
+            holder.c:resolve "Cache"
+            holder = nil
+            collectgarbage(); collectgarbage()
+            return outcome ~= nil, outcome and outcome.ok, outcome and outcome.err
+            """, name: "released.lua")
+        #expect(result.first?.isTruthy == true)
+        #expect(result.dropFirst().first?.isTruthy == false, "\(result)")
     }
 
     @Test func theMemoCannotBeSwappedThroughTheDebugLibrary() throws {
@@ -124,6 +160,8 @@ struct ResolveFastPathTests {
             """, name: "debug.lua")
         #expect(result.first?.isTruthy == false)
         #expect(try result.last?.string().contains("cannot be changed") == true)
+        // Nor read: a Swift function shows no upvalues.
+        #expect(try truth(host, "return select('#', debug.getupvalue(c.resolve, 2)) == 0 and select('#', debug.getupvalue(c.resolve, 1)) == 0"))
         #expect(try truth(host, "return rawequal(c:resolve 'Cache', c:resolve 'Cache')"))
     }
 }

@@ -169,14 +169,12 @@ void fh_where(lua_State *L, int level);
 int fh_push_cached_object(lua_State *L, int cache, lua_Integer slot, const void *object, const void *type);
 /// Keeps the userdata at `idx` in slot `slot` of the cache (made before: never allocates).
 void fh_cache_object(lua_State *L, int cache, lua_Integer slot, int idx);
-/// Keeps the value at `idx` (a userdata a Lua factory returned) in a slot
-/// made with the state: setting it never allocates.
-void fh_store_last_built(lua_State *L, int idx);
-/// Pushes that value and empties the slot.
-void fh_push_last_built(lua_State *L);
 /// A memoizing method (LuaClass.memoizingMethod): the Swift body returns its
 /// result and this marker to have it remembered for the receiver and key.
 void fh_push_memo_marker(lua_State *L);
+/// Whether memoizing methods may answer from their memos (on by default);
+/// off, every call goes to Swift (a host that watches every resolve).
+void fh_set_memoizing(lua_State *L, int on);
 /// Replaces the function on top of the stack by a wrapper that answers
 /// obj:m(key) from its memo when it can; protected: LUA_OK, or an error
 /// message in the function's place.
@@ -203,8 +201,11 @@ int fh_errfile(void);
 unsigned long long fh_new_serial(void);
 /// A full garbage collection, protected (finalizers run under the limits). Status.
 int fh_collect(lua_State *L);
-/// A young collection in generational mode (restoring that mode first), protected.
-int fh_collect_young(lua_State *L);
+/// Marks the start of a stretch whose garbage fh_collect_since_mark collects.
+int fh_mark_young(lua_State *L);
+/// Collects what became garbage since the mark: a young collection if no
+/// collection ran since, else a full one (generational mode restored), protected.
+int fh_collect_since_mark(lua_State *L);
 void fh_pop(lua_State *L, int n);
 int fh_isnoneornil(lua_State *L, int idx);
 const char *fh_tolstring(lua_State *L, int idx, size_t *len);

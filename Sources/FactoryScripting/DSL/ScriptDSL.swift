@@ -225,7 +225,7 @@ extension FactoryHost {
     func providerFunction(_ provider: Provider<Any>, name: String) throws -> LuaFunction {
         try lua.frameFunction("provider of \(name)") { [unowned self] frame in
             let arguments = try self.runtimeArguments(frame.value(1), for: provider.registration, key: name)
-            try frame.push(self.types.toLua(provider.call(arguments: arguments), in: self.lua))
+            try self.types.push(provider.call(arguments: arguments), to: frame)
             return 1
         }
     }

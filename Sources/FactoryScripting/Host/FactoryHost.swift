@@ -36,7 +36,11 @@ public final class FactoryHost {
     /// Told of every value a script resolves (`resolve "X"`, `c:resolve "X"`),
     /// with the registration that built it and the container: how the REPL
     /// knows where an object at its prompt came from.
-    public var onScriptResolve: ((Registration?, Container, Any) -> Void)?
+    /// (While it is set, `c:resolve` answers nothing from its memo of built
+    /// singletons, so the watcher hears every call.)
+    public var onScriptResolve: ((Registration?, Container, Any) -> Void)? {
+        didSet { lua.memoizing = onScriptResolve == nil }
+    }
     /// The container unqualified `resolve` calls use now, if one was made.
     public var currentContainer: Container? { defaultContainer }
     /// The plugins installed, in order (Swift plugins first, then Lua ones).
@@ -88,7 +92,8 @@ public final class FactoryHost {
     /// Keys scripts resolved, parsed (see ``parsedKey(_:)``).
     var parsedKeys: [String: ScriptKey] = [:]
     private var storedObjectCache: LuaObjectCache?
-    /// Userdata Lua factories' dependencies were pushed as (see ``LuaObjectCache``).
+    /// Userdata already handed to Lua, kept weakly: the one a Lua factory
+    /// returned last, and each factory dependency's (see ``LuaObjectCache``).
     func objectCache() throws -> LuaObjectCache {
         if let storedObjectCache { return storedObjectCache }
         let cache = try LuaObjectCache(in: lua)
@@ -116,6 +121,9 @@ public final class FactoryHost {
         storedTypes = TypeCatalog()
         try storedTypes.addClass(containerClass(), exporter: "factoryhost")
         try storedTypes.addClass(scopeClass(), exporter: "factoryhost")
+        let cache = try LuaObjectCache(in: lua)
+        storedObjectCache = cache
+        storedTypes.builtObjects = (cache, try cache.newSlot())
         try installDSL()
         for plugin in plugins { try install(plugin) }
     }

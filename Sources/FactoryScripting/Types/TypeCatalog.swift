@@ -17,9 +17,9 @@ public final class TypeCatalog {
     /// Exported classes by the exact Swift type of values already handed to
     /// Lua: the name, and the metatable to push them with.
     private var exportedByType: [ObjectIdentifier: LuaMetatableReference] = [:]
-    /// The object whose userdata the state's last-built slot holds (the slot
-    /// keeps it alive, so the identity cannot be reused meanwhile).
-    private var lastBuilt: ObjectIdentifier?
+    /// Where the userdata a Lua factory returned last is kept, weakly (see
+    /// ``rememberBuilt(_:at:in:)``); set by the host.
+    var builtObjects: (cache: LuaObjectCache, slot: Int)?
     /// Where each name was exported (a plugin's name), for conflict messages.
     private var exporters: [String: String] = [:]
     /// What each exported class shows scripts, by name.
@@ -166,15 +166,11 @@ public final class TypeCatalog {
 
     /// Pushes `value` (converted as by ``toLua(_:in:)``) onto `frame`'s stack.
     /// The object a Lua factory just returned goes back as the userdata it
-    /// returned (see ``rememberBuilt(_:at:in:)``).
+    /// returned, while Lua still holds that (see ``rememberBuilt(_:at:in:)``).
     func push(_ value: Any, to frame: LuaFrame) throws {
         if let exported = exportedByType[ObjectIdentifier(Swift.type(of: value))] {
             let object = classReference(value)
-            if let built = lastBuilt, built == ObjectIdentifier(object) {
-                lastBuilt = nil
-                frame.pushRememberedObject()
-                return
-            }
+            if let built = builtObjects, frame.pushCachedObject(object, cache: built.cache, slot: built.slot) { return }
             frame.pushObject(object, metatable: exported)
             return
         }
@@ -182,32 +178,26 @@ public final class TypeCatalog {
     }
 
     /// Pushes `value` as by ``push(_:to:)``; an object of an exported class
-    /// reuses the userdata `slot` of `cache` still holds for it.
+    /// reuses the userdata `slot` of `cache` still holds for it, and the
+    /// userdata pushed stays in the slot (weakly).
     func push(_ value: Any, to frame: LuaFrame, cache: LuaObjectCache, slot: Int) throws {
-        if let exported = exportedByType[ObjectIdentifier(Swift.type(of: value))] {
-            let object = classReference(value)
-            if let built = lastBuilt, built == ObjectIdentifier(object) {
-                lastBuilt = nil
-                frame.pushRememberedObject()
-                frame.cacheObject(at: -1, cache: cache, slot: slot)
-                return
-            }
-            frame.pushObject(object, metatable: exported, cache: cache, slot: slot)
-            return
-        }
+        guard exportedByType[ObjectIdentifier(Swift.type(of: value))] != nil else { return try push(value, to: frame) }
+        if frame.pushCachedObject(classReference(value), cache: cache, slot: slot) { return }
         try push(value, to: frame)
+        frame.cacheObject(at: -1, cache: cache, slot: slot)
     }
 
-    /// Remembers the userdata at `index`, which a Lua factory returned and
-    /// which holds `value`, an object of an exported class: when `value` is
-    /// pushed next (the resolve that called the factory returning it, or a
-    /// factory it is a dependency of), that userdata goes back, not a second
-    /// one — one allocation and one finalizer fewer per transient resolve,
-    /// and the script sees the very userdata its factory made.
+    /// Keeps the userdata at `index`, which a Lua factory returned and which
+    /// holds `value`, weakly in the host's built-object slot: when `value`
+    /// is pushed next (the resolve that called the factory returning it, a
+    /// provider, a factory it is a dependency of) that userdata goes back,
+    /// not a second one — one allocation and one finalizer fewer per
+    /// transient, and the script sees the userdata its factory made. The
+    /// slot never keeps it alive, and C checks the object and its class
+    /// before reusing it.
     func rememberBuilt(_ value: Any, at index: Int32, in frame: LuaFrame) {
-        guard exportedByType[ObjectIdentifier(Swift.type(of: value))] != nil else { return }
-        frame.rememberObject(at: index)
-        lastBuilt = ObjectIdentifier(classReference(value))
+        guard let built = builtObjects, exportedByType[ObjectIdentifier(Swift.type(of: value))] != nil else { return }
+        frame.cacheObject(at: index, cache: built.cache, slot: built.slot)
     }
 
     private func slowToLua(_ value: Any, in state: LuaState) throws -> LuaValue {

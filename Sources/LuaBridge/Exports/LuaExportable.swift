@@ -66,17 +66,6 @@ extension LuaFrame {
     }
 }
 
-extension LuaFrame {
-    /// Keeps the value at `index` — the userdata a factory just returned —
-    /// in one slot of the state (setting it never allocates), so that the
-    /// same object can be handed back to Lua as that userdata rather than a
-    /// second one (see ``pushRememberedObject()``).
-    package func rememberObject(at index: Int32) { fh_store_last_built(L, index) }
-
-    /// Pushes the userdata ``rememberObject(at:)`` kept, and empties the slot.
-    package func pushRememberedObject() { fh_push_last_built(L) }
-}
-
 /// A reference to the metatable of one userdata type in one state, for
 /// pushing objects of that type without looking the metatable up.
 public struct LuaMetatableReference {

@@ -36,21 +36,24 @@ package final class LuaObjectCache {
 
 extension LuaFrame {
     /// Pushes `object` as by ``pushObject(_:metatable:)``, reusing the
-    /// userdata `slot` of `cache` still holds for it (see ``LuaObjectCache``).
+    /// userdata `slot` of `cache` still holds for it, and leaves the one
+    /// pushed in the slot (see ``LuaObjectCache``).
     package func pushObject(_ object: AnyObject, metatable: LuaMetatableReference, cache: LuaObjectCache, slot: Int) {
-        guard cache.table.link.state === state else {
-            pushObject(object, metatable: metatable)
-            return
-        }
-        let address = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        if fh_push_cached_object(L, cache.table.ref, lua_Integer(slot), address, swiftTypeIdentity(Swift.type(of: object))) != 0 {
-            return
-        }
+        if pushCachedObject(object, cache: cache, slot: slot) { return }
         pushObject(object, metatable: metatable)
-        fh_cache_object(L, cache.table.ref, lua_Integer(slot), -1)
+        cacheObject(at: -1, cache: cache, slot: slot)
     }
 
-    /// Keeps the userdata at `index` in `slot` of `cache` (see ``LuaObjectCache``).
+    /// Pushes the userdata `slot` of `cache` holds if it holds `object`
+    /// (alive, as exactly its class); false, and nothing pushed, otherwise.
+    package func pushCachedObject(_ object: AnyObject, cache: LuaObjectCache, slot: Int) -> Bool {
+        guard cache.table.link.state === state else { return false }
+        let address = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        return fh_push_cached_object(L, cache.table.ref, lua_Integer(slot), address,
+                                     swiftTypeIdentity(Swift.type(of: object))) != 0
+    }
+
+    /// Keeps the userdata at `index` in `slot` of `cache` (weakly).
     package func cacheObject(at index: Int32, cache: LuaObjectCache, slot: Int) {
         guard cache.table.link.state === state else { return }
         fh_cache_object(L, cache.table.ref, lua_Integer(slot), index)

@@ -115,6 +115,13 @@ public final class LuaState {
         set { if let L = mainThread { fh_set_memory_limit(L, newValue.map { max(1, $0) } ?? 0) } }
     }
 
+    /// Whether memoizing methods (``LuaClass/memoizingMethod(_:_:)``) may
+    /// answer from what they remembered (the default); `false` sends every
+    /// call to Swift — for a host that must see every call.
+    public var memoizing: Bool = true {
+        didSet { if let L = mainThread { fh_set_memoizing(L, memoizing ? 1 : 0) } }
+    }
+
     /// Bytes Lua holds now.
     public var memoryUsed: Int { mainThread.map { Int(fh_memory_used($0)) } ?? 0 }
 
@@ -226,14 +233,23 @@ public final class LuaState {
         if fh_collect(L) != LUA_OK { fh_pop(L, 1) }
     }
 
-    /// Runs a young (minor) collection, protected: it frees what became
-    /// garbage among the objects made since the last collection, at a cost
-    /// that follows them rather than the whole heap. A collector a script
-    /// switched to incremental mode is put back in generational mode first
-    /// (which costs one full collection).
-    public func collectYoungGarbage() {
+    /// Marks the start of a stretch of work (a test) whose garbage
+    /// ``collectGarbageSinceMark()`` collects.
+    public func markGarbage() {
         guard let L = current else { return }
-        if fh_collect_young(L) != LUA_OK { fh_pop(L, 1) }
+        if fh_mark_young(L) != LUA_OK { fh_pop(L, 1) }
+    }
+
+    /// Collects, protected, everything that became garbage since
+    /// ``markGarbage()`` — finalizers included — at a cost that follows what
+    /// was allocated since, not the size of the heap: a young collection when
+    /// no collection ran since the mark (all of it is still young), else a
+    /// full one (some may have aged; a collection ran only after the code
+    /// allocated a good part of the heap). A collector the code switched to
+    /// incremental mode is put back in generational mode.
+    public func collectGarbageSinceMark() {
+        guard let L = current else { return }
+        if fh_collect_since_mark(L) != LUA_OK { fh_pop(L, 1) }
     }
 
     /// Stops the garbage collector: from now on no finalizer (`__gc`) runs

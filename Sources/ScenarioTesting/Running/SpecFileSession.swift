@@ -70,6 +70,7 @@ final class SpecFileSession {
     func run(_ test: TestCase, defaultConfiguration: String?, timeLimit: Double) -> TestResult {
         if test.isPending { return TestResult(test: test, outcome: .skipped("pending"), duration: 0) }
         let clock = ContinuousClock()
+        host.lua.markGarbage()
         let started = clock.now
         var outcome = outcome(of: test, configuration: test.configuration ?? defaultConfiguration,
                               timeLimit: test.timeout ?? timeLimit)
@@ -77,7 +78,7 @@ final class SpecFileSession {
         host.useContainer(nil)
         // Configurations and scopes the test declared are gone for the next.
         try? host.restoreDeclarations(declared)
-        host.lua.collectYoungGarbage()      // release what the test built (and its container) now
+        host.lua.collectGarbageSinceMark()      // release what the test built (and its container) now
         // A finalizer of the test's objects that called os.exit fails the test.
         if case .function(let lateExit) = (try? api.rawGet("late_exit")) ?? .nil,
            case .string(let text)? = try? lateExit.call().first, outcome == .passed {

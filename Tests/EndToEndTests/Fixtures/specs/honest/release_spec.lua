@@ -15,3 +15,16 @@ it("finds it generational again", function()
   expect(collectgarbage("generational")):to_be("generational")
   expect(#fixture):to_be(10000)
 end)
+-- Objects a test drops after they aged (the test allocated enough for
+-- collections to run, or asked for one) are finalized before the next test
+-- too, and a finalizer among them that exits fails its own test.
+local aged = {}
+it("drops objects that aged", function()
+  local keep = setmetatable({}, { __gc = function() aged[#aged + 1] = "by allocation" end })
+  for _ = 1, 200 do local t = {} for j = 1, 1000 do t[j] = { j } end end
+  keep = nil
+  local kept = setmetatable({}, { __gc = function() aged[#aged + 1] = "by a collection" end })
+  collectgarbage()
+  kept = nil
+end)
+it("finds the aged finalized", function() expect(#aged):to_be(2) end)
