@@ -28,8 +28,10 @@ let lua54 = executable(["/usr/bin/lua5.4", "/opt/homebrew/bin/lua5.4", "/usr/loc
 let busted = executable(["/usr/bin/busted", "/usr/local/bin/busted", "/opt/homebrew/bin/busted"])
 
 /// Spawns `argv` (stdin and stdout from/to /dev/null) in `directory` and
-/// waits; throws if it cannot start or exits with a status other than `expected`.
-func spawnAndWait(_ argv: [String], in directory: String? = nil, expected: Int32 = 0) throws {
+/// waits; throws if it cannot start or exits with a status other than
+/// `expected`. Returns the child's peak resident size in bytes.
+@discardableResult
+func spawnAndWait(_ argv: [String], in directory: String? = nil, expected: Int32 = 0) throws -> Double {
     var pid: pid_t = 0
     let cArgs = argv.map { strdup($0) } + [nil]
     defer { cArgs.forEach { free($0) } }
@@ -45,12 +47,14 @@ func spawnAndWait(_ argv: [String], in directory: String? = nil, expected: Int32
         throw NSError(domain: "spawn", code: 1, userInfo: [NSLocalizedDescriptionKey: "cannot run \(argv[0])"])
     }
     var status: Int32 = 0
-    waitpid(pid, &status, 0)
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
     let exited = (status & 0x7f) == 0, code = (status >> 8) & 0xff
     guard exited && code == expected else {
         throw NSError(domain: "spawn", code: 2, userInfo: [NSLocalizedDescriptionKey:
             "\(argv.joined(separator: " ")) ended with status \(status) (expected exit \(expected))"])
     }
+    return Double(usage.ru_maxrss) * 1024
 }
 
 /// Each contender's ns per run, `rounds` rounds of `perRound` runs each, in turn.
@@ -244,21 +248,9 @@ func deepGraphCases() throws -> [CaseResult] {
 
 /// Runs `argv` once; its wall time in ns and its peak resident size in bytes.
 func timeAndPeakMemory(_ argv: [String]) throws -> (ns: Double, bytes: Double) {
-    var pid: pid_t = 0
-    let cArgs = argv.map { strdup($0) } + [nil]
-    defer { cArgs.forEach { free($0) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     let start = now()
-    guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else {
-        throw NSError(domain: "spawn", code: 1, userInfo: [NSLocalizedDescriptionKey: "cannot run \(argv[0])"])
-    }
-    var status: Int32 = 0
-    var usage = rusage()
-    wait4(pid, &status, 0, &usage)
-    return (Double(now() - start), Double(usage.ru_maxrss) * 1024)
+    let bytes = try spawnAndWait(argv)
+    return (Double(now() - start), bytes)
 }
 
 /// `check100k`: `factoryhost check` of 100,000 registrations, each depending

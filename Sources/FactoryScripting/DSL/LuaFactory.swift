@@ -73,8 +73,8 @@ final class LuaFactory: @unchecked Sendable {
                     switch dependency.dependency.kind {
                     case .instance:
                         let value = try resolver.resolveAny(dependency.key.serviceKey)
-                        if dependency.cacheSlot == 0 { dependency.cacheSlot = try host.objectCache().newSlot() }
-                        try types.push(value, to: frame, cache: host.objectCache(), slot: dependency.cacheSlot)
+                        if dependency.cacheSlot == 0 { dependency.cacheSlot = try host.objectCache.newSlot() }
+                        try types.push(value, to: frame, cache: host.objectCache, slot: dependency.cacheSlot)
                     case .provider:
                         try frame.push(.function(host.providerFunction(resolver.anyProvider(dependency.key.serviceKey),
                                                                        name: dependency.key.description)))

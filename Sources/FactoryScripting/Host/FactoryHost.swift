@@ -91,15 +91,9 @@ public final class FactoryHost {
     var specs: [RegistrationSpec] = []
     /// Keys scripts resolved, parsed (see ``parsedKey(_:)``).
     var parsedKeys: [String: ScriptKey] = [:]
-    private var storedObjectCache: LuaObjectCache?
     /// Userdata already handed to Lua, kept weakly: the one a Lua factory
     /// returned last, and each factory dependency's (see ``LuaObjectCache``).
-    func objectCache() throws -> LuaObjectCache {
-        if let storedObjectCache { return storedObjectCache }
-        let cache = try LuaObjectCache(in: lua)
-        storedObjectCache = cache
-        return cache
-    }
+    let objectCache: LuaObjectCache
     private var defaultContainer: Container?
     var modules: [String: LuaTable] = [:]
 
@@ -119,11 +113,10 @@ public final class FactoryHost {
         lua = try LuaState(libraries: libraries)
         storedRegistry = Registry()
         storedTypes = TypeCatalog()
+        objectCache = try LuaObjectCache(in: lua)
         try storedTypes.addClass(containerClass(), exporter: "factoryhost")
         try storedTypes.addClass(scopeClass(), exporter: "factoryhost")
-        let cache = try LuaObjectCache(in: lua)
-        storedObjectCache = cache
-        storedTypes.builtObjects = (cache, try cache.newSlot())
+        storedTypes.builtObjects = (objectCache, try objectCache.newSlot())
         try installDSL()
         for plugin in plugins { try install(plugin) }
     }
