@@ -12,10 +12,10 @@
 //   FactoryScripting the host: the Lua DSL over the registry, exported types,
 //                interfaces, Swift and Lua plugins
 //   ScenarioTesting  `factoryhost test`: spec files (describe/it/expect), the runner, reporters
-//   CEditLine    the system's libedit (line editing, history, completion), through pkg-config `libedit`
-//   CLineEditor  the C over libedit's globals and callbacks (prompt, Ctrl-C, completion, history)
+//   CLineEditor  the system's libedit (line editing, history, completion), opened when the
+//                REPL starts: the C over its globals and callbacks (prompt, Ctrl-C, completion)
 //   FactoryREPL  `factoryhost repl`: the prompt's evaluation, pretty printer, completion, :commands
-//   CSQLite      the system's libsqlite3 (the persistence example), through pkg-config `sqlite3`
+//   CSQLite      the system's libsqlite3 (the persistence example), opened on first use
 //   CCurl        the system's libcurl (the movie-loaders example), opened on first use
 //   ExamplePlugins   the Swift plugins the stock binary ships (the articles' types)
 //   FactoryHostCLI   the command line as a library (run, check, graph), for custom hosts
@@ -65,11 +65,11 @@ let package = Package(
             dependencies: ["LuaBridge", "FactoryRegistry"],
             resources: [.embedInCode("Checking/dry_run.lua")]
         ),
-        // The system's SQLite, for the persistence example plugin.
-        .systemLibrary(
+        // The system's SQLite for the persistence example: its headers to
+        // build, the library opened with dlopen when the first store opens.
+        .target(
             name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         // HTTP for the movie-loaders example: the system's libcurl, opened
         // with dlopen on the first request (never at start-up).
@@ -86,16 +86,12 @@ let package = Package(
             name: "ExamplePlugins",
             dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting", "CSQLite", "CCurl"]
         ),
-        // The system's libedit (BSD), for the REPL's line editing.
-        .systemLibrary(
-            name: "CEditLine",
-            pkgConfig: "libedit",
-            providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
-        ),
-        // The REPL's line editing: libedit's globals and callbacks, set from C.
+        // The REPL's line editing: the system's libedit (its headers to build,
+        // the library opened with dlopen when the REPL starts on a terminal),
+        // its globals and callbacks set from C.
         .target(
             name: "CLineEditor",
-            dependencies: ["CEditLine"]
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .target(
             name: "FactoryREPL",
@@ -143,8 +139,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FactoryScriptingTests",
-            dependencies: ["FactoryScripting", "ExamplePlugins", "FactoryRegistry", "LuaBridge"],
-            exclude: ["Fixtures"]
+            dependencies: ["FactoryScripting", "ExamplePlugins", "FactoryRegistry", "LuaBridge"]
+        ),
+        .testTarget(
+            name: "FactoryHostCLITests",
+            dependencies: ["FactoryHostCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "ReadmeExampleTests",

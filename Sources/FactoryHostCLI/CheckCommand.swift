@@ -59,13 +59,54 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
+        settings.run()
+    }
+
+    /// What the parser read.
+    var settings: CheckSettings {
+        CheckSettings(script: script, arguments: Self.scriptWords(arguments), pluginPaths: pluginPath,
+                      configuration: config, format: format, timeLimit: Limits.duration(timeout) ?? .seconds(10))
+    }
+
+    /// The plain forms of `check` (see ``PlainCommandLine``), read without
+    /// the argument parser; nil for anything else.
+    static func plainSettings(_ argv: [String]) -> CheckSettings? {
+        guard let line = PlainCommandLine.parse(argv, command: "check",
+                                                options: ["--plugin-path", "--config", "--format", "--timeout"],
+                                                repeatable: ["--plugin-path"]) else { return nil }
+        var format = Format.text
+        if let word = line.value("--format") {
+            guard let chosen = Format(rawValue: word) else { return nil }
+            format = chosen
+        }
+        var timeLimit = Duration.seconds(10)
+        if let word = line.value("--timeout") {
+            guard let duration = Limits.duration(word) else { return nil }
+            timeLimit = duration
+        }
+        return CheckSettings(script: line.script, arguments: line.arguments, pluginPaths: line.values["--plugin-path"] ?? [],
+                             configuration: line.value("--config"), format: format, timeLimit: timeLimit)
+    }
+}
+
+/// `check` with its settings, however they were read.
+struct CheckSettings: Equatable {
+    var script: String
+    var arguments: [String]
+    var pluginPaths: [String]
+    var configuration: String?
+    var format: CheckCommand.Format
+    var timeLimit: Duration
+
+    /// Checks the script's configurations, prints the report, and exits.
+    func run() -> Never {
+        let config = configuration
         let dry: DryDeclaration
         do {
-            dry = try DryDeclaration(script: script, arguments: Self.scriptWords(arguments), pluginPaths: pluginPath,
-                                     timeLimit: Limits.duration(timeout) ?? .seconds(10))
+            dry = try DryDeclaration(script: script, arguments: arguments, pluginPaths: pluginPaths, timeLimit: timeLimit)
         } catch {
             reportError(error)
-            throw ExitCode(1)
+            DryDeclaration.finish(1)
         }
         let host = dry.host
         if let config, host.registry.configuration(config) == nil, dry.run.sawEverything {

@@ -48,9 +48,51 @@ struct GraphCommand: ParsableCommand {
     }
 
     func run() throws {
+        settings.run()
+    }
+
+    /// What the parser read.
+    var settings: GraphSettings {
+        GraphSettings(script: script, arguments: CheckCommand.scriptWords(arguments), pluginPaths: pluginPath,
+                      configuration: config, root: root, format: format, timeLimit: Limits.duration(timeout) ?? .seconds(10))
+    }
+
+    /// The plain forms of `graph` (see ``PlainCommandLine``), read without
+    /// the argument parser; nil for anything else.
+    static func plainSettings(_ argv: [String]) -> GraphSettings? {
+        guard let line = PlainCommandLine.parse(argv, command: "graph",
+                                                options: ["--config", "--root", "--format", "--plugin-path", "--timeout"],
+                                                repeatable: ["--plugin-path"]),
+              let configuration = line.value("--config") else { return nil }
+        var format = Format.tree
+        if let word = line.value("--format") {
+            guard let chosen = Format(rawValue: word) else { return nil }
+            format = chosen
+        }
+        var timeLimit = Duration.seconds(10)
+        if let word = line.value("--timeout") {
+            guard let duration = Limits.duration(word) else { return nil }
+            timeLimit = duration
+        }
+        return GraphSettings(script: line.script, arguments: line.arguments, pluginPaths: line.values["--plugin-path"] ?? [],
+                             configuration: configuration, root: line.value("--root"), format: format, timeLimit: timeLimit)
+    }
+}
+
+/// `graph` with its settings, however they were read.
+struct GraphSettings: Equatable {
+    var script: String
+    var arguments: [String]
+    var pluginPaths: [String]
+    var configuration: String
+    var root: String?
+    var format: GraphCommand.Format
+    var timeLimit: Duration
+
+    /// Draws the configuration's graph and exits.
+    func run() -> Never {
         do {
-            let dry = try DryDeclaration(script: script, arguments: CheckCommand.scriptWords(arguments), pluginPaths: pluginPath,
-                                         timeLimit: Limits.duration(timeout) ?? .seconds(10))
+            let dry = try DryDeclaration(script: script, arguments: arguments, pluginPaths: pluginPaths, timeLimit: timeLimit)
             let host = dry.host
             // A graph of declarations the run did not all see would be a guess: say what is missing.
             let unseen = host.problems(after: dry.run).filter { $0.kind == "declarationError" || $0.kind == "notChecked" }
@@ -59,7 +101,7 @@ struct GraphCommand: ParsableCommand {
                 DryDeclaration.finish(1)
             }
             let rootKey = try root.map { try host.serviceKey(parsing: $0) }
-            let graph = try host.registry.graph(of: config, root: rootKey)
+            let graph = try host.registry.graph(of: configuration, root: rootKey)
             switch format {
             case .tree: print(graph.renderTree())
             case .dot: print(graph.renderDOT())

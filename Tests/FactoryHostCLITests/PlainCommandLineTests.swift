@@ -1,0 +1,71 @@
+import ArgumentParser
+@testable import FactoryHostCLI
+import Testing
+
+/// `check` and `graph` read their plain forms without the argument parser
+/// (for start-up time). Every form the fast reading takes must mean what
+/// the parser makes of it; everything else must be left to the parser.
+@Suite struct PlainCommandLineTests {
+    /// What the argument parser makes of `argv` (program name at 0).
+    private func parsed(_ argv: [String]) throws -> any ParsableCommand {
+        try FactoryHostCommand.parseAsRoot(Array(argv.dropFirst()))
+    }
+
+    @Test(arguments: [
+        ["fh", "check", "app.lua"],
+        ["fh", "check", "-"],
+        ["fh", "check", "app.lua", "one", "two words"],
+        ["fh", "check", "--config", "app", "app.lua"],
+        ["fh", "check", "--config=app-tests", "--format", "json", "app.lua", "x"],
+        ["fh", "check", "--format=text", "--timeout", "500ms", "app.lua"],
+        ["fh", "check", "--plugin-path", "a:b", "--plugin-path=c", "app.lua"],
+        ["fh", "check", "--timeout=2", "--config", "check", "app.lua"],
+    ])
+    func plainCheckFormsMeanWhatTheParserReads(_ argv: [String]) throws {
+        let fast = try #require(CheckCommand.plainSettings(argv))
+        let command = try #require(try parsed(argv) as? CheckCommand)
+        #expect(fast == command.settings)
+    }
+
+    @Test(arguments: [
+        ["fh", "graph", "--config", "app", "app.lua"],
+        ["fh", "graph", "--config=app", "--root", "Store#main", "--format", "dot", "app.lua", "arg"],
+        ["fh", "graph", "--format=json", "--config", "app", "--plugin-path", "p", "--timeout", "1m", "-"],
+    ])
+    func plainGraphFormsMeanWhatTheParserReads(_ argv: [String]) throws {
+        let fast = try #require(GraphCommand.plainSettings(argv))
+        let command = try #require(try parsed(argv) as? GraphCommand)
+        #expect(fast == command.settings)
+    }
+
+    @Test(arguments: [
+        ["fh", "check"],                                        // no script
+        ["fh", "check", "--help"],
+        ["fh", "check", "-h", "app.lua"],
+        ["fh", "check", "app.lua", "--config", "app"],          // an option after the script: the parser reads it
+        ["fh", "check", "app.lua", "--", "--config"],           // `--`
+        ["fh", "check", "app.lua", "-v"],
+        ["fh", "check", "--config", "a", "--config", "b", "app.lua"],   // repeated single option
+        ["fh", "check", "--config", "--format", "app.lua"],     // a value that looks like an option
+        ["fh", "check", "--config=", "app.lua"],                // empty inline value
+        ["fh", "check", "--format", "yaml", "app.lua"],         // invalid value: the parser reports it
+        ["fh", "check", "--timeout", "soon", "app.lua"],
+        ["fh", "check", "--memory-limit", "1M", "app.lua"],     // not check's option
+        ["fh", "check", "--config"],                            // missing value
+        ["fh", "run", "app.lua"],                               // another command
+        ["fh", "graph", "app.lua"],                             // graph without its required --config
+        ["fh", "graph", "--config", "app", "--format", "tree", "--format", "dot", "app.lua"],
+    ])
+    func otherFormsAreLeftToTheParser(_ argv: [String]) {
+        #expect(CheckCommand.plainSettings(argv) == nil)
+        #expect(GraphCommand.plainSettings(argv) == nil)
+    }
+
+    /// The forms the fast reading leaves alone still parse (or fail) in
+    /// the parser as they always did: the words after the script reach it.
+    @Test func theParserStillReadsOptionsAfterTheScript() throws {
+        let command = try #require(try parsed(["fh", "check", "app.lua", "--config", "app"]) as? CheckCommand)
+        #expect(command.settings.configuration == "app")
+        #expect(command.settings.arguments.isEmpty)
+    }
+}
