@@ -1,5 +1,6 @@
 #include "CLineEditor.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <locale.h>
 #include <pthread.h>
@@ -9,6 +10,72 @@
 #include <stdlib.h>
 #include <string.h>
 #include <editline/readline.h>
+
+// MARK: - libedit, loaded when the REPL starts on a terminal
+
+/* readline.h gives the types; the functions and variables are reached
+   through dlopen, so that no other command pays for loading libedit (and
+   libtinfo, libbsd, libmd behind it): ~600 symbol bindings at start-up. */
+static struct {
+    __typeof__(&readline) readline;
+    __typeof__(&using_history) using_history;
+    __typeof__(&stifle_history) stifle_history;
+    __typeof__(&read_history) read_history;
+    __typeof__(&write_history) write_history;
+    __typeof__(&add_history) add_history;
+    __typeof__(&history_truncate_file) history_truncate_file;
+    __typeof__(&rl_readline_name) readline_name;
+    __typeof__(&rl_line_buffer) line_buffer;
+    __typeof__(&rl_completer_word_break_characters) completer_word_break_characters;
+    __typeof__(&rl_attempted_completion_function) attempted_completion_function;
+    __typeof__(&rl_attempted_completion_over) attempted_completion_over;
+    __typeof__(&rl_completion_append_character) completion_append_character;
+    __typeof__(&rl_catch_signals) catch_signals;
+    __typeof__(&rl_getc_function) getc_function;
+    char failure[256];          /* why loading failed ("" if it did not) */
+} edit;
+
+static pthread_once_t edit_once = PTHREAD_ONCE_INIT;
+
+static void load_edit(void) {
+    static const char *const names[] = {
+        "libedit.so.2", "libedit.so", "libedit.0.dylib", "libedit.3.dylib", "libedit.dylib", "/usr/lib/libedit.dylib", NULL
+    };
+    /* FACTORYHOST_LIBEDIT names the library to use instead (a libedit outside
+       the loader's path, say Homebrew's). */
+    const char *chosen = getenv("FACTORYHOST_LIBEDIT");
+    void *lib = NULL;
+    if (chosen != NULL && chosen[0] != 0) lib = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
+    else for (int i = 0; names[i] != NULL && lib == NULL; i++) lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    if (lib == NULL) {
+        const char *why = dlerror();
+        snprintf(edit.failure, sizeof edit.failure, "libedit could not be loaded: %s", why ? why : "not found");
+        return;
+    }
+#define LOAD(field, symbol) \
+    if ((*(void **)&edit.field = dlsym(lib, symbol)) == NULL) { \
+        snprintf(edit.failure, sizeof edit.failure, "libedit has no %s", symbol); \
+        return; \
+    }
+    LOAD(readline, "readline")
+    LOAD(using_history, "using_history")
+    LOAD(stifle_history, "stifle_history")
+    LOAD(read_history, "read_history")
+    LOAD(write_history, "write_history")
+    LOAD(add_history, "add_history")
+    LOAD(history_truncate_file, "history_truncate_file")
+    LOAD(readline_name, "rl_readline_name")
+    LOAD(line_buffer, "rl_line_buffer")
+    LOAD(completer_word_break_characters, "rl_completer_word_break_characters")
+    LOAD(attempted_completion_function, "rl_attempted_completion_function")
+    LOAD(attempted_completion_over, "rl_attempted_completion_over")
+    LOAD(completion_append_character, "rl_completion_append_character")
+    LOAD(catch_signals, "rl_catch_signals")
+    LOAD(getc_function, "rl_getc_function")
+#undef LOAD
+}
+
+// MARK: - Line editing
 
 static fh_edit_completer completer = NULL;
 static volatile sig_atomic_t interrupted = 0;
@@ -52,23 +119,29 @@ static int read_character(FILE *stream) {
 
 static char **attempt_completion(const char *text, int start, int end) {
     (void)start;
-    rl_attempted_completion_over = 1;           /* never fall back to file names */
-    rl_completion_append_character = 0;         /* code, not shell words: no space after a completion */
-    if (completer == NULL || rl_line_buffer == NULL) return NULL;
-    size_t length = strlen(rl_line_buffer);
+    *edit.attempted_completion_over = 1;        /* never fall back to file names */
+    *edit.completion_append_character = 0;      /* code, not shell words: no space after a completion */
+    const char *buffer = *edit.line_buffer;
+    if (completer == NULL || buffer == NULL) return NULL;
+    size_t length = strlen(buffer);
     size_t cursor = end < 0 ? 0 : (size_t)end;
     if (cursor > length) cursor = length;
     char *line = malloc(cursor + 1);
     if (line == NULL) return NULL;
-    memcpy(line, rl_line_buffer, cursor);
+    memcpy(line, buffer, cursor);
     line[cursor] = 0;
     char **matches = completer(line, text != NULL ? text : "");
     free(line);
     return matches;
 }
 
-void fh_edit_setup(const char *name, const char *word_breaks, fh_edit_completer fn,
-                   const char *history_file, int history_limit) {
+int fh_edit_setup(const char *name, const char *word_breaks, fh_edit_completer fn,
+                  const char *history_file, int history_limit, char *why, size_t why_size) {
+    pthread_once(&edit_once, load_edit);
+    if (edit.failure[0] != 0) {
+        if (why != NULL && why_size > 0) snprintf(why, why_size, "%s", edit.failure);
+        return -1;
+    }
     /* libedit shows and returns the line through the C library's multibyte
        functions: they need a UTF-8 character type (the environment's, else
        C.UTF-8). Only LC_CTYPE: numbers and the rest stay as Lua expects. */
@@ -77,15 +150,16 @@ void fh_edit_setup(const char *name, const char *word_breaks, fh_edit_completer 
         if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) setlocale(LC_CTYPE, "en_US.UTF-8");
     }
     completer = fn;
-    rl_readline_name = strdup(name);
-    rl_catch_signals = 0;
-    rl_completer_word_break_characters = strdup(word_breaks);
-    rl_attempted_completion_function = attempt_completion;
-    rl_getc_function = read_character;
-    rl_completion_append_character = 0;
-    using_history();
-    stifle_history(history_limit);
-    if (history_file != NULL) read_history(history_file);
+    *edit.readline_name = strdup(name);
+    *edit.catch_signals = 0;
+    *edit.completer_word_break_characters = strdup(word_breaks);
+    *edit.attempted_completion_function = attempt_completion;
+    *edit.getc_function = read_character;
+    *edit.completion_append_character = 0;
+    edit.using_history();
+    edit.stifle_history(history_limit);
+    if (history_file != NULL) edit.read_history(history_file);
+    return 0;
 }
 
 static void on_interrupt(int sig) {
@@ -107,7 +181,7 @@ char *fh_edit_readline(const char *prompt, int *was_interrupted) {
     sigemptyset(&unblock);
     sigaddset(&unblock, SIGINT);
     pthread_sigmask(SIG_UNBLOCK, &unblock, &saved);
-    char *line = readline(prompt);
+    char *line = edit.readline(prompt);
     pthread_sigmask(SIG_SETMASK, &saved, NULL);
     sigaction(SIGINT, &previous, NULL);
     *was_interrupted = interrupted && line == NULL;
@@ -120,9 +194,9 @@ char *fh_edit_readline(const char *prompt, int *was_interrupted) {
 }
 
 void fh_edit_remember(const char *entry, const char *history_file, int history_limit) {
-    add_history(entry);
+    edit.add_history(entry);
     if (history_file != NULL) {
-        write_history(history_file);
-        history_truncate_file(history_file, history_limit);
+        edit.write_history(history_file);
+        edit.history_truncate_file(history_file, history_limit);
     }
 }

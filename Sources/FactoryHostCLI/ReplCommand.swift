@@ -126,7 +126,12 @@ struct ReplCommand: ParsableCommand {
         let input: LineInput
         if terminal {
             print("factoryhost \(FactoryHostVersion.current) (Lua 5.4) — :help lists the commands, Ctrl-D ends the session")
-            input = LineEditor(historyFile: LineEditor.defaultHistoryFile()) { session.completions(for: $0) }
+            do {
+                input = try LineEditor(historyFile: LineEditor.defaultHistoryFile()) { session.completions(for: $0) }
+            } catch {
+                writeToStandardError("factoryhost: no line editing (\(error)): lines are read as typed\n")
+                input = PipedInput(showsPrompts: true)
+            }
         } else {
             input = PipedInput()
         }

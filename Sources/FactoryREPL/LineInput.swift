@@ -29,12 +29,21 @@ public enum LineInputResult: Equatable {
 public final class PipedInput: LineInput {
     private var buffered: [UInt8] = []
     private var ended = false
+    private let showsPrompts: Bool
 
-    public init() {}
+    /// `showsPrompts`: write each prompt before reading its line (a
+    /// terminal without libedit).
+    public init(showsPrompts: Bool = false) {
+        self.showsPrompts = showsPrompts
+    }
 
     /// The next line's bytes as they are (a `\r` before the newline dropped):
     /// bytes that are not UTF-8 reach Lua unchanged, as under lua5.4.
     public func readLine(prompt: String) -> LineInputResult {
+        if showsPrompts && !ended && !buffered.contains(10) {
+            print(prompt, terminator: "")
+            fflush(nil)
+        }
         while true {
             if let newline = buffered.firstIndex(of: 10) {
                 var line = Array(buffered[..<newline])
@@ -58,6 +67,12 @@ public final class PipedInput: LineInput {
     public func remember(_ entry: String) {}
 }
 
+/// Why a terminal has no line editing: libedit could not be loaded.
+public struct LineEditorUnavailable: Error, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
+}
+
 /// A terminal, through libedit: Emacs keys, history kept in a file (capped
 /// at ``historyLimit`` entries), Tab completion, and Ctrl-C clearing the line.
 public final class LineEditor: LineInput {
@@ -69,14 +84,20 @@ public final class LineEditor: LineInput {
     static let wordBreaks = " \t\n\"'`@$><=;|&{(,)}[]+-*/%^~#"
 
     /// `complete(text before the cursor)` gives the candidates and how many
-    /// characters before the cursor they replace.
-    public init(historyFile: String?, complete: @escaping (String) -> (candidates: [String], replacing: Int)) {
+    /// characters before the cursor they replace. libedit is loaded here
+    /// (only the REPL pays for it); if it cannot be, this throws why.
+    public init(historyFile: String?, complete: @escaping (String) -> (candidates: [String], replacing: Int)) throws(LineEditorUnavailable) {
         self.historyFile = historyFile
         LineEditor.completer = complete
         if let historyFile { LineEditor.makeParentDirectory(of: historyFile) }
-        fh_edit_setup("factoryhost", Self.wordBreaks, { line, text in
+        var why = [CChar](repeating: 0, count: 256)
+        let status = fh_edit_setup("factoryhost", Self.wordBreaks, { line, text in
             LineEditor.completions(line: line.map { String(cString: $0) } ?? "", word: text.map { String(cString: $0) } ?? "")
-        }, historyFile, Self.historyLimit)
+        }, historyFile, Self.historyLimit, &why, why.count)
+        guard status == 0 else {
+            LineEditor.completer = nil
+            throw LineEditorUnavailable(reason: String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
     }
 
     public func readLine(prompt: String) -> LineInputResult {

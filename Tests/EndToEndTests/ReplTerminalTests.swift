@@ -106,6 +106,41 @@ struct ReplTerminalTests {
         second.type("\u{04}")
         #expect(second.waitForExit() == 0, "\(second.transcript)")
     }
+
+    /// libedit is opened when the REPL starts; without it the prompt still
+    /// works, lines read as typed, after a notice that says why.
+    @Test func withoutLibeditTheREPLSaysSoAndStillWorks() throws {
+        let terminal = try PseudoTerminal(["repl", "app.lua"], in: dir,
+                                          environment: ["FACTORYHOST_LIBEDIT": "/nonexistent/libedit.so.2"])
+        defer { terminal.finish() }
+        try terminal.expect("no line editing (libedit could not be loaded: /nonexistent/libedit.so.2")
+        try terminal.expect("> ")
+        terminal.type("6 * 7\r")
+        try terminal.expect("42")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0, "\(terminal.transcript)")
+    }
+
+    /// The REPL on a terminal loads libedit; no other command does (start-up time).
+    #if os(Linux)
+    @Test func onlyTheREPLLoadsLibeditAndNoCommandLoadsSQLite() throws {
+        let terminal = try PseudoTerminal(["repl"], in: dir)
+        defer { terminal.finish() }
+        try terminal.expect("> ")
+        terminal.type("io.open('/proc/self/maps'):read('a'):match('libedit') or 'none'\r")
+        try terminal.expect("\"libedit\"")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0, "\(terminal.transcript)")
+        let probe = "local m = io.open('/proc/self/maps'):read('a') print(m:match('libedit') or 'no libedit', m:match('libsqlite3') or 'no libsqlite3')"
+        for command in [["run", "-"], ["check", "-"]] {
+            let result = try CommandRunner.factoryhost(command, input: probe + "\nconfiguration 'app' {}")
+            #expect(result.stdout.hasPrefix(command[0] == "run" ? "no libedit\tno libsqlite3\n" : "ok"), "\(result)")
+        }
+        let opened = try CommandRunner.factoryhost(["run", "-"], input: "local db = require('factoryhost.persistence') "
+            + "local c = db.PersistentContainer.new { models = { 'Billing' }, stores = { db.StoreDescription.inMemory() } } " + probe)
+        #expect(opened.stdout == "no libedit\tlibsqlite3\n", "\(opened)")
+    }
+    #endif
 }
 
 /// A child process on a pseudo-terminal of its own (its controlling

@@ -4,16 +4,21 @@
 #ifndef CLINEEDITOR_H
 #define CLINEEDITOR_H
 
+#include <stddef.h>
+
 /// Computes completions: the candidates replacing `text` (the word libedit
 /// found before the cursor), in readline's form — [0] the substitution,
 /// then the matches, NULL-terminated, all malloc'd — or NULL for none.
 /// `line` is the whole line up to the cursor.
 typedef char **(*fh_edit_completer)(const char *line, const char *text);
 
-/// Sets libedit up: the program name, word breaks, the completer, history
-/// capped at `history_limit` entries (read from `history_file` if not NULL).
-void fh_edit_setup(const char *name, const char *word_breaks, fh_edit_completer completer,
-                   const char *history_file, int history_limit);
+/// Loads libedit (dlopen, once) and sets it up: the program name, word
+/// breaks, the completer, history capped at `history_limit` entries (read
+/// from `history_file` if not NULL). Returns 0; or -1 when libedit could not
+/// be loaded, with the reason in `why` — then no other fh_edit_ function
+/// may be called.
+int fh_edit_setup(const char *name, const char *word_breaks, fh_edit_completer completer,
+                  const char *history_file, int history_limit, char *why, size_t why_size);
 
 /// Reads a line with `prompt`. Returns it (malloc'd; the caller frees) or
 /// NULL at the end of input. Ctrl-C at the prompt drops the line: NULL with

@@ -39,21 +39,25 @@ final class SQLiteDatabase {
     init(path: String, readOnly: Bool, create: Bool) throws {
         self.path = path
         self.isReadOnly = readOnly
+        var why = [CChar](repeating: 0, count: 256)
+        guard fh_sqlite_load(&why, why.count) == 0 else {
+            throw LuaError(.runtime, "cannot open the store '\(path)': \(String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        }
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0))
-        let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_FULLMUTEX, nil)
+        let status = fh_sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_FULLMUTEX, nil)
         guard status == SQLITE_OK else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
-            sqlite3_close(handle)
+            let message = handle.map { String(cString: fh_sqlite3_errmsg($0)) } ?? "out of memory"
+            fh_sqlite3_close(handle)
             handle = nil
             throw LuaError(.runtime, "cannot open the store '\(path)': \(message)")
         }
-        sqlite3_busy_timeout(handle, 2000)
+        fh_sqlite3_busy_timeout(handle, 2000)
     }
 
     deinit { close() }
 
     func close() {
-        if let handle { sqlite3_close_v2(handle) }
+        if let handle { fh_sqlite3_close_v2(handle) }
         handle = nil
     }
 
@@ -65,38 +69,38 @@ final class SQLiteDatabase {
     func run(_ sql: String, _ values: [SQLValue] = []) throws -> (columns: [String], rows: [[SQLValue]], lastID: Int) {
         guard let handle else { throw LuaError(.runtime, "the store '\(path)' is closed") }
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw LuaError(.runtime, "store '\(path)': \(String(cString: sqlite3_errmsg(handle)))")
+        guard fh_sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw LuaError(.runtime, "store '\(path)': \(String(cString: fh_sqlite3_errmsg(handle)))")
         }
-        defer { sqlite3_finalize(statement) }
+        defer { fh_sqlite3_finalize(statement) }
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             switch value {
-            case .null: sqlite3_bind_null(statement, index)
-            case .integer(let n): sqlite3_bind_int64(statement, index, sqlite3_int64(n))
-            case .real(let x): sqlite3_bind_double(statement, index, x)
-            case .text(let s): sqlite3_bind_text(statement, index, s, -1, transient)
+            case .null: fh_sqlite3_bind_null(statement, index)
+            case .integer(let n): fh_sqlite3_bind_int64(statement, index, sqlite3_int64(n))
+            case .real(let x): fh_sqlite3_bind_double(statement, index, x)
+            case .text(let s): fh_sqlite3_bind_text(statement, index, s, -1, transient)
             }
         }
-        let count = sqlite3_column_count(statement)
-        let columns = (0..<count).map { String(cString: sqlite3_column_name(statement, $0)) }
+        let count = fh_sqlite3_column_count(statement)
+        let columns = (0..<count).map { String(cString: fh_sqlite3_column_name(statement, $0)) }
         var rows: [[SQLValue]] = []
         while true {
-            let status = sqlite3_step(statement)
+            let status = fh_sqlite3_step(statement)
             if status == SQLITE_DONE { break }
             guard status == SQLITE_ROW else {
-                throw LuaError(.runtime, "store '\(path)': \(String(cString: sqlite3_errmsg(handle)))")
+                throw LuaError(.runtime, "store '\(path)': \(String(cString: fh_sqlite3_errmsg(handle)))")
             }
             rows.append((0..<count).map { column in
-                switch sqlite3_column_type(statement, column) {
-                case SQLITE_INTEGER: return .integer(Int(sqlite3_column_int64(statement, column)))
-                case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
+                switch fh_sqlite3_column_type(statement, column) {
+                case SQLITE_INTEGER: return .integer(Int(fh_sqlite3_column_int64(statement, column)))
+                case SQLITE_FLOAT: return .real(fh_sqlite3_column_double(statement, column))
                 case SQLITE_NULL: return .null
-                default: return .text(sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "")
+                default: return .text(fh_sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "")
                 }
             })
         }
-        return (columns, rows, Int(sqlite3_last_insert_rowid(handle)))
+        return (columns, rows, Int(fh_sqlite3_last_insert_rowid(handle)))
     }
 }
