@@ -383,7 +383,7 @@ public final class REPLSession {
     static func registrationSummary(_ host: FactoryHost) -> [String: String] {
         var summary: [String: String] = [:]
         for name in host.registry.configurationNames {
-            for registration in (try? host.registry.configuration(name)?.registrations) ?? [] {
+            for registration in host.registry.configuration(name)?.registrations ?? [] {
                 summary["\(name): \(registration.key)"] = "[\(registration.scope)] deps \(registration.dependencies.map(\.description).joined(separator: ", "))"
             }
         }

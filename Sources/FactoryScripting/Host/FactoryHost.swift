@@ -85,6 +85,9 @@ public final class FactoryHost {
     var specStubs: LuaFunction?
     /// The dry run's module lookup (`package.searchpath`), compiled on first use.
     var moduleSearch: LuaFunction?
+    /// The files of the modules the dry run's script loaded (see
+    /// `loadedModuleFiles`), made as the script starts.
+    var loadedFilesSearch: LuaFunction?
     /// What each Swift plugin module's plugin reaches, by module name.
     var moduleCapabilities: [String: PluginCapabilities] = [:]
     /// Registrations scripts made, to report any that reach no configuration.
@@ -375,7 +378,10 @@ public final class FactoryHost {
         guard case .table(let package) = try lua.global("package"),
               case .string(let current) = try package.rawGet("path") else { return }
         let extra = "\(dir)?.lua;\(dir)?/init.lua"
-        if current.description.contains(extra) { return }
+        // A byte search (String's `contains` costs a tenth of a millisecond at start-up).
+        let path = Array(current.description.utf8), wanted = Array(extra.utf8)
+        if path.count >= wanted.count,
+           (0...(path.count - wanted.count)).contains(where: { path[$0..<($0 + wanted.count)].elementsEqual(wanted) }) { return }
         try package.rawSet("path", LuaValue(current.description + ";" + extra))
     }
 

@@ -22,12 +22,13 @@ public final class TypeCatalog {
     var builtObjects: (cache: LuaObjectCache, slot: Int)?
     /// Where each name was exported (a plugin's name), for conflict messages.
     private var exporters: [String: String] = [:]
-    /// What each exported class shows scripts, by name.
-    private var classMembers: [String: LuaClassMembers] = [:]
+    /// What each exported class shows scripts, by name: worked out when
+    /// asked (completion, the sweep), not for every class at start-up.
+    private var classMembers: [String: () -> LuaClassMembers] = [:]
 
     /// The members of the exported class `name` (constructors, methods,
     /// properties), if it is one.
-    public func members(ofClass name: String) -> LuaClassMembers? { classMembers[name] }
+    public func members(ofClass name: String) -> LuaClassMembers? { classMembers[name]?() }
 
     /// The plugin (or `factoryhost`) that exported `name`.
     public func exporter(of name: String) -> String? { exporters[name] }
@@ -121,7 +122,7 @@ public final class TypeCatalog {
             exportedByType[ObjectIdentifier(T.self)] = try state.metatableReference(for: name)
             return table
         }
-        classMembers[name] = description.members
+        classMembers[name] = { description.members }
     }
 
     func addInterface<P>(_ interface: LuaInterface<P>, exporter: String) throws {
