@@ -117,8 +117,8 @@ public final class FactoryHost {
         storedRegistry = Registry()
         storedTypes = TypeCatalog()
         objectCache = try LuaObjectCache(in: lua)
-        try storedTypes.addClass(containerClass(), exporter: "factoryhost")
-        try storedTypes.addClass(scopeClass(), exporter: "factoryhost")
+        try storedTypes.addClass(making: { [unowned self] in self.containerClass() }, exporter: "factoryhost")
+        try storedTypes.addClass(making: { [unowned self] in self.scopeClass() }, exporter: "factoryhost")
         storedTypes.builtObjects = (objectCache, try objectCache.newSlot())
         try installDSL()
         for plugin in plugins { try install(plugin) }

@@ -27,9 +27,15 @@ public final class PluginContext {
     }
 
     /// Exports a Swift class: scripts can name it in registrations, and the
-    /// module has its class table (`net.MovieLoader.new(…)`).
-    public func export<T: LuaExportable>(_ description: LuaClass<T>) throws {
-        try catalog.addClass(description, exporter: "plugin '\(pluginName)'")
+    /// module has its class table (`net.MovieLoader.new(…)`). The description
+    /// is made when a script first uses the class (or completion lists its
+    /// members), so a plugin of many classes costs little at start-up:
+    ///
+    /// ```swift
+    /// try context.export(MovieLoader.luaClass)   // evaluated on first use
+    /// ```
+    public func export<T: LuaExportable>(_ description: @autoclosure @escaping () -> LuaClass<T>) throws {
+        try catalog.addClass(making: description, exporter: "plugin '\(pluginName)'")
         let catalog = self.catalog
         entries.append((T.luaTypeName, { .table(try catalog.classTable(T.luaTypeName, in: $0)) }))
     }

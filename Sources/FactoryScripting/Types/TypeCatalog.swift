@@ -104,8 +104,14 @@ public final class TypeCatalog {
 
     // MARK: Adding types
 
-    func addClass<T: LuaExportable>(_ description: LuaClass<T>, exporter: String) throws {
+    /// Adds an exported class. Its description is made when first needed
+    /// (its class table installed, its members asked for), not here: a
+    /// process pays only for the classes its script uses.
+    func addClass<T: LuaExportable>(making makeDescription: @escaping () -> LuaClass<T>, exporter: String) throws {
         let name = T.luaTypeName
+        // Not generic (a generic box's type would be made at start-up, per class).
+        let made = LazyObject { makeDescription() }
+        var description: LuaClass<T> { unsafeDowncast(made.value, to: LuaClass<T>.self) }
         try claim(name, exporter)
         types[name] = ScriptType(name: name, kind: .class, serviceType: ServiceType(T.self, name: name), fromLua: { value, _ in
             try T.fromLua(value)
@@ -263,4 +269,17 @@ public final class TypeCatalog {
     }
 }
 
+/// An object made on first use, then kept.
+private final class LazyObject {
+    private let make: () -> AnyObject
+    private var made: AnyObject?
 
+    init(_ make: @escaping () -> AnyObject) { self.make = make }
+
+    var value: AnyObject {
+        if let made { return made }
+        let object = make()
+        made = object
+        return object
+    }
+}
