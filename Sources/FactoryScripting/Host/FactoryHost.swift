@@ -85,8 +85,8 @@ public final class FactoryHost {
     var specStubs: LuaFunction?
     /// The dry run's module lookup (`package.searchpath`), compiled on first use.
     var moduleSearch: LuaFunction?
-    /// The files of the modules the dry run's script loaded (see
-    /// `loadedModuleFiles`), made as the script starts.
+    /// The files of the modules loaded since the dry run began (see
+    /// `loadedModuleFiles`), made by ``beginDryRun()``.
     var loadedFilesSearch: LuaFunction?
     /// What each Swift plugin module's plugin reaches, by module name.
     var moduleCapabilities: [String: PluginCapabilities] = [:]
