@@ -73,17 +73,9 @@ struct CheckCommand: ParsableCommand {
     static func plainSettings(_ argv: [String]) -> CheckSettings? {
         guard let line = PlainCommandLine.parse(argv, command: "check",
                                                 options: ["--plugin-path", "--config", "--format", "--timeout"],
-                                                repeatable: ["--plugin-path"]) else { return nil }
-        var format = Format.text
-        if let word = line.value("--format") {
-            guard let chosen = Format(rawValue: word) else { return nil }
-            format = chosen
-        }
-        var timeLimit = Duration.seconds(10)
-        if let word = line.value("--timeout") {
-            guard let duration = Limits.duration(word) else { return nil }
-            timeLimit = duration
-        }
+                                                repeatable: ["--plugin-path"]),
+              let format = line.value("--format", default: Format.text, Format.init(rawValue:)),
+              let timeLimit = line.value("--timeout", default: .seconds(10), Limits.duration) else { return nil }
         return CheckSettings(script: line.script, arguments: line.arguments, pluginPaths: line.values["--plugin-path"] ?? [],
                              configuration: line.value("--config"), format: format, timeLimit: timeLimit)
     }

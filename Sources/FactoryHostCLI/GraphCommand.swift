@@ -63,17 +63,9 @@ struct GraphCommand: ParsableCommand {
         guard let line = PlainCommandLine.parse(argv, command: "graph",
                                                 options: ["--config", "--root", "--format", "--plugin-path", "--timeout"],
                                                 repeatable: ["--plugin-path"]),
-              let configuration = line.value("--config") else { return nil }
-        var format = Format.tree
-        if let word = line.value("--format") {
-            guard let chosen = Format(rawValue: word) else { return nil }
-            format = chosen
-        }
-        var timeLimit = Duration.seconds(10)
-        if let word = line.value("--timeout") {
-            guard let duration = Limits.duration(word) else { return nil }
-            timeLimit = duration
-        }
+              let configuration = line.value("--config"),
+              let format = line.value("--format", default: Format.tree, Format.init(rawValue:)),
+              let timeLimit = line.value("--timeout", default: .seconds(10), Limits.duration) else { return nil }
         return GraphSettings(script: line.script, arguments: line.arguments, pluginPaths: line.values["--plugin-path"] ?? [],
                              configuration: configuration, root: line.value("--root"), format: format, timeLimit: timeLimit)
     }

@@ -49,4 +49,11 @@ struct PlainCommandLine {
 
     /// The single value of `option`, if given.
     func value(_ option: String) -> String? { values[option]?.last }
+
+    /// The value of `option` as `read` makes it, `fallback` if the option
+    /// is not given; nil if `read` cannot make it (the parser reports that).
+    func value<T>(_ option: String, default fallback: T, _ read: (String) -> T?) -> T? {
+        guard let word = value(option) else { return fallback }
+        return read(word)
+    }
 }
