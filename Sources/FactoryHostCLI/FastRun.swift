@@ -55,8 +55,19 @@ enum FastRunArguments {
             case "--sandbox" where inline == nil:
                 settings.runner.libraries = .sandboxed
             case "--memory-limit", "--timeout", "--config", "--plugin-path", "--allow":
-                guard let value = inline ?? (i + 1 < argv.count ? argv[i + 1] : nil) else { return nil }
-                if inline == nil { i += 1 }
+                // As PlainCommandLine: an empty `--opt=` (the parser takes the next
+                // word) or a value that looks like an option (the parser reports a
+                // missing value) is the parser's to read — taking `--config --sandbox`
+                // as a configuration named "--sandbox" would drop the sandbox.
+                let value: String
+                if let inline {
+                    guard !inline.isEmpty else { return nil }
+                    value = inline
+                } else {
+                    guard i + 1 < argv.count, !argv[i + 1].hasPrefix("-") else { return nil }
+                    value = argv[i + 1]
+                    i += 1
+                }
                 switch name {
                 case "--timeout":
                     guard let duration = Limits.duration(value) else { return nil }

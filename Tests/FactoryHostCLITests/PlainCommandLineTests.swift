@@ -68,4 +68,34 @@ import Testing
         #expect(command.settings.configuration == "app")
         #expect(command.settings.arguments.isEmpty)
     }
+
+    /// `run`'s (and `repl`'s) fast reading leaves the same odd forms to the
+    /// parser. A value that looks like an option was once taken as the
+    /// value: `run --config --sandbox x.lua` ran x.lua without the sandbox.
+    @Test(arguments: [
+        ["fh", "run", "--config", "--sandbox", "x.lua"],
+        ["fh", "run", "--config", "--timeout", "5", "x.lua"],
+        ["fh", "run", "--config", "-i", "x.lua"],
+        ["fh", "run", "--plugin-path", "--sandbox", "x.lua"],
+        ["fh", "run", "--plugin-path", "--", "x.lua"],
+        ["fh", "run", "--timeout", "-5", "x.lua"],
+        ["fh", "run", "--config=", "x.lua"],
+        ["fh", "run", "--plugin-path=", "x.lua"],
+        ["fh", "run", "--sandbox", "--allow=", "x.lua"],
+    ])
+    func oddRunFormsAreLeftToTheParser(_ argv: [String]) throws {
+        #expect(FastRunArguments.parse(argv) == nil)
+    }
+
+    /// Which the parser then refuses: a missing value, not a configuration named "--sandbox".
+    @Test func theParserRefusesAnOptionAsAValue() {
+        #expect(throws: (any Error).self) { try parsed(["fh", "run", "--config", "--sandbox", "x.lua"]) }
+    }
+
+    @Test func plainRunFormsAreStillReadFast() throws {
+        let settings = try #require(FastRunArguments.parse(["fh", "run", "--sandbox", "--config", "app", "--timeout=2", "x.lua", "-v"]))
+        #expect(settings.configuration == "app")
+        #expect(settings.runner.libraries == .sandboxed)
+        #expect(settings.runner.scriptIndex == 6)
+    }
 }
