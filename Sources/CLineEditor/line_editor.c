@@ -37,6 +37,18 @@ static struct {
 
 static pthread_once_t edit_once = PTHREAD_ONCE_INIT;
 
+/* The most telling reason a library did not load: the first error that is
+   not "no such file" (a file that is there but broken), else the first. */
+static void keep_reason(char *reason, size_t size, int *telling) {
+    const char *why = dlerror();
+    if (why == NULL) return;
+    int found = strstr(why, "No such file") == NULL && strstr(why, "not found") == NULL;
+    if (reason[0] == 0 || (found && !*telling)) {
+        snprintf(reason, size, "%s", why);
+        *telling = found;
+    }
+}
+
 static void load_edit(void) {
     static const char *const names[] = {
         "libedit.so.2", "libedit.so", "libedit.0.dylib", "libedit.3.dylib", "libedit.dylib", "/usr/lib/libedit.dylib", NULL
@@ -45,11 +57,18 @@ static void load_edit(void) {
        the loader's path, say Homebrew's). */
     const char *chosen = getenv("FACTORYHOST_LIBEDIT");
     void *lib = NULL;
-    if (chosen != NULL && chosen[0] != 0) lib = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
-    else for (int i = 0; names[i] != NULL && lib == NULL; i++) lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    char reason[512] = "";
+    int telling = 0;
+    if (chosen != NULL && chosen[0] != 0) {
+        lib = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
+        if (lib == NULL) keep_reason(reason, sizeof reason, &telling);
+    }
+    else for (int i = 0; names[i] != NULL && lib == NULL; i++) {
+        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        if (lib == NULL) keep_reason(reason, sizeof reason, &telling);
+    }
     if (lib == NULL) {
-        const char *why = dlerror();
-        snprintf(edit.failure, sizeof edit.failure, "libedit could not be loaded: %s", why ? why : "not found");
+        snprintf(edit.failure, sizeof edit.failure, "libedit could not be loaded: %s", reason[0] != 0 ? reason : "not found");
         return;
     }
 #define LOAD(field, symbol) \
@@ -191,6 +210,28 @@ char *fh_edit_readline(const char *prompt, int *was_interrupted) {
         *was_interrupted = 1;
     }
     return line;
+}
+
+ssize_t fh_read_interruptible(int fd, void *buffer, size_t size, int *was_interrupted) {
+    struct sigaction action, previous;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_interrupt;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;                         /* no SA_RESTART: Ctrl-C ends the read */
+    interrupted = 0;
+    sigaction(SIGINT, &action, &previous);
+    sigset_t unblock, saved;
+    sigemptyset(&unblock);
+    sigaddset(&unblock, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &unblock, &saved);
+    ssize_t n;
+    do {
+        n = read(fd, buffer, size);
+    } while (n < 0 && errno == EINTR && !interrupted);
+    pthread_sigmask(SIG_SETMASK, &saved, NULL);
+    sigaction(SIGINT, &previous, NULL);
+    *was_interrupted = interrupted;
+    return n;
 }
 
 void fh_edit_remember(const char *entry, const char *history_file, int history_limit) {

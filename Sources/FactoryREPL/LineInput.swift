@@ -57,9 +57,26 @@ public final class PipedInput: LineInput {
                 return .line(buffered.last == 13 ? Array(buffered.dropLast()) : buffered)
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = read(0, &chunk, chunk.count)
+            let count: Int
+            if showsPrompts {
+                // A terminal: Ctrl-C drops the line, as with libedit (the
+                // terminal discards what was typed), instead of ending the session.
+                var interrupted: Int32 = 0
+                count = fh_read_interruptible(0, &chunk, chunk.count, &interrupted)
+                if interrupted != 0 {
+                    buffered = []
+                    print("")
+                    return .interrupted
+                }
+            } else {
+                count = read(0, &chunk, chunk.count)
+            }
             if count < 0 && errno == EINTR { continue }
-            if count <= 0 { ended = true; continue }
+            if count <= 0 {
+                if showsPrompts && !ended { print("") }     // Ctrl-D: end the prompt's line, as lua5.4 does
+                ended = true
+                continue
+            }
             buffered += chunk[..<count]
         }
     }

@@ -117,6 +117,15 @@ struct ReplTerminalTests {
         try terminal.expect("> ")
         terminal.type("6 * 7\r")
         try terminal.expect("42")
+        // Ctrl-C at the prompt drops the line, as with libedit (it once ended the session).
+        terminal.type("kept = 41\r")
+        try terminal.expect("> ", after: "kept = 41")
+        terminal.type("this line is dropped")
+        Thread.sleep(forTimeInterval: 0.2)
+        terminal.type("\u{03}")
+        terminal.type("kept + 1\r")
+        try terminal.expect("42", after: "kept + 1")
+        #expect(!terminal.transcript.contains("syntax error"), "\(terminal.transcript)")
         terminal.type("\u{04}")
         #expect(terminal.waitForExit() == 0, "\(terminal.transcript)")
     }

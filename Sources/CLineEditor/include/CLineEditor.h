@@ -5,6 +5,7 @@
 #define CLINEEDITOR_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /// Computes completions: the candidates replacing `text` (the word libedit
 /// found before the cursor), in readline's form — [0] the substitution,
@@ -26,6 +27,10 @@ int fh_edit_setup(const char *name, const char *word_breaks, fh_edit_completer c
 char *fh_edit_readline(const char *prompt, int *interrupted);
 
 /// Adds `entry` to the history, and saves the history file (capped).
+/// read(2) from `fd`, except that a Ctrl-C (SIGINT) while it waits ends
+/// the read (`*was_interrupted` set, whatever it returned) instead of the
+/// process: for reading a terminal's lines without libedit. Needs no libedit.
+ssize_t fh_read_interruptible(int fd, void *buffer, size_t size, int *was_interrupted);
 void fh_edit_remember(const char *entry, const char *history_file, int history_limit);
 
 #endif
