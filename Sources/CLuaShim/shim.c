@@ -639,6 +639,35 @@ static int exported_index(lua_State *L) {
 
 void fh_where(lua_State *L, int level) { luaL_where(L, level); }
 
+int fh_position(lua_State *L, int level, char *name, size_t *length) {
+    lua_Debug ar;
+    if (lua_getstack(L, level, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+        size_t n = strlen(ar.short_src);
+        memcpy(name, ar.short_src, n);
+        *length = n;
+        return ar.currentline;
+    }
+    *length = 0;
+    return 0;
+}
+
+/* A bound function is the trampoline closure again, over the same box
+   (upvalue 1) and with the bound values as upvalues 2 and on: no Swift
+   object is made, and the values are out of the script's reach (the debug
+   library shows and changes no upvalue of a trampoline). */
+int fh_push_bound(lua_State *L, int n) {
+    if (n < 0 || n > 250 || lua_tocfunction(L, -(n + 1)) != fh_trampoline) {
+        lua_pop(L, n + 1);
+        return 0;
+    }
+    lua_getupvalue(L, -(n + 1), 1);         /* the box */
+    lua_replace(L, -(n + 2));               /* in the function's place */
+    lua_pushcclosure(L, fh_trampoline, n + 1);
+    return 1;
+}
+
+int fh_bound_index(int i) { return lua_upvalueindex(i + 1); }
+
 void fh_push_exported_index(lua_State *L) {
     lua_pushcclosure(L, exported_index, 2);
 }

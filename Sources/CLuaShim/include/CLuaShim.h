@@ -162,6 +162,17 @@ void *fh_running_box(lua_State *L);
 /// Pushes "chunk:line: " for the function at `level` (luaL_where; no allocation
 /// failure can raise here while Swift runs, the cap being off).
 void fh_where(lua_State *L, int level);
+/// The chunk name (as luaL_where shows it, copied to `name`, which holds
+/// LUA_IDSIZE bytes; `*length` set) and current line of the function at
+/// `level`; 0 (and an empty name) where luaL_where would give "".
+int fh_position(lua_State *L, int level, char *name, size_t *length);
+/// Replaces the Swift function under the `n` values on top of the stack,
+/// and the values, with that function bound to them (see
+/// LuaFrame.pushBound); 0 (all popped, nothing pushed) if it is not a
+/// plain Swift function or `n` is out of range.
+int fh_push_bound(lua_State *L, int n);
+/// The pseudo-index of bound value `i` (1-based) of the running Swift function.
+int fh_bound_index(int i);
 /// Pops a methods table and a property-getter function and pushes an
 /// __index function for an exported type: methods by raw lookup, else the getter.
 /// Pushes the userdata in slot `slot` of the weak cache table (registry

@@ -150,6 +150,8 @@ public struct LuaFrame {
     @inlinable public func push(_ value: Bool) { lua_pushboolean(L, value ? 1 : 0) }
     public func push(_ value: String) { state.pushBytes(Array(value.utf8), in: L) }
     public func pushNil() { lua_pushnil(L) }
+    /// Pushes argument `position` again, as it is.
+    public func pushArgument(_ position: Int32) { lua_pushvalue(L, position) }
     /// Pushes any value (throws for a reference from another state).
     public func push(_ value: LuaValue) throws { try state.push(value, in: L) }
 
@@ -158,6 +160,62 @@ public struct LuaFrame {
 
     /// Makes room for `count` more results.
     public func reserve(_ count: Int) throws { try state.reserve(count, in: L) }
+
+    // MARK: Bound values
+
+    /// Replaces the last `count` values pushed with `function` (a Swift
+    /// function made by ``LuaState/frameFunction(_:_:)``) bound to them: a
+    /// Lua function that runs the same Swift code, which reads them with
+    /// ``bound(_:)``. Binding makes no Swift closure and no userdata, so it
+    /// suits a function returned per call (`register "Key" { … }`).
+    ///
+    /// ```swift
+    /// let greet = try lua.frameFunction("greet") { f in
+    ///     f.push("hello, " + (f.boundString(1) ?? "?")); return 1
+    /// }
+    /// lua.registerFrame("greeter") { f in
+    ///     f.push(try f.string(1))
+    ///     try f.pushBound(greet, values: 1)
+    ///     return 1
+    /// }
+    /// // greeter("ann")()  →  "hello, ann"
+    /// ```
+    public func pushBound(_ function: LuaFunction, values count: Int32) throws {
+        guard count >= 0, count <= 250, count <= lua_gettop(L) - self.count else {
+            throw LuaError(.typeMismatch, "cannot bind \(count) values to a function")
+        }
+        try reserve(2)
+        try state.push(.function(function), in: L)
+        lua_rotate(L, -(count + 1), 1)                    // the function below its values
+        guard fh_push_bound(L, count) != 0 else {
+            throw LuaError(.typeMismatch, "only a Swift function can be bound to values")
+        }
+    }
+
+    /// Bound value `index` (1-based) of the running function (see
+    /// ``pushBound(_:values:)``); `.nil` if it has none there.
+    public func bound(_ index: Int32) -> LuaValue {
+        guard calledFromLua, index >= 1, index <= 250 else { return .nil }
+        return state.value(at: fh_bound_index(index), in: L)
+    }
+
+    /// Bound value `index` as text, if it is a string of valid UTF-8.
+    public func boundString(_ index: Int32) -> String? {
+        guard calledFromLua, index >= 1, index <= 250 else { return nil }
+        let slot = fh_bound_index(index)
+        guard lua_type(L, slot) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let chars = fh_tolstring(L, slot, &length) else { return nil }
+        return String(validating: UnsafeRawBufferPointer(start: chars, count: length), as: UTF8.self)
+    }
+
+    /// Bound value `index` as an integer, if it is one.
+    public func boundInteger(_ index: Int32) -> Int? {
+        guard calledFromLua, index >= 1, index <= 250 else { return nil }
+        let slot = fh_bound_index(index)
+        guard lua_type(L, slot) == LUA_TNUMBER, lua_isinteger(L, slot) != 0 else { return nil }
+        return Int(lua_tointegerx(L, slot, nil))
+    }
 
     // MARK: Errors
 
@@ -169,6 +227,21 @@ public struct LuaFrame {
         var length = 0
         guard let chars = fh_tolstring(L, -1, &length) else { return "" }
         return String(decoding: UnsafeRawBufferPointer(start: chars, count: length), as: UTF8.self)
+    }
+
+    /// The chunk and line of the Lua code `level` calls up (1: this
+    /// function's caller), as ``location(level:)`` shows them (`chunk:line: `);
+    /// nil where that is C. Cheaper than parsing the location: no string is
+    /// made for the same chunk as the last call's.
+    public func position(level: Int32 = 1) -> (chunk: String, line: Int)? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> (chunk: String, line: Int)? in
+            guard let base = buffer.baseAddress else { return nil }
+            var length = 0
+            let line = fh_position(L, level, base, &length)
+            guard line > 0 else { return nil }
+            let bytes = UnsafeRawBufferPointer(start: base, count: min(length, 64))
+            return (state.chunkName(bytes), Int(line))
+        }
     }
 
     /// `bad argument #n to 'name' (T expected, got U)`, as Lua's auxlib words it.

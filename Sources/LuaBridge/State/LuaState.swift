@@ -40,6 +40,16 @@ public final class LuaState {
     /// Registry references to the bridge's metatables, by type name (see
     /// `pushObject(_:type:in:)`).
     var metatableReferences: [String: Int32] = [:]
+    /// The chunk name ``LuaFrame/position(level:)`` made last, shared while
+    /// positions stay in the same chunk.
+    private var lastChunkName = ""
+
+    /// `bytes` (a chunk name) as text, the last one's storage when equal.
+    func chunkName(_ bytes: UnsafeRawBufferPointer) -> String {
+        if lastChunkName.utf8.elementsEqual(bytes) { return lastChunkName }
+        lastChunkName = String(decoding: bytes, as: UTF8.self)
+        return lastChunkName
+    }
     /// `close()` was asked for while Lua code was running; it happens when
     /// the outermost call returns.
     private var closeRequested = false

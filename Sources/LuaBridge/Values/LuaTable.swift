@@ -46,6 +46,41 @@ public final class LuaTable: LuaReference {
         return state.value(at: -1, in: L)
     }
 
+    /// `rawget(t, name)` for a name made ready once: no key is converted
+    /// per call (for reading the same fields of many tables).
+    ///
+    /// ```swift
+    /// let make = LuaFieldName("make")
+    /// let f = try body.rawGet(make)
+    /// ```
+    public func rawGet(_ field: LuaFieldName) throws -> LuaValue {
+        let (state, L) = try pushSelf()
+        let t = lua_gettop(L)
+        defer { lua_settop(L, t - 1) }
+        field.cString.withUnsafeBufferPointer { chars in
+            _ = lua_pushlstring(L, chars.baseAddress, chars.count - 1)
+        }
+        lua_rawget(L, t)
+        return state.value(at: -1, in: L)
+    }
+
+    /// How many key/value pairs the table holds (raw, in `next` order),
+    /// found without converting any of them.
+    public var entryCount: Int {
+        get throws {
+            let (_, L) = try pushSelf()
+            let t = lua_gettop(L)
+            defer { lua_settop(L, t - 1) }
+            var count = 0
+            lua_pushnil(L)
+            while lua_next(L, t) != 0 {
+                count += 1
+                fh_pop(L, 1)
+            }
+            return count
+        }
+    }
+
     /// `rawset(t, key, value)`. A nil or NaN key is an error.
     public func rawSet(_ key: LuaValue, _ value: LuaValue) throws {
         switch key {
