@@ -108,7 +108,7 @@ struct CheckSettings: Equatable {
         }
         let problems = host.problems(after: dry.run, configuration: config)
         let names = config.map { name in host.registry.configuration(name) == nil ? [] : [name] } ?? host.registry.configurationNames
-        let registrations = names.reduce(0) { $0 + ((try? host.registry.registrations(in: $1).count) ?? 0) }
+        let registrations = names.reduce(0) { $0 + ((try? host.registry.registrationCount(in: $1)) ?? 0) }
         switch format {
         case .json:
             print(json(problems, configurations: names, registrations: registrations, stop: dry.run.stop))

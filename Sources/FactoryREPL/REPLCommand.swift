@@ -69,7 +69,7 @@ extension REPLSession {
         var lines: [String] = []
         for name in names {
             guard let configuration = registry.configuration(name) else { continue }
-            let all = (try? registry.registrations(in: name).count) ?? 0
+            let all = (try? registry.registrationCount(in: name)) ?? 0
             var line = name + (configuration.parent.map { " extends \($0)" } ?? "")
             line += " — \(all) registration\(all == 1 ? "" : "s")"
             if configuration.parent != nil { line += " (\(configuration.registrations.count) of its own)" }
@@ -241,7 +241,7 @@ extension REPLSession {
     private func check() {
         let problems = host.problems(after: DeclarationRun())
         let names = host.registry.configurationNames
-        let count = names.reduce(0) { $0 + ((try? host.registry.registrations(in: $1).count) ?? 0) }
+        let count = names.reduce(0) { $0 + ((try? host.registry.registrationCount(in: $1)) ?? 0) }
         let summary = "\(names.count) configuration\(names.count == 1 ? "" : "s"), \(count) registration\(count == 1 ? "" : "s")"
         if problems.isEmpty { return output.result("ok: \(summary), no problems") }
         output.result((problems.map(\.description) + ["\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(summary)"])

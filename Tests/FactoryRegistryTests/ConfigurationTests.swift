@@ -76,6 +76,42 @@ struct ConfigurationTests {
         #expect(twice?.details == ["first at x.lua:1", "again at y.lua:9"])
     }
 
+    /// `check` counts registrations without flattening a plan; the count
+    /// must be the plan's (inherited keys once, overrides not twice).
+    @Test func registrationCountsMatchTheFlattenedPlan() throws {
+        let app = try registry.defineConfiguration("app")
+        try registerGraph9(app, life, storeScope: .singleton)
+        let tests = try registry.defineConfiguration("app-tests", extends: "app")
+        try tests.register(Logger.self, overrides: true) { _ in Logger(life, "TestLogger") }
+        try tests.register(Cache.self, name: "extra") { _ in Cache(life, "x") }
+        let deeper = try registry.defineConfiguration("deeper", extends: "app-tests")
+        try deeper.register(Logger.self) { _ in Logger(life, "again") }       // a duplicate (a problem), counted once
+        try registry.defineConfiguration("a", extends: "b")
+        try registry.defineConfiguration("b", extends: "a")
+        try registry.defineConfiguration("c", extends: "nowhere").register(Cache.self) { _ in Cache(life, "c") }
+        for name in ["app", "app-tests", "deeper", "a", "b", "c"] {
+            #expect(try registry.registrationCount(in: name) == registry.registrations(in: name).count, "\(name)")
+        }
+        #expect(try registry.registrationCount(in: "app-tests") == 7)
+        #expect(registryError { _ = try registry.registrationCount(in: "nope") }?.kind == .unknownConfiguration)
+    }
+
+    /// Registrations share their fields until one is changed: a copy that
+    /// is changed leaves the other as it was.
+    @Test func registrationsAreValuesThoughTheyShareStorage() throws {
+        let original = Registration(key: ServiceKey(Cache.self), scope: .singleton, origin: Origin(file: "a.lua", line: 1),
+                                    factory: TypedFactory { _, _ in Cache(life, "a") })
+        var changed = original
+        changed.scope = .transient
+        changed.origin = Origin(file: "b.lua", line: 2)
+        #expect(original.scope == .singleton && original.origin == Origin(file: "a.lua", line: 1))
+        #expect(changed.scope == .transient && changed.origin == Origin(file: "b.lua", line: 2))
+        let app = try registry.defineConfiguration("app")
+        try app.add(original)
+        #expect(original.configuration == "")                  // the caller's copy is not stamped
+        #expect(app.registrations.first?.configuration == "app")
+    }
+
     @Test func runtimeArgumentsAreTypedAndChecked() throws {
         final class Pizza: Sendable {
             let radius: Double, ingredients: [String], slices: Int

@@ -41,36 +41,38 @@ public final class Configuration: @unchecked Sendable {
     /// Adds a registration. Registering a key twice is an error naming both
     /// origins, unless the second one `overrides`. A registration with runtime
     /// arguments must be transient.
-    public func add(_ registration: Registration) throws {
-        var registration = registration
-        registration.configuration = name
-        if !registration.arguments.isEmpty && registration.scope != .transient {
+    public func add(_ registration: consuming Registration) throws {
+        // (Consumed: a registration handed over as its last use is stamped
+        // with the configuration in place, not copied.)
+        var added = consume registration
+        if added.configuration != name { added.configuration = name }
+        if !added.arguments.isEmpty && added.scope != .transient {
             throw RegistryError(
                 .invalidRegistration,
-                "\(registration.key) takes runtime arguments, so it must be transient (it is \(registration.scope))",
-                configuration: name, details: ["registered at \(registration.origin)"], origin: registration.origin)
+                "\(added.key) takes runtime arguments, so it must be transient (it is \(added.scope))",
+                configuration: name, details: ["registered at \(added.origin)"], origin: added.origin)
         }
         guard let registry else {
-            throw RegistryError(.invalidRegistration, "cannot register \(registration.key): the registry of configuration '\(name)' is gone",
-                                origin: registration.origin)
+            throw RegistryError(.invalidRegistration, "cannot register \(added.key): the registry of configuration '\(name)' is gone",
+                                origin: added.origin)
         }
         try registry.lock.withLock {
-            if let existing = positions[registration.key] {
-                guard registration.overrides else {
+            if let existing = positions[added.key] {
+                guard added.overrides else {
                     let first = ordered[existing]
                     throw RegistryError(
-                        .duplicateRegistration, "\(registration.key) is registered twice",
+                        .duplicateRegistration, "\(added.key) is registered twice",
                         configuration: name,
-                        details: ["first at \(first.origin)", "again at \(registration.origin) (say it overrides to replace the first)"],
-                        origin: registration.origin)
+                        details: ["first at \(first.origin)", "again at \(added.origin) (say it overrides to replace the first)"],
+                        origin: added.origin)
                 }
                 // It replaces a registration of its own configuration; whether it
                 // also overrides an inherited one is what the first one said.
-                registration.overrides = ordered[existing].overrides
-                ordered[existing] = registration
+                added.overrides = ordered[existing].overrides
+                ordered[existing] = added
             } else {
-                positions[registration.key] = ordered.count
-                ordered.append(registration)
+                positions[added.key] = ordered.count
+                ordered.append(added)
             }
             registry.invalidatePlans()
         }

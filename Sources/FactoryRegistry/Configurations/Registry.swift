@@ -138,6 +138,33 @@ public final class Registry: @unchecked Sendable {
         plans.removeAll(keepingCapacity: true)
     }
 
+    /// How many registrations configuration `name` has, inherited ones
+    /// included (each key once, as a container sees them), without
+    /// flattening it into a plan. Along an unknown or cyclic parent it
+    /// counts what it reached, as the plan does.
+    ///
+    /// ```swift
+    /// let count = try registry.registrationCount(in: "app-tests")
+    /// ```
+    public func registrationCount(in name: String) throws -> Int {
+        try lock.withLock {
+            guard var current = configurationsByName[name] else {
+                throw RegistryError(.unknownConfiguration, "no configuration named '\(name)'")
+            }
+            guard current.parent != nil else { return current.ordered.count }   // keys are unique within one
+            var keys: Set<ServiceKey> = []
+            var seen: Set<String> = [name]
+            while true {
+                for registration in current.ordered { keys.insert(registration.key) }
+                guard let parent = current.parent, !seen.contains(parent),
+                      let next = configurationsByName[parent] else { break }
+                seen.insert(parent)
+                current = next
+            }
+            return keys.count
+        }
+    }
+
     /// Every registration of configuration `name`, inherited ones included,
     /// as a container would see them.
     public func registrations(in name: String) throws -> [Registration] {

@@ -79,6 +79,18 @@ final class ContainerPlan: @unchecked Sendable {
         // Parents first; a child's registration of an inherited key must override it.
         var flattened: [Registration] = []
         var positions: [ServiceKey: Int] = [:]
+        if chain.count == 1, let only = chain.first, only.parent == nil {
+            // Nothing inherited: a configuration's own keys are unique (and
+            // none can override anything), so no index of keys is needed.
+            flattened = only.ordered
+            for registration in flattened where registration.overrides {
+                problems.append(RegistryError(
+                    .nothingToOverride, "\(registration.key) says it overrides, but there is nothing to override",
+                    configuration: name, details: ["at \(registration.origin): '\(only.name)' extends no configuration"],
+                    origin: registration.origin))
+            }
+            chain = []
+        }
         for configuration in chain.reversed() {
             for registration in configuration.ordered {
                 if let existing = positions[registration.key] {

@@ -8,30 +8,94 @@
 /// try app.add(r)
 /// ```
 public struct Registration: Sendable, CustomStringConvertible {
-    public var key: ServiceKey
-    public var scope: Scope
+    /// The fields, shared by every copy until one is changed (copy on
+    /// write): configurations, plans and script specs all hold the same
+    /// registration, so a copy costs one reference, not ~170 bytes.
+    private final class Storage: @unchecked Sendable {
+        // Sendable: a Storage is only mutated while uniquely referenced
+        // (see `unique`), as Array's buffer is.
+        var key: ServiceKey
+        var scope: Scope
+        var eager: Bool
+        var dependencies: [Dependency]
+        var arguments: [ArgumentSpec]
+        var origin: Origin
+        var overrides: Bool
+        var factory: AnyFactory
+        var configuration: String
+
+        init(key: ServiceKey, scope: Scope, eager: Bool, dependencies: [Dependency], arguments: [ArgumentSpec],
+             origin: Origin, overrides: Bool, factory: AnyFactory, configuration: String) {
+            self.key = key
+            self.scope = scope
+            self.eager = eager
+            self.dependencies = dependencies
+            self.arguments = arguments
+            self.origin = origin
+            self.overrides = overrides
+            self.factory = factory
+            self.configuration = configuration
+        }
+
+        func copy() -> Storage {
+            Storage(key: key, scope: scope, eager: eager, dependencies: dependencies, arguments: arguments,
+                    origin: origin, overrides: overrides, factory: factory, configuration: configuration)
+        }
+    }
+
+    private var storage: Storage
+
+    /// The storage, copied first if another registration shares it.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    public var key: ServiceKey {
+        get { storage.key }
+        set { unique().key = newValue }
+    }
+    public var scope: Scope {
+        get { storage.scope }
+        set { unique().scope = newValue }
+    }
     /// For singletons: built when the container starts instead of on first use.
-    public var eager: Bool
-    public var dependencies: [Dependency]
-    public var arguments: [ArgumentSpec]
-    public var origin: Origin
+    public var eager: Bool {
+        get { storage.eager }
+        set { unique().eager = newValue }
+    }
+    public var dependencies: [Dependency] {
+        get { storage.dependencies }
+        set { unique().dependencies = newValue }
+    }
+    public var arguments: [ArgumentSpec] {
+        get { storage.arguments }
+        set { unique().arguments = newValue }
+    }
+    public var origin: Origin {
+        get { storage.origin }
+        set { unique().origin = newValue }
+    }
     /// Replaces a registration of the same key (in this configuration or one
     /// it extends) instead of being an error.
-    public var overrides: Bool
-    public var factory: AnyFactory
+    public var overrides: Bool {
+        get { storage.overrides }
+        set { unique().overrides = newValue }
+    }
+    public var factory: AnyFactory {
+        get { storage.factory }
+        set { unique().factory = newValue }
+    }
     /// The configuration the registration was made in (set when added).
-    public internal(set) var configuration: String = ""
+    public internal(set) var configuration: String {
+        get { storage.configuration }
+        set { unique().configuration = newValue }
+    }
 
     public init(key: ServiceKey, scope: Scope = .transient, eager: Bool = false, dependencies: [Dependency] = [],
                 arguments: [ArgumentSpec] = [], origin: Origin, overrides: Bool = false, factory: AnyFactory) {
-        self.key = key
-        self.scope = scope
-        self.eager = eager
-        self.dependencies = dependencies
-        self.arguments = arguments
-        self.origin = origin
-        self.overrides = overrides
-        self.factory = factory
+        storage = Storage(key: key, scope: scope, eager: eager, dependencies: dependencies, arguments: arguments,
+                          origin: origin, overrides: overrides, factory: factory, configuration: "")
     }
 
     /// `Key (scope, origin)`.

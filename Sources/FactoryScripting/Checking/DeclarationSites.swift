@@ -96,7 +96,7 @@ struct DeclarationSites {
                         } else if token == .symbol("(") || token == .symbol(",") {
                             awaiting = (name, wordLine)           // the argument decides
                             tokens.append(token)
-                            if tokens.count > 4 { tokens.removeFirst() }
+                            if tokens.count > 64 { tokens.removeFirst(60) }   // only the last four are looked at
                             continue
                         }
                     case "load", "loadstring":
@@ -152,7 +152,7 @@ struct DeclarationSites {
             default: break
             }
             tokens.append(token)
-            if tokens.count > 4 { tokens.removeFirst() }
+            if tokens.count > 64 { tokens.removeFirst(60) }   // only the last four are looked at
         }
     }
 }
@@ -165,7 +165,7 @@ package struct LuaLexer {
         case name(String, line: Int)
         case keyword(String)
         case string(String)
-        case symbol(Character)
+        case symbol(Unicode.Scalar)
         case other
     }
 
@@ -231,7 +231,7 @@ package struct LuaLexer {
                 return .other
             default:
                 i += 1
-                return .symbol(Character(Unicode.Scalar(c)))
+                return .symbol(Unicode.Scalar(c))
             }
         }
         return nil

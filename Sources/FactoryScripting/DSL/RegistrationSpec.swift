@@ -6,10 +6,22 @@ import LuaBridge
 /// reported when the script ends (it would otherwise be lost silently).
 final class RegistrationSpec: LuaExportable {
     static let luaTypeName = "factoryhost.registration"
-    let registration: Registration
-    var added = false
+    let key: ServiceKey
+    let origin: Origin
+    /// The registration until a configuration takes it.
+    private var pending: Registration?
+    var added: Bool { pending == nil }
 
-    init(_ registration: Registration) { self.registration = registration }
+    init(_ registration: Registration) {
+        key = registration.key
+        origin = registration.origin
+        pending = registration
+    }
+
+    /// The registration, for the configuration that holds it; nil if one
+    /// already took it. (Handed over, not copied: the configuration stamps
+    /// its name on the one registration.)
+    func take() -> Registration? { pending.take() }
 }
 
 /// What `provider "Type"` makes: a dependency on a factory closure instead
@@ -30,9 +42,9 @@ struct ScriptKey {
 
     init(parsing text: String, catalog: TypeCatalog, name explicitName: String? = nil) throws {
         var typeName = Substring(text), name: String? = nil
-        if let hash = text.firstIndex(of: "#") {
+        if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) {           // (a byte search: Characters cost more)
             typeName = text[..<hash]
-            name = String(text[text.index(after: hash)...])
+            name = String(text[text.utf8.index(after: hash)...])
             guard name?.isEmpty == false else { throw LuaError(.typeMismatch, "'\(text)': the name after '#' is empty") }
         }
         if let explicitName {
@@ -50,28 +62,40 @@ struct ScriptKey {
 struct RegistrationParser {
     static let fields = ["args", "deps", "eager", "make", "name", "override", "scope"]
     let catalog: TypeCatalog
-    let what: String
+    let keyText: String
+    let origin: Origin
+    /// How messages name the registration (made only for a message).
+    var what: String { "register \"\(keyText)\" (\(origin))" }
 
-    func parse(keyText: String, body: LuaTable, origin: Origin, host: FactoryHost) throws -> RegistrationSpec {
-        for (field, _) in try body.pairs() {
-            guard case .string(let text) = field, Self.fields.contains(text.description) else {
-                throw LuaError(.typeMismatch, "\(what): unknown field \(describeKey(field)) (fields: \(Self.fields.joined(separator: ", ")))")
+    /// `fields`, made ready once for reading every body.
+    private static let fieldNames = fields.map(LuaFieldName.init)
+
+    func parse(body: LuaTable, host: FactoryHost) throws -> RegistrationSpec {
+        // The known fields, read raw; any other entry is an unknown field
+        // (looked for only then: converting every key costs more than this).
+        let values = try Self.fieldNames.map { try body.rawGet($0) }
+        if try values.count(where: { !$0.isNil }) != body.entryCount {
+            for (field, _) in try body.pairs() {
+                guard case .string(let text) = field, Self.fields.contains(text.description) else {
+                    throw LuaError(.typeMismatch, "\(what): unknown field \(describeKey(field)) (fields: \(Self.fields.joined(separator: ", ")))")
+                }
             }
         }
-        let name: String? = try field("name", in: body)
+        func value(_ name: String) -> LuaValue { Self.fields.firstIndex(of: name).map { values[$0] } ?? .nil }
+        let name: String? = try field("name", value("name"))
         let key = try ScriptKey(parsing: keyText, catalog: catalog, name: name)
-        let scopeWord: String? = try field("scope", in: body)
-        let eager: Bool = try field("eager", in: body) ?? false
-        let overrides: Bool = try field("override", in: body) ?? false
-        guard let make: LuaFunction = try field("make", in: body) else {
+        let scopeWord: String? = try field("scope", value("scope"))
+        let eager: Bool = try field("eager", value("eager")) ?? false
+        let overrides: Bool = try field("override", value("override")) ?? false
+        guard let make: LuaFunction = try field("make", value("make")) else {
             throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing")
         }
         let scope = scopeWord.map(Scope.init(parsing:)) ?? .transient
         if eager && scope != .singleton {
             throw LuaError(.typeMismatch, "\(what): only a singleton can be eager (scope is \(scope))")
         }
-        let dependencies = try parseDependencies(body.rawGet("deps"))
-        let arguments = try parseArguments(body.rawGet("args"))
+        let dependencies = try parseDependencies(value("deps"))
+        let arguments = try parseArguments(value("args"))
         let factory = LuaFactory(host: host, make: make, key: key.description, resultType: key.type,
                                  dependencies: dependencies, argumentNames: arguments.map(\.0), origin: origin)
         return RegistrationSpec(Registration(
@@ -80,8 +104,7 @@ struct RegistrationParser {
             overrides: overrides, factory: factory.registryFactory))
     }
 
-    private func field<T: LuaConvertible>(_ name: String, in body: LuaTable) throws -> T? {
-        let value = try body.rawGet(LuaValue(name))
+    private func field<T: LuaConvertible>(_ name: String, _ value: LuaValue) throws -> T? {
         do {
             return try Optional<T>.fromLua(value)
         } catch let error as LuaError where error.kind == .typeMismatch {

@@ -12,37 +12,47 @@ import LuaBridge
 //   implement("AuthRemoteAPI", t)     -- checks t implements the interface
 extension FactoryHost {
     func installDSL() throws {
+        // `configuration "x"` and `register "K"` return a function that takes
+        // the body: the same Swift function each time, bound to the name and
+        // where it was written (no Swift closure per declaration).
+        let configurationBody = try lua.frameFunction("configuration") { [unowned self] body in
+            let name = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2)
+            // Reached when its body is applied (`local c = configuration "x"` alone declares nothing).
+            if self.isDryRun { self.recordReached(origin, name: name) }
+            do {
+                try self.applyConfiguration(name, body: body.value(1), origin: origin)
+            } catch let error as RegistryError {
+                // Point at the registration at fault (the second of two duplicates, say).
+                throw LuaRaise("\(error.origin ?? origin): \(error)")
+            }
+            return 0
+        }
         try lua.setGlobal("configuration", .function(lua.frameFunction("configuration") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
-            let name = try frame.string(1)
-            let origin = frame.origin()
-            try frame.push(.function(self.lua.frameFunction("configuration \"\(name)\"") { [unowned self] body in
-                // Reached when its body is applied (`local c = configuration "x"` alone declares nothing).
-                if self.isDryRun { self.recordReached(origin, name: name) }
-                do {
-                    try self.applyConfiguration(name, body: body.value(1), origin: origin)
-                } catch let error as RegistryError {
-                    // Point at the registration at fault (the second of two duplicates, say).
-                    throw LuaRaise("\(error.origin ?? origin): \(error)")
-                }
-                return 0
-            }))
+            _ = try frame.string(1)
+            frame.pushArgument(1)
+            frame.push(frame.origin())
+            try frame.pushBound(configurationBody, values: 3)
             return 1
         }))
+        let registerBody = try lua.frameFunction("register") { [unowned self] body in
+            let keyText = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2)
+            guard case .table(let table) = body.value(1) else {
+                throw LuaError(.typeMismatch, "bad argument #1 to 'register \"\(keyText)\"' "
+                               + "(table (register \"\(keyText)\" { make = function() … end }) expected, got \(body.typeName(1)))")
+            }
+            let parser = RegistrationParser(catalog: self.types, keyText: keyText, origin: origin)
+            let spec = try parser.parse(body: table, host: self)
+            self.specs.append(spec)
+            try body.push(.userdata(self.lua.pushObject(spec, type: RegistrationSpec.luaTypeName)))
+            return 1
+        }
         try lua.setGlobal("register", .function(lua.frameFunction("register") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
-            let keyText = try frame.string(1)
-            let origin = frame.origin()
-            try frame.push(.function(self.lua.frameFunction("register \"\(keyText)\"") { [unowned self] body in
-                guard case .table(let table) = body.value(1) else {
-                    throw body.typeError(1, expected: "table (register \"\(keyText)\" { make = function() … end })")
-                }
-                let parser = RegistrationParser(catalog: self.types, what: "register \"\(keyText)\" (\(origin))")
-                let spec = try parser.parse(keyText: keyText, body: table, origin: origin, host: self)
-                self.specs.append(spec)
-                try body.push(.userdata(self.lua.pushObject(spec, type: RegistrationSpec.luaTypeName)))
-                return 1
-            }))
+            _ = try frame.string(1)
+            frame.pushArgument(1)
+            frame.push(frame.origin())
+            try frame.pushBound(registerBody, values: 3)
             return 1
         }))
         try lua.setGlobal("provider", .function(lua.frameFunction("provider") { [unowned self] frame in
@@ -139,12 +149,11 @@ extension FactoryHost {
             configuration = try registry.defineConfiguration(name, extends: parent, origin: origin)
         }
         for (_, spec) in specs.sorted(by: { $0.0 < $1.0 }) {
-            if spec.added {
-                throw RegistryError(.invalidRegistration, "register \"\(spec.registration.key)\" (\(spec.registration.origin)) is used in two configurations",
-                                    details: ["write one register block per configuration"], origin: spec.registration.origin)
+            guard let registration = spec.take() else {
+                throw RegistryError(.invalidRegistration, "register \"\(spec.key)\" (\(spec.origin)) is used in two configurations",
+                                    details: ["write one register block per configuration"], origin: spec.origin)
             }
-            spec.added = true
-            try configuration.add(spec.registration)
+            try configuration.add(registration)
         }
     }
 

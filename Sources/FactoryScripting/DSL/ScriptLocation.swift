@@ -5,7 +5,19 @@ extension LuaFrame {
     /// The script file and line of the Lua code `level` calls up (1: the
     /// caller of this function), as a registration origin.
     func origin(level: Int32 = 1) -> Origin {
-        Origin(parsingWhere: location(level: level))
+        guard let (chunk, line) = position(level: level) else { return Origin(file: "?", line: 0) }
+        return Origin(file: chunk, line: line)
+    }
+
+    /// Pushes `origin` as two values (see ``boundOrigin(at:)``).
+    func push(_ origin: Origin) {
+        push(origin.file)
+        push(origin.line)
+    }
+
+    /// The origin bound as values `index` and `index + 1`.
+    func boundOrigin(at index: Int32) -> Origin {
+        Origin(file: boundString(index) ?? "?", line: boundInteger(index + 1) ?? 0)
     }
 }
 

@@ -282,10 +282,10 @@ public final class FactoryHost {
     func unaddedRegistrations() -> [RegistryError] {
         specs.filter { !$0.added }.map { spec in
             RegistryError(.invalidRegistration,
-                          "register \"\(spec.registration.key)\" is not inside any configuration, so nothing uses it",
-                          details: ["registered at \(spec.registration.origin)",
-                                    "put it in a configuration: configuration \"app\" { register \"\(spec.registration.key)\" { … } }"],
-                          origin: spec.registration.origin)
+                          "register \"\(spec.key)\" is not inside any configuration, so nothing uses it",
+                          details: ["registered at \(spec.origin)",
+                                    "put it in a configuration: configuration \"app\" { register \"\(spec.key)\" { … } }"],
+                          origin: spec.origin)
         }
     }
 
