@@ -186,23 +186,40 @@ static void on_interrupt(int sig) {
     interrupted = 1;
 }
 
-char *fh_edit_readline(const char *prompt, int *was_interrupted) {
-    struct sigaction action, previous;
+/// What catching Ctrl-C for one read replaced, to put back after it.
+typedef struct interrupt_catch {
+    struct sigaction previous;
+    sigset_t saved_mask;
+} interrupt_catch;
+
+/// Catches SIGINT in `on_interrupt` until `end_catching`, with no
+/// SA_RESTART: a read waiting on the terminal returns (EINTR) on Ctrl-C.
+static void begin_catching(interrupt_catch *c) {
+    struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_interrupt;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = 0;                         /* no SA_RESTART: the read returns and libedit gives the line up */
+    action.sa_flags = 0;
     interrupted = 0;
-    sigaction(SIGINT, &action, &previous);
+    sigaction(SIGINT, &action, &c->previous);
     /* A process started with SIGINT blocked (from a thread that blocks it)
        would never see Ctrl-C. */
-    sigset_t unblock, saved;
+    sigset_t unblock;
     sigemptyset(&unblock);
     sigaddset(&unblock, SIGINT);
-    pthread_sigmask(SIG_UNBLOCK, &unblock, &saved);
+    pthread_sigmask(SIG_UNBLOCK, &unblock, &c->saved_mask);
+}
+
+static void end_catching(interrupt_catch *c) {
+    pthread_sigmask(SIG_SETMASK, &c->saved_mask, NULL);
+    sigaction(SIGINT, &c->previous, NULL);
+}
+
+char *fh_edit_readline(const char *prompt, int *was_interrupted) {
+    interrupt_catch c;
+    begin_catching(&c);                          /* the read returns and libedit gives the line up */
     char *line = edit.readline(prompt);
-    pthread_sigmask(SIG_SETMASK, &saved, NULL);
-    sigaction(SIGINT, &previous, NULL);
+    end_catching(&c);
     *was_interrupted = interrupted && line == NULL;
     if (interrupted && line != NULL) {           /* a line finished as Ctrl-C arrived: drop it */
         free(line);
@@ -213,23 +230,13 @@ char *fh_edit_readline(const char *prompt, int *was_interrupted) {
 }
 
 ssize_t fh_read_interruptible(int fd, void *buffer, size_t size, int *was_interrupted) {
-    struct sigaction action, previous;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = on_interrupt;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = 0;                         /* no SA_RESTART: Ctrl-C ends the read */
-    interrupted = 0;
-    sigaction(SIGINT, &action, &previous);
-    sigset_t unblock, saved;
-    sigemptyset(&unblock);
-    sigaddset(&unblock, SIGINT);
-    pthread_sigmask(SIG_UNBLOCK, &unblock, &saved);
+    interrupt_catch c;
+    begin_catching(&c);                          /* Ctrl-C ends the read */
     ssize_t n;
     do {
         n = read(fd, buffer, size);
     } while (n < 0 && errno == EINTR && !interrupted);
-    pthread_sigmask(SIG_SETMASK, &saved, NULL);
-    sigaction(SIGINT, &previous, NULL);
+    end_catching(&c);
     *was_interrupted = interrupted;
     return n;
 }

@@ -50,24 +50,12 @@ enum FastRunArguments {
         while i < argv.count {
             let word = argv[i]
             guard word.hasPrefix("-"), word != "-" else { break }          // the script
-            let (name, inline) = splitOption(word)
+            let (name, inline) = PlainCommandLine.split(word)
             switch name {
             case "--sandbox" where inline == nil:
                 settings.runner.libraries = .sandboxed
             case "--memory-limit", "--timeout", "--config", "--plugin-path", "--allow":
-                // As PlainCommandLine: an empty `--opt=` (the parser takes the next
-                // word) or a value that looks like an option (the parser reports a
-                // missing value) is the parser's to read — taking `--config --sandbox`
-                // as a configuration named "--sandbox" would drop the sandbox.
-                let value: String
-                if let inline {
-                    guard !inline.isEmpty else { return nil }
-                    value = inline
-                } else {
-                    guard i + 1 < argv.count, !argv[i + 1].hasPrefix("-") else { return nil }
-                    value = argv[i + 1]
-                    i += 1
-                }
+                guard let value = PlainCommandLine.optionValue(argv, at: &i, inline: inline) else { return nil }
                 switch name {
                 case "--timeout":
                     guard let duration = Limits.duration(value) else { return nil }
@@ -93,11 +81,6 @@ enum FastRunArguments {
         if sawAllow && settings.runner.libraries != .sandboxed { return nil }  // the parser says why
         settings.runner.scriptIndex = i
         return settings
-    }
-
-    private static func splitOption(_ word: String) -> (String, String?) {
-        guard let equals = word.firstIndex(of: "=") else { return (word, nil) }
-        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
     }
 }
 

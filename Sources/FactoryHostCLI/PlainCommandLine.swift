@@ -26,17 +26,8 @@ struct PlainCommandLine {
         while i < argv.count {
             let word = argv[i]
             guard word.hasPrefix("-"), word != "-" else { break }             // the script
-            let name: String, value: String
-            if let equals = word.firstIndex(of: "=") {
-                name = String(word[..<equals])
-                value = String(word[word.index(after: equals)...])
-                guard !value.isEmpty else { return nil }
-            } else {
-                guard i + 1 < argv.count, !argv[i + 1].hasPrefix("-") else { return nil }
-                name = word
-                value = argv[i + 1]
-                i += 1
-            }
+            let (name, inline) = split(word)
+            guard let value = optionValue(argv, at: &i, inline: inline) else { return nil }
             guard options.contains(name), values[name] == nil || repeatable.contains(name) else { return nil }
             values[name, default: []].append(value)
             i += 1
@@ -45,6 +36,25 @@ struct PlainCommandLine {
         let arguments = Array(argv[(i + 1)...])
         guard !arguments.contains(where: { $0.hasPrefix("-") }) else { return nil }
         return PlainCommandLine(values: values, script: argv[i], arguments: arguments)
+    }
+
+    /// `--name=value` as its name and inline value; `--name` as its name alone.
+    static func split(_ word: String) -> (name: String, inline: String?) {
+        guard let equals = word.firstIndex(of: "=") else { return (word, nil) }
+        return (String(word[..<equals]), String(word[word.index(after: equals)...]))
+    }
+
+    /// The value of the option at `argv[i]` (`inline`: what followed its
+    /// `=`), moving `i` past a value given as the next word. Nil where the
+    /// parser would read it otherwise: an empty `--opt=` (the parser takes
+    /// the next word) or a next word that looks like an option (the parser
+    /// reports a missing value — taking `--config --sandbox` as a
+    /// configuration named "--sandbox" would drop the sandbox).
+    static func optionValue(_ argv: [String], at i: inout Int, inline: String?) -> String? {
+        if let inline { return inline.isEmpty ? nil : inline }
+        guard i + 1 < argv.count, !argv[i + 1].hasPrefix("-") else { return nil }
+        i += 1
+        return argv[i]
     }
 
     /// The single value of `option`, if given.
