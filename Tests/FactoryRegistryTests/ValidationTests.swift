@@ -20,6 +20,67 @@ struct ValidationTests {
         #expect(registry.cachedPlanCount == 1)
     }
 
+    @Test func captivesAreFoundAlongDeepTransientChainsWithTheirWholePath() throws {
+        // A singleton at the top of a 20,000-link transient chain that ends in
+        // a session-scoped registration captures it; one at the top of a chain
+        // that ends in a singleton does not. (The check once copied the path
+        // at every link, quadratic in depth, for every holder.)
+        let registry = Registry()
+        try registry.declareScope("session")
+        let app = try registry.defineConfiguration("app")
+        final class Link: Sendable {}
+        let depth = 20_000
+        for i in 0..<depth {
+            let next: Dependency = i == depth - 1 ? .instance(UserSession.self) : .instance(Link.self, name: "t\(i + 1)")
+            try app.register(Link.self, name: "t\(i)", dependencies: [next]) { _ in Link() }
+            let safeNext: Dependency = i == depth - 1 ? .instance(Logger.self) : .instance(Link.self, name: "u\(i + 1)")
+            try app.register(Link.self, name: "u\(i)", dependencies: [safeNext]) { _ in Link() }
+        }
+        let life = Lifecycle()
+        try app.register(UserSession.self, scope: .custom("session")) { _ in UserSession(life, "u") }
+        try app.register(Logger.self, scope: .singleton) { _ in Logger(life, "l") }
+        try app.register(Cache.self, scope: .singleton, dependencies: [.instance(Link.self, name: "u0")], file: "app.lua", line: 1) { _ in Cache(life, "c") }
+        try app.register(Store.self, scope: .singleton, dependencies: [.instance(Link.self, name: "t0")], file: "app.lua", line: 2) { _ in
+            Store(life, logger: Logger(life, "x"))
+        }
+        let problems = registry.validate()
+        #expect(problems.map(\.kind) == [.captiveDependency])
+        #expect(problems.first?.origin == Origin(file: "app.lua", line: 2))
+        let path = try #require(problems.first?.details.first)
+        let names = path.dropFirst("path: ".count).components(separatedBy: " → ")
+        #expect(names == ["Store"] + (0..<depth).map { "Link#t\($0)" } + ["UserSession"])
+    }
+
+    @Test func captivesAreFoundThroughTransientCyclesAndOnlyForScopesTheHolderOutlives() throws {
+        let registry = Registry()
+        try registry.declareScope("session")
+        try registry.declareScope("screen", in: "session")
+        let app = try registry.defineConfiguration("app")
+        final class A: Sendable {}
+        final class B: Sendable {}
+        let life = Lifecycle()
+        // A and B (transient) depend on each other; B reaches both scopes.
+        try app.register(A.self, dependencies: [.instance(B.self)]) { _ in A() }
+        try app.register(B.self, dependencies: [.instance(A.self), .instance(UserSession.self), .instance(Store.self)]) { _ in B() }
+        try app.register(UserSession.self, scope: .custom("session")) { _ in UserSession(life, "u") }
+        try app.register(Store.self, scope: .custom("screen")) { _ in Store(life, logger: Logger(life, "x")) }
+        try app.register(Logger.self, scope: .singleton, dependencies: [.instance(A.self)], file: "app.lua", line: 1) { _ in Logger(life, "l") }
+        // A session-scoped holder may hold session-scoped instances, not screen-scoped ones.
+        try app.register(Cache.self, scope: .custom("session"), dependencies: [.instance(A.self)], file: "app.lua", line: 2) { _ in Cache(life, "c") }
+        // Entering the cycle at B instead of A.
+        try app.register(HTTPSession.self, scope: .singleton, dependencies: [.instance(B.self)], file: "app.lua", line: 3) { _ in
+            HTTPSession(life, "h")
+        }
+        let problems = registry.validate()
+        #expect(problems.filter { $0.kind == .cycle }.count == 1)
+        let captives = problems.filter { $0.kind == .captiveDependency }
+        #expect(captives.map { $0.origin?.line } == [1, 1, 2, 3, 3])
+        #expect(Set(captives.prefix(2).compactMap(\.details.first)) == ["path: Logger → A → B → UserSession", "path: Logger → A → B → Store"])
+        #expect(captives[2].details.first == "path: Cache → A → B → Store")
+        #expect(captives[2].message == "captive dependency: session-scoped Cache would keep screen-scoped instances after their scope closes")
+        #expect(Set(captives.suffix(2).compactMap(\.details.first)) == ["path: HTTPSession → B → UserSession", "path: HTTPSession → B → Store"])
+    }
+
     @Test func everyProblemWithItsOrigin() throws {
         let life = Lifecycle()
         let registry = Registry()

@@ -286,5 +286,31 @@ func checkScaleCases() throws -> [CaseResult] {
     var chainResult = CaseResult(name: "check_chain3000")
     chainResult.add("factoryhost", chainRun.ns)
     chainResult.add("peak_megabytes", chainRun.bytes / 1_048_576)
-    return [check, chainResult]
+    return [check, chainResult, try captiveScaleCase(binary: binary, directory: directory)]
+}
+
+/// `check_captive64k`: `factoryhost check` of a 65,536-deep transient chain
+/// under 1,000 singletons, against the same chain under 10; the difference
+/// over 990 is what the captive check costs per singleton (it walked the
+/// whole chain for each, copying the path at every link: 0.19 s each).
+func captiveScaleCase(binary: String, directory: String) throws -> CaseResult {
+    func script(singletons: Int) -> [String] {
+        let depth = 65_536
+        var lines = ["configuration \"app\" {", "  register \"table#r0\" { scope = \"singleton\", make = function() return {} end },"]
+        for i in 1..<depth {
+            lines.append("  register \"table#r\(i)\" { deps = { prev = \"table#r\(i - 1)\" }, make = function(d) return {} end },")
+        }
+        for s in 0..<singletons {
+            lines.append("  register \"table#s\(s)\" { scope = \"singleton\", deps = { top = \"table#r\(depth - 1)\" }, make = function(d) return {} end },")
+        }
+        return lines + ["}"]
+    }
+    let few = try write(script(singletons: 10).joined(separator: "\n") + "\n", to: directory, "captive10.lua")
+    let many = try write(script(singletons: 1000).joined(separator: "\n") + "\n", to: directory, "captive1000.lua")
+    let fewRuns = try (0..<3).map { _ in try timeAndPeakMemory([binary, "check", few]).ns }
+    let manyRuns = try (0..<3).map { _ in try timeAndPeakMemory([binary, "check", many]).ns }
+    var result = CaseResult(name: "check_captive64k")
+    result.add("factoryhost", median(manyRuns))
+    result.add("ns_per_singleton", max(0, median(manyRuns) - median(fewRuns)) / 990)
+    return result
 }

@@ -99,28 +99,51 @@ struct Validator {
     }
 
     /// Longer-lived registrations that would hold scoped instances, directly
-    /// or through transient and graph-scoped ones.
+    /// or through transient and graph-scoped ones. Each holder walks only the
+    /// branches that reach a scope it would capture (`ScopesReached`), and
+    /// paths are kept as parent links, so deep chains cost linear time.
     private func captives() -> [RegistryError] {
         var problems: [RegistryError] = []
+        var reached: ScopesReached?
         for holder in plan.registrations where holder.lifetime != .transient && holder.lifetime != .graph {
+            var captures: [String: String?] = [:]      // scope → why this holder must not capture it (nil: it may)
+            func reason(_ scope: String) -> String? {
+                if let known = captures[scope] { return known }
+                let found = plan.captiveReason(holder: holder, scope: scope)
+                captures[scope] = found
+                return found
+            }
+            var parent: [Int: Int] = [:]
             var visited: Set<Int> = [holder.index]
-            var stack: [(node: Int, via: [Int])] = [(holder.index, [])]
-            while let (node, via) = stack.popLast() {
+            var stack: [Int] = [holder.index]
+            while let node = stack.popLast() {
                 for target in plan.registrations[node].instanceDependencies where target >= 0 && !visited.contains(target) {
-                    visited.insert(target)
                     let planned = plan.registrations[target]
                     switch planned.lifetime {
                     case .transient, .graph:
-                        stack.append((target, via + [target]))
+                        if reached == nil { reached = ScopesReached(plan) }
+                        guard let scopes = reached?.scopes(from: target), scopes.contains(where: { reason($0) != nil }) else {
+                            continue    // nothing this holder would capture lies that way
+                        }
+                        visited.insert(target)
+                        parent[target] = node
+                        stack.append(target)
                     case .custom(let scope):
-                        guard let reason = plan.captiveReason(holder: holder, scope: scope) else { continue }
-                        let chain = ([holder.index] + via + [target]).map { plan.registrations[$0].name }
+                        visited.insert(target)
+                        guard let reason = reason(scope) else { continue }
+                        var chain = [planned.name]
+                        var step = node
+                        while step != holder.index, let previous = parent[step] {
+                            chain.append(plan.registrations[step].name)
+                            step = previous
+                        }
+                        chain.append(holder.name)
                         problems.append(problem(
                             .captiveDependency, "captive dependency: \(reason)", holder,
-                            details: ["path: " + chain.joined(separator: " → "),
+                            details: ["path: " + chain.reversed().joined(separator: " → "),
                                       "\(planned.name) registered at \(planned.registration.origin)"]))
                     case .singleton, .weak:
-                        continue
+                        visited.insert(target)
                     }
                 }
             }
