@@ -78,6 +78,32 @@ struct ConfigurationTests {
 
     /// `check` counts registrations without flattening a plan; the count
     /// must be the plan's (inherited keys once, overrides not twice).
+    @Test func manyKeysOfOneTypeAreFoundDuplicatedAndOverriddenInPlace() throws {
+        // The configuration's key index compares through its registrations:
+        // every key must still be found across the index's growth, a key of
+        // another name or type must not be, and a duplicate must be caught.
+        let app = try registry.defineConfiguration("app")
+        final class Item: Sendable { let n: Int; init(_ n: Int) { self.n = n } }
+        for i in 0..<5_000 {
+            try app.register(Item.self, name: "i\(i)", file: "app.lua", line: i + 1) { _ in Item(i) }
+        }
+        try app.register(Item.self, file: "app.lua", line: 9_000) { _ in Item(-1) }
+        for i in stride(from: 0, to: 5_000, by: 7) {
+            #expect(app.registration(for: ServiceKey(Item.self, name: "i\(i)"))?.origin.line == i + 1)
+        }
+        #expect(app.registration(for: ServiceKey(Item.self))?.origin.line == 9_000)
+        #expect(app.registration(for: ServiceKey(Item.self, name: "i5000")) == nil)
+        #expect(app.registration(for: ServiceKey(Cache.self, name: "i1")) == nil)
+        let duplicate = registryError { try app.register(Item.self, name: "i4321", file: "app.lua", line: 9_001) { _ in Item(0) } }
+        #expect(duplicate?.kind == .duplicateRegistration)
+        #expect(duplicate?.details.first == "first at app.lua:4322")
+        try app.register(Item.self, name: "i17", overrides: true, file: "app.lua", line: 9_002) { _ in Item(17_000) }
+        #expect(app.registrations.count == 5_001)
+        #expect(app.registrations[17].origin.line == 9_002)
+        #expect(try (registry.container("app").resolve(Item.self, name: "i17")).n == 17_000)
+        #expect(try (registry.container("app").resolve(Item.self, name: "i4999")).n == 4_999)
+    }
+
     @Test func registrationCountsMatchTheFlattenedPlan() throws {
         let app = try registry.defineConfiguration("app")
         try registerGraph9(app, life, storeScope: .singleton)

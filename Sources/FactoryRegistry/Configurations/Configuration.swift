@@ -20,7 +20,8 @@ public final class Configuration: @unchecked Sendable {
     weak var registry: Registry?
     /// Registrations in the order they were made.
     var ordered: [Registration] = []
-    var positions: [ServiceKey: Int] = [:]
+    /// Where each key is in `ordered`.
+    var positions = RegistrationIndex()
 
     init(name: String, parent: String?, origin: Origin, registry: Registry) {
         self.name = name
@@ -34,7 +35,7 @@ public final class Configuration: @unchecked Sendable {
 
     /// The registration of `key` made in this configuration itself, if any.
     public func registration(for key: ServiceKey) -> Registration? {
-        let find = { self.positions[key].map { self.ordered[$0] } }
+        let find = { self.positions.position(of: key, in: self.ordered).map { self.ordered[$0] } }
         return registry?.lock.withLock(find) ?? find()
     }
 
@@ -57,7 +58,7 @@ public final class Configuration: @unchecked Sendable {
                                 origin: added.origin)
         }
         try registry.lock.withLock {
-            if let existing = positions[added.key] {
+            if let existing = positions.position(of: added.key, in: ordered) {
                 guard added.overrides else {
                     let first = ordered[existing]
                     throw RegistryError(
@@ -71,7 +72,7 @@ public final class Configuration: @unchecked Sendable {
                 added.overrides = ordered[existing].overrides
                 ordered[existing] = added
             } else {
-                positions[added.key] = ordered.count
+                positions.insert(added.key, at: ordered.count, in: ordered)
                 ordered.append(added)
             }
             registry.invalidatePlans()

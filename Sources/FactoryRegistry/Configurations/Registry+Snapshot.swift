@@ -14,7 +14,7 @@ extension Registry {
         fileprivate let configurations: [String: Configuration]
         fileprivate let order: [String]
         fileprivate let scopes: [String: ScopeDeclaration]
-        fileprivate let contents: [ObjectIdentifier: ([Registration], [ServiceKey: Int])]
+        fileprivate let contents: [ObjectIdentifier: ([Registration], RegistrationIndex)]
         fileprivate let generation: Int
         fileprivate let owner: ObjectIdentifier
     }

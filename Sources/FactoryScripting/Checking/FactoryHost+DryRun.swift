@@ -92,7 +92,7 @@ extension FactoryHost {
     public func declare(file path: String, arguments: [String] = [], timeLimit: Duration? = .seconds(10)) -> DeclarationRun {
         var result = DeclarationRun()
         let isSpec = path.hasSuffix("_spec.lua")
-        let source: [UInt8]
+        var source: [UInt8]
         do {
             try beginDryRun()
             if path != "-" { try addModuleDirectory(of: path) }
@@ -103,6 +103,7 @@ extension FactoryHost {
             return result
         }
         let chunkName = path == "-" ? "=stdin" : "@" + path
+        let mainSites = DeclarationSites(source: source)
         if case .table(let package)? = try? lua.global("package"), case .string(let value)? = try? package.rawGet("path") {
             initialPackagePath = value.description
         }
@@ -111,6 +112,7 @@ extension FactoryHost {
         defer { lua.timeLimit = nil }
         do {
             let main = try lua.load(bytes: Self.withoutShebang(source), chunkName: chunkName)
+            source = []     // scanned already: not kept while the script runs
             let arg = try lua.newTable(arrayCapacity: arguments.count, hashCapacity: 1)
             try arg.rawSet(.integer(0), LuaValue(path))
             for (index, word) in arguments.enumerated() { try arg.rawSet(.integer(index + 1), LuaValue(word)) }
@@ -129,7 +131,7 @@ extension FactoryHost {
         // `finishDryRun`), and one could print, loop or exit.
         lua.stopGarbageCollector()
         result.stop = dryStop
-        result.unreached = unreachedDeclarations(mainSource: source, mainChunk: Self.chunkID(chunkName), spec: isSpec)
+        result.unreached = unreachedDeclarations(mainSites: mainSites, mainChunk: Self.chunkID(chunkName), spec: isSpec)
         return result
     }
 
@@ -139,7 +141,7 @@ extension FactoryHost {
     /// (loaded or not) that the run did not reach — and, if the run stopped,
     /// what after the stop the scan cannot follow (a call of a function that
     /// declares, code loaded from a computed name, the DSL used as a value).
-    private func unreachedDeclarations(mainSource: [UInt8], mainChunk: String, spec: Bool) -> [DeclarationRun.Unreached] {
+    private func unreachedDeclarations(mainSites: DeclarationSites, mainChunk: String, spec: Bool) -> [DeclarationRun.Unreached] {
         let stop = dryStop
         let stopText = stop.map { stop in (stop.origin.map { "\($0)" } ?? "an unknown place") + ": " + stop.message }
         let hint = "declare configurations and scopes before the script's first container, "
@@ -148,17 +150,19 @@ extension FactoryHost {
         let bodies = spec ? testBodyRanges() : []
         var found: [DeclarationRun.Unreached] = []
         var scanned: Set<String> = [mainChunk]
-        struct Entry { var bytes: [UInt8]; var chunk: String; var ran: Bool; var requiredAt: String? }
-        var queue = [Entry(bytes: mainSource, chunk: mainChunk, ran: true, requiredAt: nil)]
+        struct Entry { var sites: DeclarationSites; var chunk: String; var ran: Bool; var requiredAt: String? }
+        var queue = [Entry(sites: mainSites, chunk: mainChunk, ran: true, requiredAt: nil)]
         for file in loadedModuleFiles() where !scanned.contains(Self.chunkID("@" + file)) {
             scanned.insert(Self.chunkID("@" + file))
-            if let bytes = try? Self.readSource(file) { queue.append(Entry(bytes: bytes, chunk: Self.chunkID("@" + file), ran: true)) }
+            if let bytes = try? Self.readSource(file) {
+                queue.append(Entry(sites: DeclarationSites(source: bytes), chunk: Self.chunkID("@" + file), ran: true))
+            }
         }
         var index = 0
         while index < queue.count {
             let entry = queue[index]
             index += 1
-            let sites = DeclarationSites(source: entry.bytes)
+            let sites = entry.sites
             // Where the run stopped in this file: the stop's line, or the line
             // requiring the module it stopped in; nil if it did not stop here.
             var stopLine: Int?
@@ -229,14 +233,16 @@ extension FactoryHost {
                 guard !scanned.contains(chunk), let bytes = try? Self.readSource(file) else { continue }
                 scanned.insert(chunk)
                 let ran = reachedFiles.contains(chunk) || stop?.origin?.file == chunk
-                queue.append(Entry(bytes: bytes, chunk: chunk, ran: ran, requiredAt: ran ? nil : "\(entry.chunk):\(required.line)"))
+                queue.append(Entry(sites: DeclarationSites(source: bytes), chunk: chunk, ran: ran,
+                                   requiredAt: ran ? nil : "\(entry.chunk):\(required.line)"))
             }
             for run in sites.files {
                 let chunk = Self.chunkID("@" + run.name)
                 guard !scanned.contains(chunk), let bytes = try? Self.readSource(run.name) else { continue }
                 scanned.insert(chunk)
                 let ran = reachedFiles.contains(chunk) || stop?.origin?.file == chunk || !after(run.line)
-                queue.append(Entry(bytes: bytes, chunk: chunk, ran: ran, requiredAt: ran ? nil : "\(entry.chunk):\(run.line)"))
+                queue.append(Entry(sites: DeclarationSites(source: bytes), chunk: chunk, ran: ran,
+                                   requiredAt: ran ? nil : "\(entry.chunk):\(run.line)"))
             }
         }
         return found

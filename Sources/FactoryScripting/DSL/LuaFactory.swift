@@ -8,33 +8,33 @@ import LuaBridge
 /// A Lua state belongs to one thread, so a Lua factory resolved on any other
 /// thread than the host's fails with a clear error instead of racing.
 final class LuaFactory: @unchecked Sendable {
-    /// (A class: the factory walks these on every call, and copying a struct
-    /// of strings would retain each of them.)
-    final class Dependency {
-        /// The key in the `deps` table the make function receives (for
-        /// array-style `deps`, the dependency's key).
-        let labelText: String
-        let key: ScriptKey
-        let dependency: FactoryRegistry.Dependency
-        /// `labelText`, ready to be set again and again.
+    private weak var host: FactoryHost?
+    private let make: LuaFunction
+    private let key: String
+    private let resultType: ScriptType
+    /// The dependencies as the registration declares them (the same array,
+    /// not a copy), each with its label.
+    private let dependencies: [Dependency]
+    /// The same, made ready at the first call (a `check` never pays for them).
+    private lazy var prepared: [PreparedDependency] = dependencies.map(PreparedDependency.init)
+
+    /// A dependency as `make` receives it, walked on every call (a class:
+    /// copying a struct of strings would retain each of them).
+    private final class PreparedDependency {
+        let key: ServiceKey
+        let kind: Dependency.Kind
+        /// The key in the `deps` table `make` receives, ready to be set again and again.
         let label: LuaFieldName
         /// Its slot in the host's object cache (0: none yet): a singleton
         /// dependency reaches `make` as the same userdata call after call.
         var cacheSlot = 0
 
-        init(labelText: String, key: ScriptKey, dependency: FactoryRegistry.Dependency) {
-            self.labelText = labelText
-            self.key = key
-            self.dependency = dependency
-            self.label = LuaFieldName(labelText)
+        init(_ dependency: Dependency) {
+            key = dependency.key
+            kind = dependency.kind
+            label = LuaFieldName(dependency.label ?? dependency.key.description)
         }
     }
-
-    private weak var host: FactoryHost?
-    private let make: LuaFunction
-    private let key: String
-    private let resultType: ScriptType
-    private let dependencies: [Dependency]
     /// The names of the runtime arguments, in the registration's order.
     private let argumentNames: [String]
     private let argumentLabels: [LuaFieldName]
@@ -69,14 +69,14 @@ final class LuaFactory: @unchecked Sendable {
         do {
             return try make.call(pushing: { frame in
                 frame.pushNewTable(hashCapacity: Int32(dependencies.count))
-                for dependency in dependencies {
-                    switch dependency.dependency.kind {
+                for dependency in prepared {
+                    switch dependency.kind {
                     case .instance:
-                        let value = try resolver.resolveAny(dependency.key.serviceKey)
+                        let value = try resolver.resolveAny(dependency.key)
                         if dependency.cacheSlot == 0 { dependency.cacheSlot = try host.objectCache.newSlot() }
                         try types.push(value, to: frame, cache: host.objectCache, slot: dependency.cacheSlot)
                     case .provider:
-                        try frame.push(.function(host.providerFunction(resolver.anyProvider(dependency.key.serviceKey),
+                        try frame.push(.function(host.providerFunction(resolver.anyProvider(dependency.key),
                                                                        name: dependency.key.description)))
                     }
                     frame.setField(dependency.label, inTableAt: -2)

@@ -99,7 +99,7 @@ struct RegistrationParser {
         let factory = LuaFactory(host: host, make: make, key: key.description, resultType: key.type,
                                  dependencies: dependencies, argumentNames: arguments.map(\.0), origin: origin)
         return RegistrationSpec(Registration(
-            key: key.serviceKey, scope: scope, eager: eager, dependencies: dependencies.map(\.dependency),
+            key: key.serviceKey, scope: scope, eager: eager, dependencies: dependencies,
             arguments: arguments.map { ArgumentSpec($0.0, $0.1.serviceType) }, origin: origin,
             overrides: overrides, factory: factory.registryFactory))
     }
@@ -113,13 +113,15 @@ struct RegistrationParser {
     }
 
     /// `deps = { cache = "Cache", make = provider "Screen" }` or `deps = { "Cache" }`.
-    private func parseDependencies(_ value: LuaValue) throws -> [LuaFactory.Dependency] {
+    private func parseDependencies(_ value: LuaValue) throws -> [Dependency] {
         if case .nil = value { return [] }
         guard case .table(let table) = value else {
             throw LuaError(.typeMismatch, "\(what): 'deps' must be a table (got \(value.typeName))")
         }
-        var result: [LuaFactory.Dependency] = []
-        for (label, entry) in try table.pairs() {
+        let entries = try table.pairs()
+        var result: [Dependency] = []
+        result.reserveCapacity(entries.count)
+        for (label, entry) in entries {
             let kind: Dependency.Kind, keyText: String
             switch entry {
             case .string(let text):
@@ -144,11 +146,11 @@ struct RegistrationParser {
                 throw LuaError(.typeMismatch, "\(what): dependency \(describeKey(labelValue)): \(error.message)")
             }
             let labelText = (try? labelValue.string()) ?? keyText
-            result.append(.init(labelText: labelText, key: key,
-                                dependency: Dependency(key.serviceKey, kind: kind, label: labelText)))
+            result.append(Dependency(key.serviceKey, kind: kind, label: labelText))
         }
         // pairs() order is Lua's hash order: sort for stable graphs and messages.
-        return result.sorted { $0.dependency.label ?? "" < $1.dependency.label ?? "" }
+        result.sort { $0.label ?? "" < $1.label ?? "" }
+        return result
     }
 
     /// `args = { user = "User" }` (one, or several in name order) or
