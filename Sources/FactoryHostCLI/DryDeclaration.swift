@@ -20,6 +20,9 @@ struct DryDeclaration {
     /// Throws only if no host could be made.
     init(script: String, arguments: [String], pluginPaths: [String], timeLimit: Duration) throws {
         let host = try HostSetup(pluginPaths: pluginPaths).makeHost(dryRun: true)
+        // Never released: releasing the host closes its state, which runs the
+        // script's finalizers (see `finish`) — and costs time for nothing.
+        _ = Unmanaged.passRetained(host)
         self.host = host
         run = Self.withStandardOutputDiscarded {
             host.declare(file: script, arguments: arguments, timeLimit: timeLimit)

@@ -27,8 +27,12 @@ struct HonestCheckTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("written.txt").path), "the handler ran")
         // A __close and a __gc that would os.exit, and an os.exit after a swallowed stop.
         let finalizers = try CommandRunner.factoryhost(["check", "finalizers.lua"], in: dir, killAfter: 30)
-        #expect(finalizers == ProcessResult(status: 0, stdout: "ok: 1 configuration, 0 registrations, no problems\n", stderr: ""),
+        #expect(finalizers == ProcessResult(status: 0, stdout: "ok: 1 configuration, 1 registration, no problems\n", stderr: ""),
                 "\(finalizers)")
+        // graph too: it once closed the state after drawing, which ran the
+        // __gc — printing into the graph and picking the exit status.
+        let graph = try CommandRunner.factoryhost(["graph", "--config", "app", "finalizers.lua"], in: dir, killAfter: 30)
+        #expect(graph == ProcessResult(status: 0, stdout: "table#x [transient] finalizers.lua:2\n", stderr: ""), "\(graph)")
     }
 
     @Test func theRealFunctionsAreOutOfReachAndNoFinalizerRuns() throws {

@@ -1,6 +1,6 @@
 -- Nothing runs after the stop: not a __close, not a __gc.
-configuration "app" { }
-local doomed = setmetatable({}, { __gc = function() os.exit(5) end })   -- held: only a collection at the end could run it
+configuration "app" { register "table#x" { make = function() return {} end } }
+local doomed = setmetatable({}, { __gc = function() print("a finalizer ran"); os.exit(5) end })   -- held: only closing the state could run it
 do
   local guard <close> = setmetatable({}, { __close = function() os.exit(3) end })
   pcall(container, "app")
