@@ -37,6 +37,11 @@ static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t watch_wakeup;
 static fh_control *watch_list = NULL;
 static int watchdog_started = 0;
+/// Whether the watchdog waits (it rescans the list whenever it wakes), and
+/// until when (0: until it is woken). A watch wakes it only if it must wake
+/// sooner: every wake-up is two context switches on the thread running Lua.
+static int watchdog_waiting = 0;
+static double watchdog_wakes_at = 0;
 
 double fh_now(void) {
     struct timespec ts;
@@ -215,6 +220,8 @@ static void *watchdog_main(void *unused) {
                 if (next == 0 || now + FH_MEMORY_POLL < next) next = now + FH_MEMORY_POLL;
             }
         }
+        watchdog_waiting = 1;
+        watchdog_wakes_at = next;
         if (next == 0) {
             pthread_cond_wait(&watch_wakeup, &watch_lock);
         } else {
@@ -228,6 +235,7 @@ static void *watchdog_main(void *unused) {
             pthread_cond_timedwait(&watch_wakeup, &watch_lock, &abs);
 #endif
         }
+        watchdog_waiting = 0;
     }
     return NULL;
 }
@@ -289,7 +297,11 @@ void fh_watch(fh_control *c) {
         watch_list = c;
         c->watched = 1;
     }
-    pthread_cond_signal(&watch_wakeup);
+    /* A watchdog not waiting yet scans the list when it does; one waiting
+       past this deadline (or the next memory poll) must wake sooner. */
+    if (watchdog_waiting && (c->process_memory_cap > 0 || watchdog_wakes_at == 0
+                             || (c->watch_deadline > 0 && c->watch_deadline < watchdog_wakes_at)))
+        pthread_cond_signal(&watch_wakeup);
     pthread_mutex_unlock(&watch_lock);
 }
 

@@ -56,6 +56,7 @@ struct DeclarationSites {
     init(source: [UInt8]) {
         var lexer = LuaLexer(source)
         var tokens: [LuaLexer.Token] = []          // the last few, newest last
+        tokens.reserveCapacity(65)
         // Open blocks: the name of a function body (or "" for an anonymous
         // one), nil for other blocks; with the line it opened on.
         var blocks: [(function: String?, line: Int)] = []
@@ -174,10 +175,37 @@ package struct LuaLexer {
     /// The line the lexer is on (after the last token read).
     package private(set) var line = 1
 
-    private static let keywords: Set<String> = [
-        "and", "break", "do", "else", "elseif", "end", "false", "for", "function", "goto", "if", "in",
-        "local", "nil", "not", "or", "repeat", "return", "then", "true", "until", "while",
-    ]
+    /// The keyword `bytes[start..<end]` spells, if it is one (compared as
+    /// bytes, by first letter: hashing every name cost more than the rest of
+    /// the lexer).
+    private func keyword(_ start: Int, _ end: Int) -> String? {
+        func spells(_ word: StaticString) -> String? {
+            guard word.utf8CodeUnitCount == end - start else { return nil }
+            let matches = word.withUTF8Buffer { letters in
+                var k = 1
+                while k < letters.count && letters[k] == bytes[start + k] { k += 1 }
+                return k == letters.count
+            }
+            return matches ? word.description : nil
+        }
+        switch bytes[start] {
+        case UInt8(ascii: "a"): return spells("and")
+        case UInt8(ascii: "b"): return spells("break")
+        case UInt8(ascii: "d"): return spells("do")
+        case UInt8(ascii: "e"): return spells("end") ?? spells("else") ?? spells("elseif")
+        case UInt8(ascii: "f"): return spells("function") ?? spells("false") ?? spells("for")
+        case UInt8(ascii: "g"): return spells("goto")
+        case UInt8(ascii: "i"): return spells("if") ?? spells("in")
+        case UInt8(ascii: "l"): return spells("local")
+        case UInt8(ascii: "n"): return spells("nil") ?? spells("not")
+        case UInt8(ascii: "o"): return spells("or")
+        case UInt8(ascii: "r"): return spells("return") ?? spells("repeat")
+        case UInt8(ascii: "t"): return spells("then") ?? spells("true")
+        case UInt8(ascii: "u"): return spells("until")
+        case UInt8(ascii: "w"): return spells("while")
+        default: return nil
+        }
+    }
 
     package init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -214,8 +242,8 @@ package struct LuaLexer {
                 let start = i
                 let startLine = line
                 while i < bytes.count && Self.isNameByte(bytes[i]) { i += 1 }
-                let word = String(decoding: bytes[start..<i], as: UTF8.self)
-                return Self.keywords.contains(word) ? .keyword(word) : .name(word, line: startLine)
+                if let keyword = keyword(start, i) { return .keyword(keyword) }
+                return .name(String(decoding: bytes[start..<i], as: UTF8.self), line: startLine)
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 // A number (hex, exponents, fractions): letters and digits and '.', and a sign after an exponent.
                 while i < bytes.count {
@@ -274,7 +302,16 @@ package struct LuaLexer {
 
     private mutating func shortString(quote: UInt8) -> String {
         i += 1
-        var out: [UInt8] = []
+        // Most strings have no escape: their bytes as they are.
+        var end = i
+        while end < bytes.count, bytes[end] != quote, bytes[end] != 10, bytes[end] != UInt8(ascii: "\\") { end += 1 }
+        if end == bytes.count || bytes[end] != UInt8(ascii: "\\") {
+            let text = String(decoding: bytes[i..<end], as: UTF8.self)
+            i = end < bytes.count && bytes[end] == quote ? end + 1 : end
+            return text
+        }
+        var out: [UInt8] = Array(bytes[i..<end])
+        i = end
         while i < bytes.count, bytes[i] != quote, bytes[i] != 10 {
             if bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count {
                 let e = bytes[i + 1]

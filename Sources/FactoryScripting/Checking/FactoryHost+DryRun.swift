@@ -38,27 +38,7 @@ extension FactoryHost {
         }
         stoppedModule = stopped
         specStubs = stubs
-        // What is loaded before the dry run starts (the standard libraries)
-        // came from no file: only what is loaded after is looked for on the
-        // path (each lookup tries every path entry).
-        if case .function(let search)? = try? lua.run("""
-            local package, next, rawequal, type = package, next, rawequal, type
-            local loaded, preload, searchpath = package.loaded, package.preload, package.searchpath
-            local before = {}
-            for name, value in next, loaded do before[name] = value end
-            return function(initial)
-              local files = {}
-              for name, value in next, loaded do
-                if type(name) == "string" and not rawequal(before[name], value) and preload[name] == nil then
-                  local file = searchpath(name, package.path) or (initial and searchpath(name, initial))
-                  if file then files[#files + 1] = file end
-                end
-              end
-              return files
-            end
-            """, name: "=[factoryhost check]").first {
-            loadedFilesSearch = search
-        }
+        if case .function(let search) = try library.rawGet("loaded_files") { loadedFilesSearch = search }
     }
 
     /// Stops the dry run for good (see ``LuaState/stop(_:)``) and returns

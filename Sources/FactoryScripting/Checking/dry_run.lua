@@ -2,7 +2,7 @@
 -- the io/os functions that would change something outside the process,
 -- replaced by ones that stop the run, and the maker of stopped plugin
 -- modules. `stop(place, reason)` is Swift's; the chunk returns
--- `stopped(module, reach)` and `spec_stubs()`.
+-- `stopped(module, reach)`, `spec_stubs()` and `loaded_files(initial)`.
 local stop = ...
 local format, find, type, tostring, next = string.format, string.find, type, tostring, next
 local getinfo, traceback = debug.getinfo, debug.traceback
@@ -102,10 +102,12 @@ local function stopped(value, path, reach, seen)
   return value
 end
 
--- For a spec file: describe runs its body; it, pending, the hooks and expect
+-- For a spec file (compiled only for one: most runs are not specs): describe runs its body; it, pending, the hooks and expect
 -- do nothing. The lines of each test and hook body are recorded (what is
 -- declared there is the test's own, never checked); the table is returned.
-local function spec_stubs()
+local spec_stubs_source = [==[
+local getinfo, select, type, setmetatable = ...
+return function()
   local bodies = {}
   local function record(...)
     for i = 1, select("#", ...) do
@@ -127,8 +129,33 @@ local function spec_stubs()
   expect = function() return setmetatable({}, { __index = function(t) return function() return t end end }) end
   return bodies
 end
+]==]
+local function spec_stubs()
+  return load(spec_stubs_source, "=[factoryhost check]", "t")(getinfo, select, type, setmetatable)()
+end
+
+-- The files of the modules loaded since the dry run began (what was loaded
+-- before, the standard libraries, came from no file), found as `require`
+-- found them: on package.path, or on `initial`, the path when the run began.
+local loaded_files
+if package and package.loaded then
+  local loaded, preload, searchpath, rawequal = package.loaded, package.preload, package.searchpath, rawequal
+  local before = {}
+  for name, value in next, loaded do before[name] = value end
+  loaded_files = function(initial)
+    local files = {}
+    for name, value in next, loaded do
+      if type(name) == "string" and not rawequal(before[name], value) and preload[name] == nil then
+        local file = searchpath(name, package.path) or (initial and searchpath(name, initial))
+        if file then files[#files + 1] = file end
+      end
+    end
+    return files
+  end
+end
 
 return {
   stopped = function(module, reach) return stopped(module, "", reach, {}) end,
   spec_stubs = spec_stubs,
+  loaded_files = loaded_files,
 }

@@ -1,0 +1,57 @@
+@testable import FactoryScripting
+import Testing
+
+/// The scan `check` uses to find declarations the run never reached: its
+/// lexer must tell keywords from names that start like them, and read
+/// strings with and without escapes, as Lua does.
+@Suite("Declaration scan: the lexer and the sites it finds")
+struct DeclarationScanTests {
+    private func tokens(_ source: String) -> [LuaLexer.Token] {
+        var lexer = LuaLexer(Array(source.utf8))
+        var result: [LuaLexer.Token] = []
+        while let token = lexer.next() { result.append(token) }
+        return result
+    }
+
+    @Test func keywordsAreWholeWordsOnly() {
+        #expect(tokens("end ends en d do done function functions in inx or order") == [
+            .keyword("end"), .name("ends", line: 1), .name("en", line: 1), .name("d", line: 1), .keyword("do"),
+            .name("done", line: 1), .keyword("function"), .name("functions", line: 1), .keyword("in"),
+            .name("inx", line: 1), .keyword("or"), .name("order", line: 1),
+        ])
+        #expect(tokens("elseif else while whilst repeat_ until\nlocal") == [
+            .keyword("elseif"), .keyword("else"), .keyword("while"), .name("whilst", line: 1), .name("repeat_", line: 1),
+            .keyword("until"), .keyword("local"),
+        ])
+    }
+
+    @Test func stringsWithAndWithoutEscapesAndLines() {
+        #expect(tokens(#"'plain' "with \"quote\" and \\ backslash" "tab\tnew\nline" 'x'"#) == [
+            .string("plain"), .string(#"with "quote" and \ backslash"#), .string("tab\tnew\nline"), .string("x"),
+        ])
+        // An unfinished string ends at its line; the next line's names keep their line numbers.
+        #expect(tokens("a = 'open\nscope \"s\"") == [
+            .name("a", line: 1), .symbol("="), .string("open"), .name("scope", line: 2), .string("s"),
+        ])
+        #expect(tokens("x = [==[long ]] string]==] -- comment scope\n--[[ block\nconfiguration ]] y") == [
+            .name("x", line: 1), .symbol("="), .string("long ]] string"), .name("y", line: 3),
+        ])
+        #expect(tokens("s = \"a\\z\n   b\" t") == [.name("s", line: 1), .symbol("="), .string("ab"), .name("t", line: 2)])
+    }
+
+    @Test func sitesAreFoundWithTheirLines() {
+        let sites = DeclarationSites(source: Array("""
+            scope "screen"
+            local function late()
+              configuration "later" { }
+            end
+            configuration('app') { register "X" { } }
+            local s = 'configuration'
+            """.utf8))
+        // (A parenthesized name is not read: that site is matched by its line.)
+        #expect(sites.all.map(\.label) == ["scope \"screen\"", "configuration \"later\"", "a configuration"])
+        #expect(sites.all.map(\.line) == [1, 3, 5])
+        #expect(sites.all.map(\.inFunction) == [false, true, false])
+        #expect(sites.all[1].function == "late")
+    }
+}
