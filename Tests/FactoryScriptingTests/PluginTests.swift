@@ -112,3 +112,47 @@ func pluginTree(_ files: [String: String]) throws -> String {
     for (path, text) in files { try host_write(root + "/" + path, text) }
     return root
 }
+
+@Suite("check's stopped plugins are made from class shapes")
+struct ClassShapeTests {
+    private func keys(_ table: LuaTable) throws -> Set<String> {
+        Set(try table.pairs().compactMap { key, _ in if case .string(let text) = key { text.description } else { nil } })
+    }
+
+    @Test func everyExportedClassHasTheShapeOfItsInstalledTable() throws {
+        // The dry run makes a reaching plugin's class tables from their shape,
+        // not by installing them: the keys must be the same, or check would
+        // see a module other than the one scripts get.
+        let host = try FactoryHost(plugins: ExamplePlugins.all)
+        let catalog = host.types
+        let placeholder = try host.lua.frameFunction("placeholder") { _ in 0 }
+        var classes = 0
+        for name in catalog.names where catalog.members(ofClass: name) != nil {
+            let shape = try catalog.classShape(name, in: host.lua, placeholder: placeholder)
+            let installed = try catalog.classTable(name, in: host.lua)
+            #expect(try keys(shape) == keys(installed), "\(name)")
+            #expect(try keys(shape).contains("new"), "\(name)")
+            classes += 1
+        }
+        #expect(classes >= 8)
+    }
+
+    @Test func aStoppedPluginsClassFunctionsStopTheDryRun() throws {
+        let host = try FactoryHost(plugins: ExamplePlugins.all)
+        let dir = NSTemporaryDirectory() + "fh-shape-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let script = dir + "/reach.lua"
+        try host_write(script, """
+            local net = require "factoryhost.networking"
+            assert(net.Cache.typeName == "Cache" and type(net.Cache.new) == "function")
+            configuration "app" { }
+            local cache = net.Cache.new()
+            configuration "never" { }
+            """)
+        let run = host.declare(file: script)
+        #expect(run.error == nil, "\(String(describing: run.error))")
+        #expect(run.stop?.origin?.line == 4 && run.stop?.origin?.file.hasSuffix("reach.lua") == true)
+        #expect(run.stop?.message.hasPrefix("Cache.new: the networking plugin") == true, "\(String(describing: run.stop))")
+        #expect(run.unreached.map(\.declaration) == ["configuration \"never\""])
+    }
+}

@@ -57,7 +57,7 @@ public final class FactoryHost {
     /// Why installing the deferred plugins failed (reported by every later use).
     private var pluginFailure: Error?
     /// Each Swift plugin module's entries, by module name.
-    private var moduleEntries: [String: [(String, (LuaState) throws -> LuaValue)]] = [:]
+    private var moduleEntries: [String: [PluginContext.Entry]] = [:]
 
     /// When set, creating a container stops the script instead (for
     /// `check` and `graph`, which must not construct anything).
@@ -240,8 +240,22 @@ public final class FactoryHost {
             }
             let entries = self.moduleEntries[name] ?? []
             var module = try self.lua.newTable(hashCapacity: entries.count)
-            for (key, make) in entries { try module.rawSet(LuaValue(key), make(self.lua)) }
-            if self.isDryRun, let reach = self.moduleCapabilities[name], !reach.isEmpty {
+            // A dry run stops at any function of a plugin that reaches outside
+            // the process: its classes need only their shape, not installing.
+            let reach = self.isDryRun ? self.moduleCapabilities[name].flatMap { $0.isEmpty ? nil : $0 } : nil
+            let placeholder = try reach.map { reach in
+                try self.lua.frameFunction("\(name) (stopped)") { [unowned self] _ in
+                    throw self.stopDryRun(.sideEffect, at: "", reason: "\(name) \(reach.meaning), which check never does")
+                }
+            }
+            for entry in entries {
+                if let placeholder, let shape = entry.shape {
+                    try module.rawSet(LuaValue(entry.name), shape(self.lua, placeholder))
+                } else {
+                    try module.rawSet(LuaValue(entry.name), entry.make(self.lua))
+                }
+            }
+            if let reach {
                 module = try self.stoppedCopy(of: module, name: name, reaching: reach)
             }
             self.modules[name] = module

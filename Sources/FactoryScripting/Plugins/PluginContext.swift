@@ -18,7 +18,16 @@ public final class PluginContext {
     public let registry: Registry
     let catalog: TypeCatalog
     /// The module's entries, built when a script first requires it.
-    var entries: [(String, (LuaState) throws -> LuaValue)] = []
+    var entries: [Entry] = []
+
+    /// An entry of the module: its name, how to make its value, and — for a
+    /// class — how to make just its shape, for check's stopped copy of a
+    /// plugin that reaches outside the process (see `TypeCatalog.classShape`).
+    struct Entry {
+        let name: String
+        let make: (LuaState) throws -> LuaValue
+        var shape: ((LuaState, LuaFunction) throws -> LuaValue)? = nil
+    }
 
     init(pluginName: String, registry: Registry, catalog: TypeCatalog) {
         self.pluginName = pluginName
@@ -37,14 +46,15 @@ public final class PluginContext {
     public func export<T: LuaExportable>(_ description: @autoclosure @escaping () -> LuaClass<T>) throws {
         try catalog.addClass(making: description, exporter: "plugin '\(pluginName)'")
         let catalog = self.catalog
-        entries.append((T.luaTypeName, { .table(try catalog.classTable(T.luaTypeName, in: $0)) }))
+        entries.append(Entry(name: T.luaTypeName, make: { .table(try catalog.classTable(T.luaTypeName, in: $0)) },
+                             shape: { .table(try catalog.classShape(T.luaTypeName, in: $0, placeholder: $1)) }))
     }
 
     /// Exports a Swift protocol as an interface: scripts can register it and
     /// implement it with tables; the module has `{ name, requires, implement }`.
     public func export<P>(_ interface: LuaInterface<P>) throws {
         try catalog.addInterface(interface, exporter: "plugin '\(pluginName)'")
-        entries.append((interface.name, { state in
+        entries.append(Entry(name: interface.name, make: { state in
             let table = try state.newTable()
             try table.rawSet("name", LuaValue(interface.name))
             try table.rawSet("requires", try interface.requiredMethods.toLua(in: state))
@@ -60,7 +70,7 @@ public final class PluginContext {
     /// A function in the module (`db.openStore(…)`).
     public func function(_ name: String, _ body: @escaping LuaFrameFunction) {
         let qualified = "\(pluginName).\(name)"
-        entries.append((name, { .function(try $0.frameFunction(qualified, body)) }))
+        entries.append(Entry(name: name, make: { .function(try $0.frameFunction(qualified, body)) }))
     }
 
     /// The configuration `name`, defined now if no one has defined it yet —

@@ -25,6 +25,8 @@ public final class TypeCatalog {
     /// What each exported class shows scripts, by name: worked out when
     /// asked (completion, the sweep), not for every class at start-up.
     private var classMembers: [String: () -> LuaClassMembers] = [:]
+    /// The names of each exported class's class functions (for `classShape`).
+    private var classFunctionNames: [String: () -> [String]] = [:]
 
     /// The members of the exported class `name` (constructors, methods,
     /// properties), if it is one.
@@ -129,6 +131,7 @@ public final class TypeCatalog {
             return table
         }
         classMembers[name] = { description.members }
+        classFunctionNames[name] = { description.classFunctionNames }
     }
 
     func addInterface<P>(_ interface: LuaInterface<P>, exporter: String) throws {
@@ -153,6 +156,23 @@ public final class TypeCatalog {
         guard let install = installers[name] else { throw LuaError(.runtime, "'\(name)' is not an exported class") }
         let table = try install(state)
         installed[name] = table
+        return table
+    }
+
+    /// The shape of class `name`'s table without installing the class: the
+    /// keys `LuaClass.install` gives it (`new`, the class functions,
+    /// `typeName`), every function being `placeholder`. Check's dry run
+    /// makes its stopped copy of a plugin that reaches outside the process
+    /// from this: nothing of such a plugin runs, so its metatables and
+    /// methods would be made for nothing. (The installed table, if the class
+    /// was installed already.)
+    func classShape(_ name: String, in state: LuaState, placeholder: LuaFunction) throws -> LuaTable {
+        if let table = installed[name] { return table }
+        guard let functions = classFunctionNames[name]?() else { throw LuaError(.runtime, "'\(name)' is not an exported class") }
+        let table = try state.newTable(hashCapacity: functions.count + 2)
+        try table.rawSet("new", .function(placeholder))
+        for function in functions { try table.rawSet(LuaValue(function), .function(placeholder)) }
+        try table.rawSet("typeName", LuaValue(name))
         return table
     }
 
