@@ -66,6 +66,15 @@ typedef struct fh_control {
     size_t process_memory_base;      /* resident bytes when the cap was set */
     char hard_stop_prefix[256];      /* "factoryhost: " */
 
+    /* A deadline watched by a timer of the thread running the state (Linux):
+       no watchdog thread then. Set and read by that thread and its signal
+       handler only. */
+    int timer_id;                    /* the kernel's timer id */
+    int timer_made;
+    int timer_tid;                   /* the thread the timer signals */
+    volatile sig_atomic_t timer_armed;
+    char timer_stop_text[768];       /* the hard stop's message, made when armed */
+
     /* Registry references dropped on other threads, freed by the owner's
        next call (luaL_unref is not thread-safe). */
     pthread_mutex_t unref_lock;
@@ -94,6 +103,8 @@ void fh_arm_if_stopping(fh_control *c, lua_State *L);
 /// memory watch) and forgets it when the call returns.
 void fh_watch(fh_control *c);
 void fh_unwatch(fh_control *c);
+/// Frees the state's deadline timer, if it has one (when the state closes).
+void fh_delete_timer(fh_control *c);
 /// Makes sure the stop signal's handler is installed (once per process) and
 /// that the signal is not blocked on the calling thread.
 void fh_install_stop_signal(void);

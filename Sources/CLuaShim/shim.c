@@ -796,6 +796,7 @@ void fh_close(lua_State *L) {
     lua_close(L);
     if (c->watched) fh_unwatch(c);
     if (watched || c->process_memory_cap > 0) fh_thread_leave(c);
+    fh_delete_timer(c);
     pthread_mutex_destroy(&c->unref_lock);
     free(c->unrefs);
     free(c);

@@ -77,6 +77,42 @@ struct HostileScriptsTests {
 
 @Suite("Spec options never trap the runner")
 struct HostileSpecOptionsTests {
+    @Test func whatAScriptPrintedBeforeAHardStopIsKept() throws {
+        // Stuck in a C builtin: the hard stop ends the process from the stuck
+        // thread itself, and still writes out what standard output held.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-hard-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("""
+            print("before the stall")
+            io.write("and a line without its end")
+            string.find(("a"):rep(1e6), ("a*"):rep(40) .. "b")
+            print("never")
+            """.utf8).write(to: dir.appendingPathComponent("stall.lua"))
+        let result = try CommandRunner.factoryhost(["run", "--timeout", "1", "stall.lua"], in: dir, killAfter: 30)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout == "before the stall\nand a line without its end", "\(result)")
+        #expect(result.stderr.contains("time limit exceeded (1.0 seconds), and the code did not stop within 1 s more"), "\(result)")
+    }
+
+    #if os(Linux)
+    @Test func aTimeLimitStartsNoThread() throws {
+        // On Linux a deadline is a timer of the kernel's: no watchdog thread
+        // to start, wake and reap at every run with a limit.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-threads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("""
+            local f = assert(io.open("/proc/self/status"))
+            local status = f:read("a")
+            f:close()
+            print(status:match("Threads:%s*(%d+)"))
+            """.utf8).write(to: dir.appendingPathComponent("threads.lua"))
+        let result = try CommandRunner.factoryhost(["run", "--timeout", "5", "threads.lua"], in: dir, killAfter: 30)
+        #expect(result == ProcessResult(status: 0, stdout: "1\n", stderr: ""), "\(result)")
+    }
+    #endif
+
     @Test func hostileTimeoutsAreRefusedWithAClearMessage() throws {
         let dir = CommandRunner.fixtures.appendingPathComponent("hostile-specs")
         // What the file prints at its top level is captured: TAP shows it as comments.
