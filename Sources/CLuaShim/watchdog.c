@@ -187,22 +187,46 @@ size_t fh_resident_bytes(void) {
 
 // MARK: - Stopping the process
 
-static void write_all(const char *text) {
-    size_t left = strlen(text);
-    while (left > 0) {
-        ssize_t n = write(2, text, left);
+/// Writes `length` bytes to `fd` without ever blocking (async-signal-safe):
+/// a reader that stopped reading must not keep the process from stopping.
+/// What does not fit now is dropped; the descriptor's flags are put back
+/// (a terminal is shared with the shell).
+static void write_without_blocking(int fd, const char *text, size_t length) {
+    int flags = fcntl(fd, F_GETFL);
+    int set = flags >= 0 && !(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0;
+    while (length > 0) {
+        ssize_t n = write(fd, text, length);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return;
+        if (n <= 0) break;
         text += n;
-        left -= (size_t)n;
+        length -= (size_t)n;
     }
+    if (set) fcntl(fd, F_SETFL, flags);
 }
 
-/// Ends the process: the code did not stop in time. What the script wrote
-/// to standard output so far is flushed when nothing else holds it.
+static void write_all(const char *text) { write_without_blocking(2, text, strlen(text)); }
+
+/// What the script wrote to standard output and the stream still holds,
+/// written without blocking — by a caller that knows no one is inside
+/// stdio (the stream's lock is free), so the buffer is whole.
+static void write_pending_stdout(void) {
+#if defined(__GLIBC__)
+    const char *base = stdout->_IO_write_base, *end = stdout->_IO_write_ptr;
+    if (base != NULL && end > base) write_without_blocking(1, base, (size_t)(end - base));
+#else
+    int flags = fcntl(1, F_GETFL);
+    int set = flags >= 0 && !(flags & O_NONBLOCK) && fcntl(1, F_SETFL, flags | O_NONBLOCK) == 0;
+    fflush(stdout);
+    if (set) fcntl(1, F_SETFL, flags);
+#endif
+}
+
+/// Ends the process from the watchdog thread: the code did not stop in
+/// time. What the script wrote to standard output so far is written out
+/// when nothing else holds the stream.
 static void hard_stop(fh_control *c, const char *reason) {
     if (ftrylockfile(stdout) == 0) {
-        fflush(stdout);
+        write_pending_stdout();
         funlockfile(stdout);
     }
     char text[768];
@@ -228,16 +252,16 @@ static int arm_timer(fh_control *c, double at) {
 }
 
 /// The hard stop, from the signal handler on the stuck thread: what the
-/// script wrote to standard output so far (glibc's buffer, written as it
-/// is: this thread may hold the stream's lock), the message, and exit.
+/// script wrote to standard output so far (unless the thread is inside
+/// stdio), the message, and exit — nothing blocks.
 static void timer_hard_stop(fh_control *c) {
-    char *base = stdout->_IO_write_base, *end = stdout->_IO_write_ptr;
-    while (base != NULL && end > base) {
-        ssize_t n = write(1, base, (size_t)(end - base));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        base += n;
-    }
+    /* glibc's stream lock ({ int lock; int cnt; void *owner; }) taken: the
+       stuck thread is inside stdio, its buffer may be half written (written
+       out now, it could appear twice) — left, as the watchdog thread's
+       ftrylockfile leaves it. (ftrylockfile itself would succeed here: the
+       lock is recursive, and this is the thread holding it.) */
+    const volatile int *lock = (const volatile int *)(const void *)stdout->_lock;
+    if (lock == NULL || *lock == 0) write_pending_stdout();
     write_all(c->timer_stop_text);
     _exit(c->hard_stop_status);
 }

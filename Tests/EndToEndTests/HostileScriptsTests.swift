@@ -95,6 +95,65 @@ struct HostileSpecOptionsTests {
         #expect(result.stderr.contains("time limit exceeded (1.0 seconds), and the code did not stop within 1 s more"), "\(result)")
     }
 
+    @Test func aReaderThatStopsReadingDoesNotHoldTheHardStop() throws {
+        // Standard output is a pipe no one reads: the script blocks in a
+        // write, inside stdio. The hard stop must neither wait for the pipe
+        // nor write the stream's half-written buffer.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-pipe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("while true do io.write(\"x\") end\n".utf8).write(to: dir.appendingPathComponent("flood.lua"))
+        let errors = dir.appendingPathComponent("stderr.txt")
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.factoryhost)
+        process.arguments = ["run", "--timeout", "1", "flood.lua"]
+        process.currentDirectoryURL = dir
+        let unread = Pipe()
+        process.standardOutput = unread
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        let start = Date()
+        while process.isRunning && Date().timeIntervalSince(start) < 15 { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }   // never hold the suite
+        process.waitUntilExit()
+        let text = String(decoding: try Data(contentsOf: errors), as: UTF8.self)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(process.terminationStatus): \(text)")
+        #expect(Date().timeIntervalSince(start) < 10)
+        #expect(text.contains("time limit exceeded (1.0 seconds), and the code did not stop within 1 s more"), "\(text)")
+        try? unread.fileHandleForReading.close()
+    }
+
+    @Test func aHardStopInsideAWriteWritesNothingTwice() throws {
+        // A finalizer prints numbered lines until the hard stop: the file
+        // must hold each number once, in order (the stream's buffer written
+        // out while a write was under way repeated its last block).
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-twice-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("""
+            setmetatable({}, { __gc = function() local i = 0 while true do i = i + 1; print(i) end end })
+            collectgarbage()
+            """.utf8).write(to: dir.appendingPathComponent("count.lua"))
+        for _ in 0..<3 {
+            let output = dir.appendingPathComponent("out.txt")
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CommandRunner.factoryhost)
+            process.arguments = ["run", "--timeout", "0.2", "count.lua"]
+            process.currentDirectoryURL = dir
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1)
+            let lines = String(decoding: try Data(contentsOf: output), as: UTF8.self).split(separator: "\n")
+            let numbers = lines.compactMap { Int($0) }
+            #expect(numbers.count >= lines.count - 1)          // the last line may be cut
+            #expect(numbers == Array(1...max(1, numbers.count)) || numbers.isEmpty, "a repeat or a gap near \(numbers.suffix(3))")
+        }
+    }
+
     #if os(Linux)
     @Test func aTimeLimitStartsNoThread() throws {
         // On Linux a deadline is a timer of the kernel's: no watchdog thread
