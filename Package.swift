@@ -12,6 +12,7 @@
 //   FactoryScripting the host: the Lua DSL over the registry, exported types,
 //                interfaces, Swift and Lua plugins
 //   ScenarioTesting  `factoryhost test`: spec files (describe/it/expect), the runner, reporters
+//   CLibraryLoader  dlopen of an optional system library (for the three below)
 //   CLineEditor  the system's libedit (line editing, history, completion), opened when the
 //                REPL starts: the C over its globals and callbacks (prompt, Ctrl-C, completion)
 //   FactoryREPL  `factoryhost repl`: the prompt's evaluation, pretty printer, completion, :commands
@@ -67,14 +68,22 @@ let package = Package(
         ),
         // The system's SQLite for the persistence example: its headers to
         // build, the library opened with dlopen when the first store opens.
+        // dlopen of an optional system library, with the most telling reason
+        // when it fails (shared by the three loaders below).
+        .target(
+            name: "CLibraryLoader",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
         .target(
             name: "CSQLite",
+            dependencies: ["CLibraryLoader"],
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         // HTTP for the movie-loaders example: the system's libcurl, opened
         // with dlopen on the first request (never at start-up).
         .target(
             name: "CCurl",
+            dependencies: ["CLibraryLoader"],
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .target(
@@ -91,6 +100,7 @@ let package = Package(
         // its globals and callbacks set from C.
         .target(
             name: "CLineEditor",
+            dependencies: ["CLibraryLoader"],
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .target(
@@ -143,7 +153,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FactoryHostCLITests",
-            dependencies: ["FactoryHostCLI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["FactoryHostCLI", "CLibraryLoader", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "ReadmeExampleTests",

@@ -1,5 +1,6 @@
 // CCurl — see include/CCurl.h.
 #include "CCurl.h"
+#include "CLibraryLoader.h"
 
 #include <curl/curl.h>
 #include <dlfcn.h>
@@ -25,29 +26,12 @@ static struct {
 
 static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
 
-/* The most telling reason a library did not load: the first error that is
-   not "no such file" (a file that is there but broken), else the first. */
-static void keep_reason(char *reason, size_t size, int *telling) {
-    const char *why = dlerror();
-    if (why == NULL) return;
-    int found = strstr(why, "No such file") == NULL && strstr(why, "not found") == NULL;
-    if (reason[0] == 0 || (found && !*telling)) {
-        snprintf(reason, size, "%s", why);
-        *telling = found;
-    }
-}
-
 static void load_curl(void) {
     static const char *const names[] = {
         "libcurl.so.4", "libcurl.so", "libcurl.4.dylib", "libcurl.dylib", NULL
     };
-    void *lib = NULL;
-    char reason[512] = "";
-    int telling = 0;
-    for (int i = 0; names[i] != NULL && lib == NULL; i++) {
-        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        if (lib == NULL) keep_reason(reason, sizeof reason, &telling);
-    }
+    char reason[512];
+    void *lib = fh_dlopen_first(names, reason, sizeof reason);
     if (lib == NULL) {
         snprintf(curl.failure, sizeof curl.failure, "libcurl could not be loaded (%s)", reason[0] != 0 ? reason : "not found");
         return;

@@ -1,4 +1,5 @@
 #include "CLineEditor.h"
+#include "CLibraryLoader.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -37,18 +38,6 @@ static struct {
 
 static pthread_once_t edit_once = PTHREAD_ONCE_INIT;
 
-/* The most telling reason a library did not load: the first error that is
-   not "no such file" (a file that is there but broken), else the first. */
-static void keep_reason(char *reason, size_t size, int *telling) {
-    const char *why = dlerror();
-    if (why == NULL) return;
-    int found = strstr(why, "No such file") == NULL && strstr(why, "not found") == NULL;
-    if (reason[0] == 0 || (found && !*telling)) {
-        snprintf(reason, size, "%s", why);
-        *telling = found;
-    }
-}
-
 static void load_edit(void) {
     static const char *const names[] = {
         "libedit.so.2", "libedit.so", "libedit.0.dylib", "libedit.3.dylib", "libedit.dylib", "/usr/lib/libedit.dylib", NULL
@@ -56,17 +45,9 @@ static void load_edit(void) {
     /* FACTORYHOST_LIBEDIT names the library to use instead (a libedit outside
        the loader's path, say Homebrew's). */
     const char *chosen = getenv("FACTORYHOST_LIBEDIT");
-    void *lib = NULL;
-    char reason[512] = "";
-    int telling = 0;
-    if (chosen != NULL && chosen[0] != 0) {
-        lib = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
-        if (lib == NULL) keep_reason(reason, sizeof reason, &telling);
-    }
-    else for (int i = 0; names[i] != NULL && lib == NULL; i++) {
-        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        if (lib == NULL) keep_reason(reason, sizeof reason, &telling);
-    }
+    const char *const only_chosen[] = { chosen, NULL };
+    char reason[512];
+    void *lib = fh_dlopen_first(chosen != NULL && chosen[0] != 0 ? only_chosen : names, reason, sizeof reason);
     if (lib == NULL) {
         snprintf(edit.failure, sizeof edit.failure, "libedit could not be loaded: %s", reason[0] != 0 ? reason : "not found");
         return;

@@ -1,0 +1,18 @@
+// CLibraryLoader — opening an optional system library with dlopen, for the
+// loaders of libsqlite3, libcurl and libedit.
+#ifndef CLIBRARYLOADER_H
+#define CLIBRARYLOADER_H
+
+#include <stddef.h>
+
+/// Opens the first of `names` (NULL-terminated) that loads, with
+/// RTLD_NOW | RTLD_LOCAL. Returns NULL if none did, with the most telling
+/// reason in `reason` (NUL-terminated): the first error that is not "no such
+/// file" (a file that is there but broken), else the first error.
+///
+///     static const char *const names[] = { "libsqlite3.so.0", "libsqlite3.dylib", NULL };
+///     char why[512];
+///     void *lib = fh_dlopen_first(names, why, sizeof why);
+void *fh_dlopen_first(const char *const *names, char *reason, size_t reason_size);
+
+#endif
