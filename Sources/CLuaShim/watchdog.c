@@ -221,6 +221,14 @@ static void write_pending_stdout(void) {
 #endif
 }
 
+/// Why a time limit stops the process: the code did not stop in the grace.
+static void time_stop_reason(fh_control *c, char *reason, size_t size) {
+    snprintf(reason, size,
+             "time limit exceeded (%s seconds), and the code did not stop within %g s more "
+             "(it was in a finalizer, a C function or a blocking call): the process was stopped",
+             c->call_limit_text, c->hard_stop_grace);
+}
+
 /// Ends the process from the watchdog thread: the code did not stop in
 /// time. What the script wrote to standard output so far is written out
 /// when nothing else holds the stream.
@@ -286,10 +294,9 @@ static int watch_with_timer(fh_control *c) {
         c->timer_tid = tid;
         c->timer_made = 1;
     }
-    snprintf(c->timer_stop_text, sizeof c->timer_stop_text,
-             "%stime limit exceeded (%s seconds), and the code did not stop within %g s more "
-             "(it was in a finalizer, a C function or a blocking call): the process was stopped\n",
-             c->hard_stop_prefix, c->call_limit_text, c->hard_stop_grace);
+    char reason[256];
+    time_stop_reason(c, reason, sizeof reason);
+    snprintf(c->timer_stop_text, sizeof c->timer_stop_text, "%s%s\n", c->hard_stop_prefix, reason);
     c->watch_deadline = c->deadline;
     c->watch_fired = 0;
     atomic_signal_fence(memory_order_seq_cst);
@@ -343,10 +350,7 @@ static void *watchdog_main(void *unused) {
                     double stop_at = c->watch_deadline + c->hard_stop_grace;
                     if (now >= stop_at) {
                         char reason[256];
-                        snprintf(reason, sizeof reason,
-                                 "time limit exceeded (%s seconds), and the code did not stop within %g s more "
-                                 "(it was in a finalizer, a C function or a blocking call): the process was stopped",
-                                 c->call_limit_text, c->hard_stop_grace);
+                        time_stop_reason(c, reason, sizeof reason);
                         hard_stop(c, reason);
                     }
                     if (next == 0 || stop_at < next) next = stop_at;

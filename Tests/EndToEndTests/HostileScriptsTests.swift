@@ -104,7 +104,7 @@ struct HostileSpecOptionsTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data("while true do io.write(\"x\") end\n".utf8).write(to: dir.appendingPathComponent("flood.lua"))
         let errors = dir.appendingPathComponent("stderr.txt")
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandRunner.factoryhost)
         process.arguments = ["run", "--timeout", "1", "flood.lua"]
@@ -137,7 +137,7 @@ struct HostileSpecOptionsTests {
             """.utf8).write(to: dir.appendingPathComponent("count.lua"))
         for _ in 0..<3 {
             let output = dir.appendingPathComponent("out.txt")
-            FileManager.default.createFile(atPath: output.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: CommandRunner.factoryhost)
             process.arguments = ["run", "--timeout", "0.2", "count.lua"]
