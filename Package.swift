@@ -12,7 +12,7 @@
 //   FactoryScripting the host: the Lua DSL over the registry, exported types,
 //                interfaces, Swift and Lua plugins
 //   ScenarioTesting  `factoryhost test`: spec files (describe/it/expect), the runner, reporters
-//   CLibraryLoader  dlopen of an optional system library (for the three below)
+//   CLibraryLoader  dlopen of an optional system library (for libedit, libsqlite3, libcurl)
 //   CLineEditor  the system's libedit (line editing, history, completion), opened when the
 //                REPL starts: the C over its globals and callbacks (prompt, Ctrl-C, completion)
 //   FactoryREPL  `factoryhost repl`: the prompt's evaluation, pretty printer, completion, :commands
