@@ -38,6 +38,7 @@ public enum FactoryHostCLI {
         }
         if let settings = CheckCommand.plainSettings(CommandLine.arguments) { settings.run() }
         if let settings = GraphCommand.plainSettings(CommandLine.arguments) { settings.run() }
+        if let settings = TestSettings.plain(CommandLine.arguments) { exit(settings.run()) }
         // Plain `factoryhost` on a terminal is the REPL, as plain `lua5.4` is;
         // with standard input not a terminal, the parser prints the help.
         if CommandLine.arguments.count == 1 && isatty(0) != 0 {

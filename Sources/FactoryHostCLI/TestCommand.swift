@@ -74,99 +74,20 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("worker-skip"), help: .hidden) var workerSkip: Int = 0
 
     func validate() throws {
-        if Limits.duration(timeout) == nil {
-            throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
-        }
-        if reporter != "text" && reporter != "tap" {
-            throw ValidationError("--reporter: '\(reporter)' is not a reporter (text or tap)")
-        }
-        if jobs < 1 || jobs > 256 { throw ValidationError("--jobs: give a number from 1 to 256 (got \(jobs))") }
-        for pattern in filterPatterns {
-            if let problem = Self.patternProblem(pattern) { throw ValidationError("--filter-pattern '\(pattern)': \(problem)") }
-        }
+        if let problem = settings.problem { throw ValidationError(problem) }
     }
 
     func run() throws {
-        if let workerFile {
-            let status = makeRunner(files: [workerFile], seed: seed).runWorker(file: workerFile, position: workerPosition, skip: workerSkip)
-            fflush(nil)
-            throw ExitCode(status)
-        }
-        let files: [String]
-        do {
-            files = try SpecDiscovery.files(in: paths.isEmpty ? ["."] : paths)
-        } catch {
-            reportError(error)
-            throw ExitCode(1)
-        }
-        if files.isEmpty {
-            reportError(DiscoveryError(message: "no *_spec.lua files under \((paths.isEmpty ? ["."] : paths).joined(separator: ", "))"))
-            throw ExitCode(1)
-        }
-        let shuffleSeed = seed ?? (shuffle ? UInt64.random(in: 1...999_999) : nil)
-        var runner = makeRunner(files: files, seed: shuffleSeed)
-        if !list, let executable = Self.ownExecutable() {
-            // Each file in a worker process, so a test stuck in C code past its
-            // limit ends its worker, not the run.
-            var options = runner.options
-            options.workerCommand = [executable, "test"] + workerArguments(seed: shuffleSeed)
-            runner = TestRunner(files: files, options: options, makeHost: runner.makeHost)
-        }
-        if list {
-            try listTests(runner)
-            return
-        }
-        var reporters: [any TestReporter] = [
-            reporter == "tap" ? TAPReporter() : TextReporter(colors: Self.colorsWanted()),
-        ]
-        let junitReporter = junit.map(JUnitReporter.init(path:))
-        if let junitReporter { reporters.append(junitReporter) }
-        let outcome = runner.run(reporter: ReporterGroup(reporters))
-        fflush(nil)
-        if let problem = junitReporter?.writeError {
-            writeToStandardError("factoryhost: \(problem)\n")
-            throw ExitCode(1)
-        }
-        let ran = outcome.summary.passed + outcome.summary.failed + outcome.summary.skipped
-        if ran == 0 {
-            writeToStandardError("factoryhost: no tests matched (\(files.count) spec file\(files.count == 1 ? "" : "s") searched)\n")
-            throw ExitCode(1)
-        }
-        if outcome.summary.failed > 0 { throw ExitCode(1) }
+        let status = settings.run()
+        if status != 0 { throw ExitCode(status) }
     }
 
-    /// The runner for `files` with this command's options.
-    private func makeRunner(files: [String], seed: UInt64?) -> TestRunner {
-        var options = TestOptions()
-        options.selection = TestSelection(texts: filters, patterns: filterPatterns, tags: tags, excludedTags: excludedTags)
-        options.timeLimit = Limits.duration(timeout).map(Self.seconds) ?? 5
-        options.defaultConfiguration = config
-        options.failFast = failFast
-        options.shuffleSeed = seed
-        options.jobs = jobs
-        let setup = HostSetup(pluginPaths: pluginPath)
-        let plugins = UncheckedPlugins(FactoryHostCLI.plugins)
-        let searchPath = setup.searchPath
-        return TestRunner(files: files, options: options) {
-            let host = try FactoryHost(plugins: plugins.value)
-            try host.loadLuaPlugins(searchPath: searchPath)
-            return host
-        }
-    }
-
-    /// The options a worker needs to select, order and time tests as this run does.
-    private func workerArguments(seed: UInt64?) -> [String] {
-        // `--name=value`: a value starting with "-" stays a value.
-        var arguments = ["--timeout=\(timeout)"]
-        for filter in filters { arguments.append("--filter=\(filter)") }
-        for pattern in filterPatterns { arguments.append("--filter-pattern=\(pattern)") }
-        for tag in tags { arguments.append("--tag=\(tag)") }
-        for tag in excludedTags { arguments.append("--exclude-tag=\(tag)") }
-        if failFast { arguments.append("--fail-fast") }
-        if let seed { arguments.append("--seed=\(seed)") }
-        if let config { arguments.append("--config=\(config)") }
-        for path in pluginPath { arguments.append("--plugin-path=\(path)") }
-        return arguments
+    /// What the parser read.
+    var settings: TestSettings {
+        TestSettings(paths: paths, filters: filters, filterPatterns: filterPatterns, tags: tags, excludedTags: excludedTags,
+                     list: list, failFast: failFast, shuffle: shuffle, seed: seed, timeout: timeout, reporter: reporter,
+                     junit: junit, jobs: jobs, config: config, pluginPath: pluginPath,
+                     workerFile: workerFile, workerPosition: workerPosition, workerSkip: workerSkip)
     }
 
     /// This program's own executable, to start workers with.
@@ -184,26 +105,6 @@ struct TestCommand: ParsableCommand {
         #else
         return nil
         #endif
-    }
-
-    private func listTests(_ runner: TestRunner) throws {
-        var count = 0
-        var failed = false
-        for entry in runner.list() {
-            if let failure = entry.failure {
-                print("\(entry.file): cannot be listed: \(failure.headline)")
-                failed = true
-            }
-            for test in entry.tests {
-                count += 1
-                var line = "\(test.location): \(test.name)"
-                if !test.tags.isEmpty { line += " [\(test.tags.joined(separator: ", "))]" }
-                if test.isPending { line += " (pending)" }
-                print(line)
-            }
-        }
-        print("\(count) test\(count == 1 ? "" : "s") in \(runner.files.count) file\(runner.files.count == 1 ? "" : "s")")
-        if failed { throw ExitCode(1) }
     }
 
     /// Colour on a terminal, unless NO_COLOR is set.

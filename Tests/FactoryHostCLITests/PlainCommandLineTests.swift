@@ -61,6 +61,52 @@ import Testing
         #expect(GraphCommand.plainSettings(argv) == nil)
     }
 
+    /// `test` (and every worker it starts) reads its plain forms without
+    /// the parser too; each must mean what the parser reads.
+    @Test(arguments: [
+        ["fh", "test"],
+        ["fh", "test", "specs", "more/x_spec.lua"],
+        ["fh", "test", "--filter", "a", "--filter=b", "-j", "2", "--fail-fast", "x_spec.lua", "y"],
+        ["fh", "test", "--timeout=1s", "--reporter", "tap", "--junit", "out.xml", "--seed", "42", "--shuffle", "--list",
+         "--config", "app", "--plugin-path", "p", "--plugin-path=q", "--tag", "t", "--exclude-tag=u", "--filter-pattern", "^a"],
+        ["fh", "test", "--jobs=256", "--timeout", "500ms", "."],
+        ["fh", "test", "--timeout=5s", "--worker-file=x_spec.lua", "--worker-position=3", "--worker-skip=2", "--filter=-x"],
+    ])
+    func plainTestFormsMeanWhatTheParserReads(_ argv: [String]) throws {
+        let fast = try #require(TestSettings.plain(argv))
+        let command = try #require(try parsed(argv) as? TestCommand)
+        #expect(fast == command.settings)
+    }
+
+    @Test(arguments: [
+        ["fh", "test", "--help"],
+        ["fh", "test", "-h"],
+        ["fh", "test", "x_spec.lua", "--filter", "a"],          // an option after a path
+        ["fh", "test", "--", "x_spec.lua"],
+        ["fh", "test", "-"],
+        ["fh", "test", "--jobs", "0"],                          // values the parser refuses
+        ["fh", "test", "-j", "300"],
+        ["fh", "test", "-j2"],
+        ["fh", "test", "-j=2"],
+        ["fh", "test", "--reporter", "xml"],
+        ["fh", "test", "--timeout", "soon"],
+        ["fh", "test", "--filter-pattern", "(a"],
+        ["fh", "test", "--seed", "x"],
+        ["fh", "test", "--seed", "-1"],
+        ["fh", "test", "--worker-position=one"],
+        ["fh", "test", "--list", "--list"],                     // a repeated flag or single option
+        ["fh", "test", "--config", "a", "--config", "b"],
+        ["fh", "test", "--fail-fast=yes"],
+        ["fh", "test", "--filter"],                             // missing values
+        ["fh", "test", "--filter="],
+        ["fh", "test", "--config", "--list"],
+        ["fh", "test", "--memory-limit", "1M"],                 // not test's option
+        ["fh", "check", "x_spec.lua"],
+    ])
+    func otherTestFormsAreLeftToTheParser(_ argv: [String]) {
+        #expect(TestSettings.plain(argv) == nil)
+    }
+
     /// The forms the fast reading leaves alone still parse (or fail) in
     /// the parser as they always did: the words after the script reach it.
     @Test func theParserStillReadsOptionsAfterTheScript() throws {

@@ -1,0 +1,222 @@
+import FactoryScripting
+import LuaBridge
+import ScenarioTesting
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `test` with its settings, however they were read: by the argument parser
+/// (``TestCommand``) or, for its plain forms, by ``plain(_:)``.
+///
+/// Every file runs in a worker process, and the worker is this binary again
+/// (`test --worker-file=…`), so both sides of a run start without the
+/// argument parser: setting it up for `test`'s many options costs ~9M
+/// instructions, more than the rest of a worker's start.
+struct TestSettings: Equatable {
+    var paths: [String] = []
+    var filters: [String] = []
+    var filterPatterns: [String] = []
+    var tags: [String] = []
+    var excludedTags: [String] = []
+    var list = false
+    var failFast = false
+    var shuffle = false
+    var seed: UInt64?
+    var timeout = "5s"
+    var reporter = "text"
+    var junit: String?
+    var jobs = 1
+    var config: String?
+    var pluginPath: [String] = []
+    var workerFile: String?
+    var workerPosition = 0
+    var workerSkip = 0
+
+    /// Why these settings cannot run (what ``TestCommand/validate()`` reports), if they cannot.
+    var problem: String? {
+        if Limits.duration(timeout) == nil {
+            return "--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)"
+        }
+        if reporter != "text" && reporter != "tap" { return "--reporter: '\(reporter)' is not a reporter (text or tap)" }
+        if jobs < 1 || jobs > 256 { return "--jobs: give a number from 1 to 256 (got \(jobs))" }
+        for pattern in filterPatterns {
+            if let problem = TestCommand.patternProblem(pattern) { return "--filter-pattern '\(pattern)': \(problem)" }
+        }
+        return nil
+    }
+
+    /// Runs the selected tests (or the worker's part of a run) and reports; returns the exit status.
+    func run() -> Int32 {
+        if let workerFile {
+            let status = makeRunner(files: [workerFile], seed: seed).runWorker(file: workerFile, position: workerPosition, skip: workerSkip)
+            fflush(nil)
+            return status
+        }
+        let searched = paths.isEmpty ? ["."] : paths
+        let files: [String]
+        do {
+            files = try SpecDiscovery.files(in: searched)
+        } catch {
+            reportError(error)
+            return 1
+        }
+        if files.isEmpty {
+            reportError(DiscoveryError(message: "no *_spec.lua files under \(searched.joined(separator: ", "))"))
+            return 1
+        }
+        let shuffleSeed = seed ?? (shuffle ? UInt64.random(in: 1...999_999) : nil)
+        var runner = makeRunner(files: files, seed: shuffleSeed)
+        if list { return listTests(runner) }
+        if let executable = TestCommand.ownExecutable() {
+            // Each file in a worker process, so a test stuck in C code past its
+            // limit ends its worker, not the run.
+            var options = runner.options
+            options.workerCommand = [executable, "test"] + workerArguments(seed: shuffleSeed)
+            runner = TestRunner(files: files, options: options, makeHost: runner.makeHost)
+        }
+        var reporters: [any TestReporter] = [
+            reporter == "tap" ? TAPReporter() : TextReporter(colors: TestCommand.colorsWanted()),
+        ]
+        let junitReporter = junit.map(JUnitReporter.init(path:))
+        if let junitReporter { reporters.append(junitReporter) }
+        let outcome = runner.run(reporter: ReporterGroup(reporters))
+        fflush(nil)
+        if let problem = junitReporter?.writeError {
+            writeToStandardError("factoryhost: \(problem)\n")
+            return 1
+        }
+        let ran = outcome.summary.passed + outcome.summary.failed + outcome.summary.skipped
+        if ran == 0 {
+            writeToStandardError("factoryhost: no tests matched (\(files.count) spec file\(files.count == 1 ? "" : "s") searched)\n")
+            return 1
+        }
+        return outcome.summary.failed > 0 ? 1 : 0
+    }
+
+    /// The runner for `files` with these settings.
+    private func makeRunner(files: [String], seed: UInt64?) -> TestRunner {
+        var options = TestOptions()
+        options.selection = TestSelection(texts: filters, patterns: filterPatterns, tags: tags, excludedTags: excludedTags)
+        options.timeLimit = Limits.duration(timeout).map(TestCommand.seconds) ?? 5
+        options.defaultConfiguration = config
+        options.failFast = failFast
+        options.shuffleSeed = seed
+        options.jobs = jobs
+        let setup = HostSetup(pluginPaths: pluginPath)
+        let plugins = UncheckedPlugins(FactoryHostCLI.plugins)
+        let searchPath = setup.searchPath
+        return TestRunner(files: files, options: options) {
+            let host = try FactoryHost(plugins: plugins.value)
+            try host.loadLuaPlugins(searchPath: searchPath)
+            return host
+        }
+    }
+
+    /// The options a worker needs to select, order and time tests as this run does.
+    private func workerArguments(seed: UInt64?) -> [String] {
+        // `--name=value`: a value starting with "-" stays a value.
+        var arguments = ["--timeout=\(timeout)"]
+        for filter in filters { arguments.append("--filter=\(filter)") }
+        for pattern in filterPatterns { arguments.append("--filter-pattern=\(pattern)") }
+        for tag in tags { arguments.append("--tag=\(tag)") }
+        for tag in excludedTags { arguments.append("--exclude-tag=\(tag)") }
+        if failFast { arguments.append("--fail-fast") }
+        if let seed { arguments.append("--seed=\(seed)") }
+        if let config { arguments.append("--config=\(config)") }
+        for path in pluginPath { arguments.append("--plugin-path=\(path)") }
+        return arguments
+    }
+
+    /// `--list`: each selected test's place and name, then the count.
+    private func listTests(_ runner: TestRunner) -> Int32 {
+        var count = 0
+        var failed = false
+        for entry in runner.list() {
+            if let failure = entry.failure {
+                print("\(entry.file): cannot be listed: \(failure.headline)")
+                failed = true
+            }
+            for test in entry.tests {
+                count += 1
+                var line = "\(test.location): \(test.name)"
+                if !test.tags.isEmpty { line += " [\(test.tags.joined(separator: ", "))]" }
+                if test.isPending { line += " (pending)" }
+                print(line)
+            }
+        }
+        print("\(count) test\(count == 1 ? "" : "s") in \(runner.files.count) file\(runner.files.count == 1 ? "" : "s")")
+        return failed ? 1 : 0
+    }
+
+    /// The plain forms of `test` — options (with valid values) first, then
+    /// the paths — read without the argument parser, as a worker's command
+    /// line always is; nil for anything else (help, `--`, a repeated single
+    /// option, a word after a path that starts with `-`, a value the
+    /// parser would refuse), which the argument parser then reads and reports.
+    static func plain(_ argv: [String]) -> TestSettings? {
+        guard argv.count >= 2, argv[1] == "test" else { return nil }
+        var settings = TestSettings()
+        var seen = Set<String>()
+        var i = 2
+        while i < argv.count {
+            let word = argv[i]
+            guard word.hasPrefix("-") else { break }                        // the paths
+            var (name, inline) = PlainCommandLine.split(word)
+            if name == "-j" {                                               // only `-j n`
+                guard inline == nil else { return nil }
+                name = "--jobs"
+            }
+            if flagNames.contains(name) {
+                guard inline == nil, seen.insert(name).inserted else { return nil }
+                switch name {
+                case "--list": settings.list = true
+                case "--fail-fast": settings.failFast = true
+                default: settings.shuffle = true
+                }
+                i += 1
+                continue
+            }
+            guard optionNames.contains(name),
+                  repeatableNames.contains(name) || seen.insert(name).inserted,
+                  let value = PlainCommandLine.optionValue(argv, at: &i, inline: inline) else { return nil }
+            switch name {
+            case "--filter": settings.filters.append(value)
+            case "--filter-pattern": settings.filterPatterns.append(value)
+            case "--tag": settings.tags.append(value)
+            case "--exclude-tag": settings.excludedTags.append(value)
+            case "--plugin-path": settings.pluginPath.append(value)
+            case "--timeout": settings.timeout = value
+            case "--reporter": settings.reporter = value
+            case "--junit": settings.junit = value
+            case "--config": settings.config = value
+            case "--worker-file": settings.workerFile = value
+            case "--seed":
+                guard let seed = UInt64(value) else { return nil }
+                settings.seed = seed
+            default:
+                guard let number = Int(value) else { return nil }
+                switch name {
+                case "--jobs": settings.jobs = number
+                case "--worker-position": settings.workerPosition = number
+                default: settings.workerSkip = number
+                }
+            }
+            i += 1
+        }
+        let paths = Array(argv[i...])
+        guard !paths.contains(where: { $0.hasPrefix("-") }), settings.problem == nil else { return nil }
+        settings.paths = paths
+        return settings
+    }
+
+    private static let flagNames: Set<String> = ["--list", "--fail-fast", "--shuffle"]
+    private static let repeatableNames: Set<String> = ["--filter", "--filter-pattern", "--tag", "--exclude-tag", "--plugin-path"]
+    private static let optionNames: Set<String> = repeatableNames.union([
+        "--timeout", "--reporter", "--junit", "--config", "--seed", "--jobs",
+        "--worker-file", "--worker-position", "--worker-skip",
+    ])
+}
