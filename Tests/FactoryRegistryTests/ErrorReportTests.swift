@@ -133,6 +133,8 @@ struct ErrorReportTests {
         try registry.defineConfiguration("app")
         try registry.defineConfiguration("app-tests", extends: "app")
         let error = registryError { _ = try registry.container("ap") }
-        #expect(error?.description == "no configuration named 'ap'\n  defined: app, app-tests")
+        #expect(error?.description == "no configuration named 'ap', did you mean 'app'?\n  defined: app, app-tests")
+        let far = registryError { _ = try registry.container("billing") }
+        #expect(far?.description == "no configuration named 'billing'\n  defined: app, app-tests")
     }
 }

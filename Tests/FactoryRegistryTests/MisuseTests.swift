@@ -141,11 +141,15 @@ struct DeclarationErrorTests {
         let reserved = registryError { try registry.declareScope("singleton", file: "s.swift", line: 1) }
         #expect(reserved?.message == "'singleton' cannot name a custom scope")
         try registry.declareScope("session", file: "s.swift", line: 2)
-        let twice = registryError { try registry.declareScope("session", file: "s.swift", line: 3) }
-        #expect(twice?.description == "scope 'session' is declared twice\n  first at s.swift:2\n  again at s.swift:3")
+        // Two modules may declare the scope they share; only a different declaration is an error.
+        try registry.declareScope("session", file: "t.swift", line: 9)
+        let twice = registryError { try registry.declareScope("session", in: "session", file: "s.swift", line: 3) }
+        #expect(twice?.description == "scope 'session' is declared twice, differently: at the top (no within) and within 'session'\n"
+            + "  first at s.swift:2: at the top (no within)\n  again at s.swift:3: within 'session'\n"
+            + "  declare it the same way everywhere (an identical declaration is fine)")
         let orphan = registryError { try registry.declareScope("screen", in: "sesion", file: "s.swift", line: 4) }
         #expect(orphan?.kind == .unknownScope)
-        #expect(orphan?.message == "scope 'screen' nests in 'sesion', which is not declared")
+        #expect(orphan?.message == "scope 'screen' nests in 'sesion', which is not declared, did you mean 'session'?")
         #expect(registry.scopes.map(\.name) == ["session"])
     }
 

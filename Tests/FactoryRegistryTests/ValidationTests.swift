@@ -99,7 +99,7 @@ struct ValidationTests {
         #expect(problems.count == 4)
         let byKind = Dictionary(grouping: problems, by: \.kind)
         #expect(byKind[.missingRegistration]?.first?.origin == Origin(file: "app.lua", line: 3))
-        #expect(byKind[.unknownScope]?.first?.message == "Store is registered in scope 'sesion', which is not declared")
+        #expect(byKind[.unknownScope]?.first?.message == "Store is registered in scope 'sesion', which is not declared, did you mean 'session'?")
         #expect(byKind[.captiveDependency]?.first?.origin == Origin(file: "app.lua", line: 5))
         #expect(byKind[.cycle]?.first?.message == "dependency cycle: A → B → A")
         #expect(life.alive == 0 && life.built("A") == 0)      // nothing was built

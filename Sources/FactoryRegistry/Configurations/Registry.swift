@@ -78,13 +78,20 @@ public final class Registry: @unchecked Sendable {
         }
         try lock.withLock {
             if let existing = scopeDeclarations[declaration.name] {
-                throw RegistryError(.invalidRegistration, "scope '\(declaration.name)' is declared twice",
-                                    details: ["first at \(existing.origin)", "again at \(declaration.origin)"],
+                // Two modules may both declare the scope they share; only a conflict is an error.
+                if existing.parent == declaration.parent { return }
+                func nesting(_ scope: ScopeDeclaration) -> String { scope.parent.map { "within '\($0)'" } ?? "at the top (no within)" }
+                throw RegistryError(.invalidRegistration,
+                                    "scope '\(declaration.name)' is declared twice, differently: \(nesting(existing)) and \(nesting(declaration))",
+                                    details: ["first at \(existing.origin): \(nesting(existing))",
+                                              "again at \(declaration.origin): \(nesting(declaration))",
+                                              "declare it the same way everywhere (an identical declaration is fine)"],
                                     origin: declaration.origin)
             }
             if let parent = declaration.parent {
                 guard scopeDeclarations[parent] != nil else {
-                    throw RegistryError(.unknownScope, "scope '\(declaration.name)' nests in '\(parent)', which is not declared",
+                    throw RegistryError(.unknownScope, "scope '\(declaration.name)' nests in '\(parent)', which is not declared"
+                                        + NameSuggestion.didYouMean(parent, among: scopeDeclarations.keys),
                                         details: ["declared at \(declaration.origin)"], origin: declaration.origin)
                 }
             }
@@ -120,7 +127,8 @@ public final class Registry: @unchecked Sendable {
         try lock.withLock {
             if let cached = plans[name] { return cached }
             guard configurationsByName[name] != nil else {
-                throw RegistryError(.unknownConfiguration, "no configuration named '\(name)'",
+                throw RegistryError(.unknownConfiguration,
+                                    "no configuration named '\(name)'" + NameSuggestion.didYouMean(name, among: configurationOrder),
                                     details: ["defined: " + (configurationOrder.isEmpty ? "none" : configurationOrder.joined(separator: ", "))])
             }
             let plan = ContainerPlan(configuration: name, registry: self,
@@ -149,7 +157,8 @@ public final class Registry: @unchecked Sendable {
     public func registrationCount(in name: String) throws -> Int {
         try lock.withLock {
             guard var current = configurationsByName[name] else {
-                throw RegistryError(.unknownConfiguration, "no configuration named '\(name)'")
+                throw RegistryError(.unknownConfiguration,
+                                    "no configuration named '\(name)'" + NameSuggestion.didYouMean(name, among: configurationOrder))
             }
             guard current.parent != nil else { return current.ordered.count }   // keys are unique within one
             var keys: Set<ServiceKey> = []

@@ -60,7 +60,8 @@ final class ContainerPlan: @unchecked Sendable {
             guard let configuration = configurations[current] else {
                 let child = chain.last
                 problems.append(RegistryError(
-                    .unknownConfiguration, "configuration '\(child?.name ?? name)' extends '\(current)', which is not defined",
+                    .unknownConfiguration, "configuration '\(child?.name ?? name)' extends '\(current)', which is not defined"
+                        + NameSuggestion.didYouMean(current, among: configurations.keys),
                     configuration: name, details: child.map { ["defined at \($0.origin)"] } ?? [], origin: child?.origin))
                 break
             }

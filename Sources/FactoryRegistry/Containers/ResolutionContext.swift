@@ -408,7 +408,8 @@ struct ResolutionContext {
 
     private func findScope(_ name: String, for planned: PlannedRegistration) throws -> ScopeHandle {
         guard plan.scopes[name] != nil else {
-            throw error(.unknownScope, "\(planned.name) is registered in scope '\(name)', which is not declared",
+            throw error(.unknownScope, "\(planned.name) is registered in scope '\(name)', which is not declared"
+                        + NameSuggestion.didYouMean(name, among: plan.scopes.keys),
                         details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
         }
         if let start = scope {

@@ -26,7 +26,8 @@ struct Validator {
         var problems: [RegistryError] = []
         if case .custom(let scope) = planned.lifetime, plan.scopes[scope] == nil {
             let known = plan.scopes.keys.sorted()
-            problems.append(problem(.unknownScope, "\(planned.name) is registered in scope '\(scope)', which is not declared",
+            problems.append(problem(.unknownScope, "\(planned.name) is registered in scope '\(scope)', which is not declared"
+                                    + NameSuggestion.didYouMean(scope, among: known),
                                     planned, details: ["declared scopes: " + (known.isEmpty ? "none" : known.joined(separator: ", "))]))
         }
         for dependency in planned.registration.dependencies {

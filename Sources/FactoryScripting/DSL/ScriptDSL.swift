@@ -207,7 +207,9 @@ extension FactoryHost {
         if registration != nil {
             for (name, _) in try table.pairs() {
                 guard case .string(let text) = name, specs.contains(where: { $0.name == text.description }) else {
-                    throw LuaError(.typeMismatch, "\(key) has no runtime argument \(describeKey(name)) "
+                    var suggestion = ""
+                    if case .string(let text) = name { suggestion = NameSuggestion.didYouMean(text.description, among: specs.map(\.name)) }
+                    throw LuaError(.typeMismatch, "\(key) has no runtime argument \(describeKey(name))\(suggestion) "
                                    + "(it takes \(specs.isEmpty ? "none" : expected))")
                 }
             }

@@ -61,42 +61,10 @@ public final class TypeCatalog {
     public func type(named name: String) throws -> ScriptType {
         if let type = types[name] { return type }
         let exported = types.values.filter { $0.kind != .primitive }.map(\.name).sorted()
-        let suggestion = closestName(to: name, among: types.keys).map { ", did you mean '\($0)'?" } ?? ""
+        let suggestion = NameSuggestion.didYouMean(name, among: types.keys)
         throw LuaError(.typeMismatch, "unknown type '\(name)'\(suggestion)"
                        + (exported.isEmpty ? " (no types are exported: is the plugin loaded?)"
                                            : " (exported types: \(exported.joined(separator: ", ")))"))
-    }
-
-    /// The name closest to `name` by edit distance (ignoring case), if it is
-    /// close enough to be a likely typo: a third of its length, or two edits
-    /// that keep its first letter.
-    private func closestName(to name: String, among names: some Sequence<String>) -> String? {
-        guard name.utf8.count <= 64 else { return nil }      // no type name is that long: no quadratic work on it
-        let target = Array(name.lowercased())
-        var best: (name: String, distance: Int)?
-        for candidate in names {
-            let distance = editDistance(target, Array(candidate.lowercased()))
-            let likely = distance <= max(1, target.count / 3)
-                || (distance == 2 && target.count > 2 && target.first == candidate.lowercased().first)
-            guard likely else { continue }
-            if let current = best, (current.distance, current.name) <= (distance, candidate) { continue }
-            best = (candidate, distance)
-        }
-        return best?.name
-    }
-
-    /// Levenshtein distance.
-    private func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 
     /// The script type registered for a Swift service type, if any.
@@ -155,6 +123,9 @@ public final class TypeCatalog {
         if let table = installed[name] { return table }
         guard let install = installers[name] else { throw LuaError(.runtime, "'\(name)' is not an exported class") }
         let table = try install(state)
+        try StrictTable.make(table, in: state, what: "class '\(name)'", members: table.pairs().compactMap { key, _ in
+            if case .string(let text) = key { return text.description } else { return nil }
+        })
         installed[name] = table
         return table
     }
