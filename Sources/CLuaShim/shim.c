@@ -639,6 +639,14 @@ static int exported_index(lua_State *L) {
 
 void fh_where(lua_State *L, int level) { luaL_where(L, level); }
 
+/* Whether the running C function was called as a method (`obj:f()`), as
+   luaL_argerror asks: its argument errors then do not count self. */
+int fh_called_as_method(lua_State *L) {
+    lua_Debug ar;
+    if (!lua_getstack(L, 0, &ar) || !lua_getinfo(L, "n", &ar) || ar.namewhat == NULL) return 0;
+    return strcmp(ar.namewhat, "method") == 0;
+}
+
 int fh_position(lua_State *L, int level, char *name, size_t *length) {
     lua_Debug ar;
     if (lua_getstack(L, level, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {

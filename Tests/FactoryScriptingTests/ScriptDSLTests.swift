@@ -139,11 +139,55 @@ struct ScriptDSLTests {
          "x.lua:2: the runtime arguments of Cache must be a table of names (got integer)"),
         ("configuration 'a' { }; configuration 'a' { extends = 'b' }",
          "x.lua:1: configuration 'a' is given extends = 'b', but it was first defined at x.lua:1 extending nothing\n  say extends only where the configuration is first defined"),
+        // The body as a second argument declared nothing, and the registers inside were blamed.
+        ("configuration('app', { register 'Cache' { make = print } })",
+         "x.lua:1: bad argument #2 to 'configuration' (the body is not a second argument: write configuration \"app\" { register … }, or configuration(\"app\")({ … }))"),
+        ("scope 'session'\nscope('session', { within = 'session' })",
+         "x.lua:2: scope 'session' is declared twice, differently: at the top (no within) and within 'session'\n"
+         + "  first at x.lua:1: at the top (no within)\n  again at x.lua:2: within 'session'\n  declare it the same way everywhere (an identical declaration is fine)"),
+        ("scope 'session'\nscope('screen', { within = 'sesion' })",
+         "x.lua:2: scope 'screen' nests in 'sesion', which is not declared, did you mean 'session'?\n  declared at x.lua:2"),
+        ("configuration 'app' { register 'Cache' { args = { size = 'integer' }, make = function() return require('factoryhost.networking').Cache.new() end } }\ncontainer('app'):resolve('Cache', { sise = 3 })",
+         "x.lua:2: Cache has no runtime argument 'sise', did you mean 'size'? (it takes size: integer)"),
+        ("configuration 'app' { }\ncontainer 'ap'", "x.lua:2: no configuration named 'ap', did you mean 'app'?\n  defined: app"),
     ])
     func badDeclarationsAreClearErrors(script: String, expected: String) throws {
         let host = try makeHost()
         let text = message { try host.run(script, name: "x.lua") }
         #expect(text.components(separatedBy: "\nstack traceback:").first == expected)
+    }
+
+    /// Two modules may both declare the scope they share.
+    @Test func anIdenticalScopeDeclarationIsFine() throws {
+        let host = try makeHost()
+        try host.run("scope 'session'\nscope('screen', { within = 'session' })\nscope 'session'\nscope('screen', { within = 'session' })", name: "x.lua")
+        #expect(host.registry.scopes.map(\.description) == ["screen (in session)", "session"])
+    }
+
+    /// Plugin modules and class tables read like Swift namespaces: a typo is
+    /// an error naming the member meant, not a nil that fails a line later.
+    @Test func pluginModulesAndClassesAreStrict() throws {
+        let host = try makeHost()
+        let prelude = "local net = require 'factoryhost.networking'\n"
+        #expect(message { try host.run(prelude + "return net.Cahce.new()", name: "m.lua") }.hasPrefix(
+            "m.lua:2: module 'factoryhost.networking' has no member 'Cahce', did you mean 'Cache'? (members: Cache, DataLoader, HTTPSession, "))
+        #expect(message { try host.run(prelude + "return net.Cache.nwe()", name: "c.lua") }.hasPrefix(
+            "c.lua:2: class 'Cache' has no member 'nwe', did you mean 'new'? (members: new, typeName)"))
+        #expect(message { try host.run(prelude + "return net[42]", name: "k.lua") }.hasPrefix(
+            "k.lua:2: module 'factoryhost.networking' has no member [42] (members: "))
+        // Present members, writes, rawget and pairs work as on any table; the metatable is hidden.
+        let results = try host.run(prelude + """
+            net.helper = 1
+            local count = 0
+            for _ in pairs(net) do count = count + 1 end
+            return net.Cache.typeName, net.helper, rawget(net, "nope"), getmetatable(net), getmetatable(net.Cache), count
+            """, name: "ok.lua")
+        #expect(results == ["Cache", 1, .nil, false, false, 9])
+        // A module that is not there: require names the plugin modules and the one meant.
+        let missing = message { try host.run("require 'factoryhost.networkin'", name: "r.lua") }
+        #expect(missing.contains("\n\tno plugin module 'factoryhost.networkin', did you mean 'factoryhost.networking'? "
+                                 + "(plugin modules: factoryhost.networking, factoryhost.session)\n"), "\(missing)")
+        #expect(!message { try host.run("require 'nosuch'", name: "n.lua") }.contains("plugin module"))
     }
 
     @Test func luaFactoriesRefuseOtherThreads() throws {

@@ -78,6 +78,8 @@ struct ExportedClassTests {
             == "a.lua:1: bad argument #1 to 'MovieLoader.new' (Cache expected, got HTTPSession)")
         let setup = "local l = net.MovieLoader.new(net.Cache.new(), net.HTTPSession.new('h'))\n"
         #expect(expectLuaError(lua, setup + "l:load('seven')", name: "m.lua")?.message
+            == "m.lua:2: bad argument #1 to 'MovieLoader:load' (integer expected, got string)")
+        #expect(expectLuaError(lua, setup + "l.load(l, 'seven')", name: "m.lua")?.message    // not a method call: self counts
             == "m.lua:2: bad argument #2 to 'MovieLoader:load' (integer expected, got string)")
         #expect(expectLuaError(lua, setup + "l.load(42)", name: "m.lua")?.message
             == "m.lua:2: bad argument #1 to 'MovieLoader:load' (MovieLoader expected, got integer)")

@@ -165,6 +165,8 @@ void fh_where(lua_State *L, int level);
 /// The chunk name (as luaL_where shows it, copied to `name`, which holds
 /// LUA_IDSIZE bytes; `*length` set) and current line of the function at
 /// `level`; 0 (and an empty name) where luaL_where would give "".
+/* 1 if the running C function was called as a method (`obj:f()`). */
+int fh_called_as_method(lua_State *L);
 int fh_position(lua_State *L, int level, char *name, size_t *length);
 /// Replaces the Swift function under the `n` values on top of the stack,
 /// and the values, with that function bound to them (see

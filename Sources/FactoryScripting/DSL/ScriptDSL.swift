@@ -29,7 +29,12 @@ extension FactoryHost {
         }
         try lua.setGlobal("configuration", .function(lua.frameFunction("configuration") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
-            _ = try frame.string(1)
+            let name = try frame.string(1)
+            if frame.count > 1 {
+                // configuration("app", { … }) would declare nothing: its body goes to what configuration "app" returns.
+                throw frame.argumentError(2, "the body is not a second argument: write configuration \"\(name)\" { register … }, "
+                                          + "or configuration(\"\(name)\")({ … })")
+            }
             frame.pushArgument(1)
             frame.push(frame.origin())
             try frame.pushBound(configurationBody, values: 3)

@@ -99,6 +99,8 @@ public final class FactoryHost {
     let objectCache: LuaObjectCache
     private var defaultContainer: Container?
     var modules: [String: LuaTable] = [:]
+    /// Every plugin module `require` can load (`factoryhost.networking`, …).
+    private var pluginModuleNames: [String] = []
 
     /// What Swift plugins may reach: a plugin needing more is not installed
     /// (its module raises an error naming what is missing). Everything for a
@@ -258,6 +260,7 @@ public final class FactoryHost {
             if let reach {
                 module = try self.stoppedCopy(of: module, name: name, reaching: reach)
             }
+            try StrictTable.make(module, in: self.lua, what: "module '\(name)'", members: entries.map(\.name))
             self.modules[name] = module
             try frame.push(.table(module))
             return 1
@@ -267,6 +270,33 @@ public final class FactoryHost {
             throw LuaError(.runtime, "cannot add module '\(name)': this state has no package library")
         }
         try preload.rawSet(LuaValue(name), .function(loader))
+        if pluginModuleNames.isEmpty { try addPluginModuleSearcher(package) }
+        if !pluginModuleNames.contains(name) { pluginModuleNames.append(name) }
+    }
+
+    /// A searcher after `package.preload`'s: for a `factoryhost.` name that
+    /// is no plugin module (`require "factoryhost.networkin"`), require's
+    /// message names the plugin modules and the one likely meant.
+    private func addPluginModuleSearcher(_ package: LuaTable) throws {
+        guard case .table(let searchers) = try package.rawGet("searchers") else { return }
+        let searcher = try lua.frameFunction("plugin module searcher") { [unowned self] frame in
+            guard case .string(let text) = frame.value(1), text.description.hasPrefix("factoryhost.") else { return 0 }
+            let name = text.description, known = self.pluginModuleNames.sorted()
+            // Compared without the common prefix, which would make any name look close.
+            let prefix = "factoryhost.".count
+            let meant = NameSuggestion.closest(to: String(name.dropFirst(prefix)), among: known.map { String($0.dropFirst(prefix)) })
+            try frame.push(LuaValue("no plugin module '\(name)'" + (meant.map { ", did you mean 'factoryhost.\($0)'?" } ?? "")
+                                    + " (plugin modules: \(known.joined(separator: ", ")))"))
+            return 1
+        }
+        let count = try searchers.count
+        guard count >= 1 else { return }
+        var position = count
+        while position >= 2 {                              // insert at 2, right after preload's
+            try searchers.rawSet(.integer(position + 1), searchers.rawGet(.integer(position)))
+            position -= 1
+        }
+        try searchers.rawSet(.integer(2), .function(searcher))
     }
 
     // MARK: Running scripts

@@ -124,6 +124,10 @@ public struct LuaFrame {
     @usableFromInline
     func objectChecked<T: AnyObject>(_ position: Int32, as type: T.Type, typeName: String) throws -> T {
         guard let raw = fh_to_object(L, position, typeName), let object = exactly(T.self, raw) else {
+            if self.typeName(position) == typeName {
+                // Its metatable says it is one, but its object is gone: released by its finalizer.
+                throw argumentError(position, "\(typeName) expected, got a released \(typeName) (its finalizer has run)")
+            }
             throw typeError(position, expected: typeName)
         }
         return object
@@ -249,9 +253,16 @@ public struct LuaFrame {
         argumentError(position, "\(expected) expected, got \(typeName(position))")
     }
 
-    /// `bad argument #n to 'name' (detail)`.
+    /// `bad argument #n to 'name' (detail)`. Called as a method
+    /// (`cache:set(k, v)`), self is not counted, as in Lua's own messages
+    /// (luaL_argerror): the first argument after self is #1, and a bad self
+    /// is "calling 'name' on bad self".
     public func argumentError(_ position: Int32, _ detail: String) -> LuaError {
-        LuaError(.typeMismatch, "bad argument #\(position) to '\(name)' (\(detail))")
+        if fh_called_as_method(L) != 0 {
+            if position == 1 { return LuaError(.typeMismatch, "calling '\(name)' on bad self (\(detail))") }
+            return LuaError(.typeMismatch, "bad argument #\(position - 1) to '\(name)' (\(detail))")
+        }
+        return LuaError(.typeMismatch, "bad argument #\(position) to '\(name)' (\(detail))")
     }
 }
 

@@ -1,0 +1,29 @@
+import FactoryRegistry
+import LuaBridge
+
+/// Plugin module tables and class tables read like Swift namespaces:
+/// reading a member one does not have (`net.Cahce`, `net.Cache.nwe`) is an
+/// error naming the table and the member meant, not a nil that fails later
+/// as "attempt to index a nil value". Writing new fields stays allowed
+/// (a test may add a helper); the metatable is hidden.
+///
+/// ```swift
+/// try StrictTable.make(module, in: lua, what: "module 'factoryhost.networking'", members: ["Cache", "HTTPSession"])
+/// // Lua: net.Cahce → "module 'factoryhost.networking' has no member 'Cahce', did you mean 'Cache'? (members: …)"
+/// ```
+enum StrictTable {
+    static func make(_ table: LuaTable, in lua: LuaState, what: String, members: [String]) throws {
+        let sorted = members.sorted()
+        let index = try lua.frameFunction("\(what) member") { frame in
+            let key = frame.value(2)
+            var suggestion = ""
+            if case .string(let text) = key { suggestion = NameSuggestion.didYouMean(text.description, among: sorted) }
+            throw LuaError(.runtime, "\(what) has no member \(describeKey(key))\(suggestion) "
+                           + "(members: \(sorted.isEmpty ? "none" : sorted.joined(separator: ", ")))")
+        }
+        let metatable = try lua.newTable(hashCapacity: 2)
+        try metatable.rawSet("__index", .function(index))
+        try metatable.rawSet("__metatable", .boolean(false))
+        try lua.setMetatable(of: table, to: metatable)
+    }
+}
