@@ -38,7 +38,11 @@ struct InterfaceTests {
         let host = try makeHost()
         let table = try host.lua.run("return { signOut = function() end, signIn = 3 }", name: "t")[0]
         let type = try host.types.type(named: "AuthRemoteAPI")
+        // A member that is there but is no function is named with what it is, not called missing.
         #expect(message { _ = try type.value(from: table, in: host.lua) }
+                == "table does not implement AuthRemoteAPI: signIn is an integer, not a function (required: signIn)")
+        let empty = try host.lua.run("return {}", name: "t")[0]
+        #expect(message { _ = try type.value(from: empty, in: host.lua) }
                 == "table does not implement AuthRemoteAPI: missing signIn (required: signIn)")
         #expect(message { _ = try type.value(from: .integer(3), in: host.lua) } == "AuthRemoteAPI expected, got integer")
     }

@@ -17,10 +17,10 @@ public final class LuaImplementation: @unchecked Sendable {
     private let link: LuaStateLink
 
     init<P>(checking table: LuaTable, implements interface: LuaInterface<P>, in state: LuaState) throws {
-        let missing = try interface.missingMethods(in: table)
-        guard missing.isEmpty else {
+        let problems = try interface.problems(in: table)
+        guard problems.isEmpty else {
             throw LuaError(.typeMismatch,
-                           "table does not implement \(interface.name): missing \(missing.joined(separator: ", "))"
+                           "table does not implement \(interface.name): \(problems.joined(separator: "; "))"
                            + " (required: \(interface.requiredMethods.joined(separator: ", ")))")
         }
         self.table = table

@@ -65,6 +65,22 @@ public struct LuaInterface<Protocol>: @unchecked Sendable {
             return true
         }
     }
+
+    /// What keeps `table` from implementing the interface, in words: the
+    /// methods it lacks, then each member that is there but no function
+    /// (`signIn is a string, not a function`). Empty if it implements it.
+    public func problems(in table: LuaTable) throws -> [String] {
+        var missing: [String] = [], wrong: [String] = []
+        for method in requiredMethods {
+            let value = try table.get(LuaValue(method))
+            switch value {
+            case .function: continue
+            case .nil: missing.append(method)
+            default: wrong.append("\(method) is \(value.typeName.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(value.typeName), not a function")
+            }
+        }
+        return (missing.isEmpty ? [] : ["missing " + missing.joined(separator: ", ")]) + wrong
+    }
 }
 
 /// A Swift adapter over a Lua implementation; handing it back to Lua gives
