@@ -43,6 +43,9 @@ struct TestSettings: Equatable {
         }
         if reporter != "text" && reporter != "tap" { return "--reporter: '\(reporter)' is not a reporter (text or tap)" }
         if jobs < 1 || jobs > 256 { return "--jobs: give a number from 1 to 256 (got \(jobs))" }
+        // A worker's place in the run (made by the run itself, but a command line all the same).
+        if workerPosition < 0 || workerPosition > 1 << 30 { return "--worker-position: give a number from 0 to \(1 << 30) (got \(workerPosition))" }
+        if workerSkip < 0 || workerSkip > 1 << 30 { return "--worker-skip: give a number from 0 to \(1 << 30) (got \(workerSkip))" }
         for pattern in filterPatterns {
             if let problem = TestCommand.patternProblem(pattern) { return "--filter-pattern '\(pattern)': \(problem)" }
         }
@@ -117,17 +120,20 @@ struct TestSettings: Equatable {
     }
 
     /// The options a worker needs to select, order and time tests as this run does.
-    private func workerArguments(seed: UInt64?) -> [String] {
-        // `--name=value`: a value starting with "-" stays a value.
-        var arguments = ["--timeout=\(timeout)"]
-        for filter in filters { arguments.append("--filter=\(filter)") }
-        for pattern in filterPatterns { arguments.append("--filter-pattern=\(pattern)") }
-        for tag in tags { arguments.append("--tag=\(tag)") }
-        for tag in excludedTags { arguments.append("--exclude-tag=\(tag)") }
+    func workerArguments(seed: UInt64?) -> [String] {
+        // `--name=value`: a value starting with "-" stays a value. An empty
+        // value goes as a word of its own: `--name=` means "no value" to both readers.
+        var arguments: [String] = []
+        func add(_ name: String, _ value: String) { arguments += value.isEmpty ? [name, ""] : ["\(name)=\(value)"] }
+        add("--timeout", timeout)
+        for filter in filters { add("--filter", filter) }
+        for pattern in filterPatterns { add("--filter-pattern", pattern) }
+        for tag in tags { add("--tag", tag) }
+        for tag in excludedTags { add("--exclude-tag", tag) }
         if failFast { arguments.append("--fail-fast") }
-        if let seed { arguments.append("--seed=\(seed)") }
-        if let config { arguments.append("--config=\(config)") }
-        for path in pluginPath { arguments.append("--plugin-path=\(path)") }
+        if let seed { add("--seed", String(seed)) }
+        if let config { add("--config", config) }
+        for path in pluginPath { add("--plugin-path", path) }
         return arguments
     }
 

@@ -46,6 +46,22 @@ struct HonestCheckTests {
         #expect((object["problems"] as? [[String: Any]])?.first?["message"] as? String == "configuration \"late\" was not checked")
     }
 
+    /// A plugin that reaches outside the process gets a stopped copy in the
+    /// dry run; its classes must be as strict as the real ones, or check
+    /// says ok to a typo run fails on.
+    @Test func aTypoInAStoppedPluginClassFailsCheckAsItFailsRun() throws {
+        let script = """
+            local net = require "factoryhost.networking"
+            configuration "app" { register "Cache" { make = function() return net.Cache.new() end } }
+            local helper = net.Cache.nwe
+            """
+        let expected = "class 'Cache' has no member 'nwe', did you mean 'new'? (members: new, typeName)"
+        let run = try CommandRunner.factoryhost(["run", "-"], in: fixtures, input: script, killAfter: 30)
+        #expect(run.status == 1 && run.stderr.hasPrefix("factoryhost: stdin:3: " + expected), "\(run)")
+        let check = try CommandRunner.factoryhost(["check", "-"], in: fixtures, input: script, killAfter: 30)
+        #expect(check.status == 1 && check.stdout.hasPrefix("stdin:3: " + expected), "\(check)")
+    }
+
     @Test func declarationsTheRunNeverReachedAreProblems() throws {
         let result = try CommandRunner.factoryhost(["check", "late.lua"], in: fixtures, killAfter: 30)
         let stop = "check stopped before it, at late.lua:3: container \"app\": check and graph build nothing, so declarations end here"

@@ -116,6 +116,24 @@ struct TestCommandTests {
             """#, stderr: ""))
     }
 
+    /// Plugin module and class tables raise for a member they lack; the
+    /// matchers compare them like any table (they once failed inside the runner).
+    @Test func matchersCompareStrictPluginTables() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-strict-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("""
+            local net = require "factoryhost.networking"
+            it("compares", function()
+              expect({ typeName = "Cache", extra = 1 }).never:to_equal(net.Cache)
+              expect(net.Cache).never:to_equal({ typeName = "Cache", extra = 1 })
+              expect(net).never:to_equal(require "factoryhost.session")
+            end)
+            """.utf8).write(to: dir.appendingPathComponent("strict_spec.lua"))
+        let result = try CommandRunner.factoryhost(["test", "strict_spec.lua"], in: dir)
+        #expect(result.status == 0 && result.stdout.hasSuffix("1 passed, 0 failed\n"), "\(result)")
+    }
+
     @Test func tapReport() throws {
         let result = try CommandRunner.factoryhost(["test", "fail", "--reporter", "tap"], in: specs)
         #expect(result == ProcessResult(status: 1, stdout: #"""

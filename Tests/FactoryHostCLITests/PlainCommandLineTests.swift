@@ -94,6 +94,8 @@ import Testing
         ["fh", "test", "--seed", "x"],
         ["fh", "test", "--seed", "-1"],
         ["fh", "test", "--worker-position=one"],
+        ["fh", "test", "--worker-file=x_spec.lua", "--worker-skip=-1"],     // once a trap in the worker
+        ["fh", "test", "--worker-file=x_spec.lua", "--worker-position=9223372036854775807"],
         ["fh", "test", "--list", "--list"],                     // a repeated flag or single option
         ["fh", "test", "--config", "a", "--config", "b"],
         ["fh", "test", "--fail-fast=yes"],
@@ -105,6 +107,18 @@ import Testing
     ])
     func otherTestFormsAreLeftToTheParser(_ argv: [String]) {
         #expect(TestSettings.plain(argv) == nil)
+    }
+
+    /// A worker reads the options its run was given, empty values included:
+    /// `--filter=` reads as a missing value, so an empty one goes as a word.
+    @Test func workersGetEveryValueTheRunWasGiven() throws {
+        let given = TestSettings(filters: ["", "-x"], tags: [""], timeout: "2s", config: "", pluginPath: [""])
+        let argv = ["fh", "test"] + given.workerArguments(seed: 7) + ["--worker-file=x_spec.lua"]
+        let fast = try #require(TestSettings.plain(argv), "\(argv)")
+        let command = try #require(try parsed(argv) as? TestCommand)
+        #expect(fast == command.settings)
+        #expect(fast.filters == ["", "-x"] && fast.tags == [""] && fast.config == "" && fast.pluginPath == [""])
+        #expect(fast.timeout == "2s" && fast.seed == 7 && fast.workerFile == "x_spec.lua")
     }
 
     /// The forms the fast reading leaves alone still parse (or fail) in

@@ -61,7 +61,7 @@ final class ContainerPlan: @unchecked Sendable {
                 let child = chain.last
                 problems.append(RegistryError(
                     .unknownConfiguration, "configuration '\(child?.name ?? name)' extends '\(current)', which is not defined"
-                        + NameSuggestion.didYouMean(current, among: configurations.keys),
+                        + NameSuggestion.didYouMean(current, among: configurations.keys.filter { $0 != child?.name }),
                     configuration: name, details: child.map { ["defined at \($0.origin)"] } ?? [], origin: child?.origin))
                 break
             }

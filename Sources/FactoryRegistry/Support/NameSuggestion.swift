@@ -11,6 +11,13 @@ public enum NameSuggestion {
     /// The likely intended name, if any.
     public static func closest(to name: String, among names: some Sequence<String>) -> String? {
         guard name.utf8.count <= 64 else { return nil }      // no name is that long: no quadratic work on it
+        // Among thousands of names a guess costs more than it helps (and an
+        // error per name would make a run quadratic): no suggestion.
+        var count = 0
+        for _ in names {
+            count += 1
+            if count > maximumCandidates { return nil }
+        }
         let target = Array(name.lowercased())
         var best: (name: String, distance: Int)?
         for candidate in names where candidate != name && candidate.utf8.count <= 128 {
@@ -24,6 +31,9 @@ public enum NameSuggestion {
         }
         return best?.name
     }
+
+    /// Past this many known names, no suggestion is made.
+    public static let maximumCandidates = 256
 
     /// `, did you mean 'x'?` for the closest name, or "" if none is close.
     public static func didYouMean(_ name: String, among names: some Sequence<String>) -> String {

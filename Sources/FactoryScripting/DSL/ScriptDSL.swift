@@ -30,7 +30,7 @@ extension FactoryHost {
         try lua.setGlobal("configuration", .function(lua.frameFunction("configuration") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
-            if frame.count > 1 {
+            if !frame.isNoneOrNil(2) {
                 // configuration("app", { … }) would declare nothing: its body goes to what configuration "app" returns.
                 throw frame.argumentError(2, "the body is not a second argument: write configuration \"\(name)\" { register … }, "
                                           + "or configuration(\"\(name)\")({ … })")

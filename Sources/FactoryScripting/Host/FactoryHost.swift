@@ -259,6 +259,14 @@ public final class FactoryHost {
             }
             if let reach {
                 module = try self.stoppedCopy(of: module, name: name, reaching: reach)
+                // Its classes are as strict as the real ones: check must fail where run would.
+                for entry in entries where entry.shape != nil {
+                    guard case .table(let copied) = try module.rawGet(LuaValue(entry.name)) else { continue }
+                    let members = try copied.pairs().compactMap { key, _ -> String? in
+                        if case .string(let text) = key { return text.description } else { return nil }
+                    }
+                    try StrictTable.make(copied, in: self.lua, what: "class '\(entry.name)'", members: members)
+                }
             }
             try StrictTable.make(module, in: self.lua, what: "module '\(name)'", members: entries.map(\.name))
             self.modules[name] = module
@@ -274,7 +282,7 @@ public final class FactoryHost {
         if !pluginModuleNames.contains(name) { pluginModuleNames.append(name) }
     }
 
-    /// A searcher after `package.preload`'s: for a `factoryhost.` name that
+    /// A searcher after the others: for a `factoryhost.` name that
     /// is no plugin module (`require "factoryhost.networkin"`), require's
     /// message names the plugin modules and the one likely meant.
     private func addPluginModuleSearcher(_ package: LuaTable) throws {
@@ -289,14 +297,9 @@ public final class FactoryHost {
                                     + " (plugin modules: \(known.joined(separator: ", ")))"))
             return 1
         }
-        let count = try searchers.count
-        guard count >= 1 else { return }
-        var position = count
-        while position >= 2 {                              // insert at 2, right after preload's
-            try searchers.rawSet(.integer(position + 1), searchers.rawGet(.integer(position)))
-            position -= 1
-        }
-        try searchers.rawSet(.integer(2), .function(searcher))
+        // Last: inserted before the C searchers it would move them, and check's
+        // dry run guards them by place (a library user may begin it later).
+        try searchers.rawSet(.integer(try searchers.count + 1), .function(searcher))
     }
 
     // MARK: Running scripts

@@ -15,9 +15,11 @@ enum StrictTable {
     static func make(_ table: LuaTable, in lua: LuaState, what: String, members: [String]) throws {
         let sorted = members.sorted()
         let index = try lua.frameFunction("\(what) member") { frame in
+            // Only names are members: t[1] stays nil, so ipairs, table.move
+            // and list helpers treat the table as the empty list it is.
+            guard case .string(let text) = frame.value(2) else { return 0 }
             let key = frame.value(2)
-            var suggestion = ""
-            if case .string(let text) = key { suggestion = NameSuggestion.didYouMean(text.description, among: sorted) }
+            let suggestion = NameSuggestion.didYouMean(text.description, among: sorted)
             throw LuaError(.runtime, "\(what) has no member \(describeKey(key))\(suggestion) "
                            + "(members: \(sorted.isEmpty ? "none" : sorted.joined(separator: ", ")))")
         }

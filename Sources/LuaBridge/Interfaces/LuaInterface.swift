@@ -60,8 +60,8 @@ public struct LuaInterface<Protocol>: @unchecked Sendable {
 
     /// The required methods `table` lacks (empty when it implements the interface).
     public func missingMethods(in table: LuaTable) throws -> [String] {
-        try requiredMethods.filter { method in
-            if case .function = try table.get(LuaValue(method)) { return false }
+        try problems(in: table).isEmpty ? [] : requiredMethods.filter { method in
+            if case .function = try? table.get(LuaValue(method)) { return false }
             return true
         }
     }
@@ -72,7 +72,12 @@ public struct LuaInterface<Protocol>: @unchecked Sendable {
     public func problems(in table: LuaTable) throws -> [String] {
         var missing: [String] = [], wrong: [String] = []
         for method in requiredMethods {
-            let value = try table.get(LuaValue(method))
+            let value: LuaValue
+            do {
+                value = try table.get(LuaValue(method))
+            } catch let error as LuaError where error.kind == .runtime {
+                value = .nil            // an __index that raises for it (a strict module or class): it has none
+            }
             switch value {
             case .function: continue
             case .nil: missing.append(method)

@@ -202,6 +202,15 @@ local function pretty(value, depth, seen)
   return "{ " .. concat(parts, ", ") .. " }"
 end
 
+-- t[key], or nil where reading it raises (a plugin's module or class table
+-- raises for a member it lacks; comparing must not).
+local function index_of(t, key) return t[key] end
+local function field(t, key)
+  local ok, value = pcall(index_of, t, key)
+  if ok then return value end
+  return nil
+end
+
 local function deep_equal(a, b, seen)
   if a == b then return true end
   if type(a) ~= "table" or type(b) ~= "table" then return false end
@@ -209,10 +218,10 @@ local function deep_equal(a, b, seen)
   if seen[a] == b then return true end
   seen[a] = b
   for key, value in pairs(a) do
-    if not deep_equal(value, b[key], seen) then return false end
+    if not deep_equal(value, field(b, key), seen) then return false end
   end
   for key in pairs(b) do
-    if a[key] == nil then return false end
+    if field(a, key) == nil then return false end
   end
   return true
 end
