@@ -262,13 +262,10 @@ public final class FactoryHost {
                 // Its classes are as strict as the real ones: check must fail where run would.
                 for entry in entries where entry.shape != nil {
                     guard case .table(let copied) = try module.rawGet(LuaValue(entry.name)) else { continue }
-                    let members = try copied.pairs().compactMap { key, _ -> String? in
-                        if case .string(let text) = key { return text.description } else { return nil }
-                    }
-                    try StrictTable.make(copied, in: self.lua, what: "class '\(entry.name)'", members: members)
+                    try StrictTable.make(copied, in: self.lua, what: "class '\(entry.name)'")
                 }
             }
-            try StrictTable.make(module, in: self.lua, what: "module '\(name)'", members: entries.map(\.name))
+            try StrictTable.make(module, in: self.lua, what: "module '\(name)'")
             self.modules[name] = module
             try frame.push(.table(module))
             return 1

@@ -12,15 +12,17 @@ import LuaBridge
 /// // Lua: net.Cahce → "module 'factoryhost.networking' has no member 'Cahce', did you mean 'Cache'? (members: …)"
 /// ```
 enum StrictTable {
-    static func make(_ table: LuaTable, in lua: LuaState, what: String, members: [String]) throws {
-        let sorted = members.sorted()
+    /// Makes `table` strict; its members are the names it holds now.
+    static func make(_ table: LuaTable, in lua: LuaState, what: String) throws {
+        let sorted = try table.pairs().compactMap { key, _ -> String? in
+            if case .string(let text) = key { return text.description } else { return nil }
+        }.sorted()
         let index = try lua.frameFunction("\(what) member") { frame in
             // Only names are members: t[1] stays nil, so ipairs, table.move
             // and list helpers treat the table as the empty list it is.
             guard case .string(let text) = frame.value(2) else { return 0 }
-            let key = frame.value(2)
             let suggestion = NameSuggestion.didYouMean(text.description, among: sorted)
-            throw LuaError(.runtime, "\(what) has no member \(describeKey(key))\(suggestion) "
+            throw LuaError(.runtime, "\(what) has no member \(describeKey(frame.value(2)))\(suggestion) "
                            + "(members: \(sorted.isEmpty ? "none" : sorted.joined(separator: ", ")))")
         }
         let metatable = try lua.newTable(hashCapacity: 2)

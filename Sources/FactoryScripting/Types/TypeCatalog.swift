@@ -123,9 +123,7 @@ public final class TypeCatalog {
         if let table = installed[name] { return table }
         guard let install = installers[name] else { throw LuaError(.runtime, "'\(name)' is not an exported class") }
         let table = try install(state)
-        try StrictTable.make(table, in: state, what: "class '\(name)'", members: table.pairs().compactMap { key, _ in
-            if case .string(let text) = key { return text.description } else { return nil }
-        })
+        try StrictTable.make(table, in: state, what: "class '\(name)'")
         installed[name] = table
         return table
     }

@@ -60,8 +60,8 @@ public struct LuaInterface<Protocol>: @unchecked Sendable {
 
     /// The required methods `table` lacks (empty when it implements the interface).
     public func missingMethods(in table: LuaTable) throws -> [String] {
-        try problems(in: table).isEmpty ? [] : requiredMethods.filter { method in
-            if case .function = try? table.get(LuaValue(method)) { return false }
+        try requiredMethods.filter { method in
+            if case .function = try member(method, of: table) { return false }
             return true
         }
     }
@@ -72,12 +72,7 @@ public struct LuaInterface<Protocol>: @unchecked Sendable {
     public func problems(in table: LuaTable) throws -> [String] {
         var missing: [String] = [], wrong: [String] = []
         for method in requiredMethods {
-            let value: LuaValue
-            do {
-                value = try table.get(LuaValue(method))
-            } catch let error as LuaError where error.kind == .runtime {
-                value = .nil            // an __index that raises for it (a strict module or class): it has none
-            }
+            let value = try member(method, of: table)
             switch value {
             case .function: continue
             case .nil: missing.append(method)
@@ -85,6 +80,16 @@ public struct LuaInterface<Protocol>: @unchecked Sendable {
             }
         }
         return (missing.isEmpty ? [] : ["missing " + missing.joined(separator: ", ")]) + wrong
+    }
+
+    /// `table[method]`; nil where its `__index` raises for it (a strict
+    /// module or class table has no such member). Limits still stop the check.
+    private func member(_ method: String, of table: LuaTable) throws -> LuaValue {
+        do {
+            return try table.get(LuaValue(method))
+        } catch let error as LuaError where error.kind == .runtime {
+            return .nil
+        }
     }
 }
 
