@@ -9,6 +9,7 @@
 //   LuaBridge    the safe Swift API over one lua_State (values, calls, userdata, limits)
 //   FactoryRegistry  the typed factory registry, pure Swift, no Lua
 //                (CStackBounds: where the thread's stack ends, for its depth guard)
+//   CDryRun      check's dry run: what would change something outside the process, stopped
 //   FactoryScripting the host: the Lua DSL over the registry, exported types,
 //                interfaces, Swift and Lua plugins
 //   ScenarioTesting  `factoryhost test`: spec files (describe/it/expect), the runner, reporters
@@ -61,10 +62,16 @@ let package = Package(
             name: "FactoryRegistry",
             dependencies: ["CStackBounds"]
         ),
+        // check's dry run: the functions put in place before a script runs
+        // only to collect its declarations (C: made at every check).
+        .target(
+            name: "CDryRun",
+            dependencies: ["CLua"]
+        ),
         .target(
             name: "FactoryScripting",
-            dependencies: ["LuaBridge", "FactoryRegistry"],
-            resources: [.embedInCode("Checking/dry_run.lua")]
+            dependencies: ["LuaBridge", "FactoryRegistry", "CDryRun"],
+            resources: [.embedInCode("Checking/spec_stubs.lua")]
         ),
         // The system's SQLite for the persistence example: its headers to
         // build, the library opened with dlopen when the first store opens.

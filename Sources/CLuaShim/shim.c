@@ -301,6 +301,10 @@ static int fh_msghandler(lua_State *L) {
         }
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     }
+    if (atomic_load(&c->exhausted) == FH_LIMIT_STOP) {  /* fh_stop's message is the whole report */
+        c->enforce = saved;
+        return 1;
+    }
     fh_traceback(L, L, msg, 1);
     c->enforce = saved;
     return 1;

@@ -1,3 +1,4 @@
+import CDryRun
 import FactoryRegistry
 import LuaBridge
 #if canImport(Glibc)
@@ -30,8 +31,9 @@ extension FactoryHost {
             let reason = try frame.string(2)
             throw self.stopDryRun(.sideEffect, at: place, reason: reason)
         }
-        let chunk = try lua.load(bytes: PackageResources.dry_run_lua, chunkName: "=[factoryhost check]")
-        guard case .table(let library)? = try chunk.call(.function(stop)).first,
+        let open = try lua.function(cFunction: fh_dry_run_library)
+        let stubsSource = String(decoding: PackageResources.spec_stubs_lua, as: UTF8.self)
+        guard case .table(let library)? = try open.call(.function(stop), LuaValue(stubsSource)).first,
               case .function(let stopped) = try library.rawGet("stopped"),
               case .function(let stubs) = try library.rawGet("spec_stubs") else {
             throw LuaError(.runtime, "the dry-run library did not load")

@@ -18,4 +18,20 @@ extension LuaState {
     public func withRawState<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
         try body(thread())
     }
+
+    /// A Lua function for a plain `lua_CFunction` with no upvalues: C code
+    /// written against Lua's API, which may raise Lua errors (it is C).
+    /// Calling it goes through a protected call like any ``LuaFunction``.
+    ///
+    /// ```swift
+    /// import CLua
+    /// let count: lua_CFunction = { L in lua_pushinteger(L, lua_Integer(lua_gettop(L))); return 1 }
+    /// let f = try lua.function(cFunction: count)
+    /// let n = try f.call(1, 2, 3)          // [3]
+    /// ```
+    public func function(cFunction: lua_CFunction) throws -> LuaFunction {
+        let L = try thread()
+        lua_pushcclosure(L, cFunction, 0)
+        return try popFunction(L)
+    }
 }

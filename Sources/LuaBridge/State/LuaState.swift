@@ -311,7 +311,7 @@ public final class LuaState {
         try loadFile(path).call()
     }
 
-    private func popFunction(_ L: OpaquePointer) throws -> LuaFunction {
+    func popFunction(_ L: OpaquePointer) throws -> LuaFunction {
         let value = value(at: -1, in: L)
         fh_pop(L, 1)
         return try value.function()

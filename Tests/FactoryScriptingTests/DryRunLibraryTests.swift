@@ -1,0 +1,153 @@
+import Foundation
+@testable import FactoryScripting
+import LuaBridge
+import Testing
+
+/// check's dry run (CDryRun): every function that would change something
+/// outside the process stops the run at its caller's line, saying what it
+/// would have done; what only reads keeps working; bytecode stays out.
+@Suite("The dry run's replacements")
+struct DryRunLibraryTests {
+    /// Declares `body` (after a first line that declares a configuration)
+    /// and returns how the run ended.
+    private func declare(_ body: String, name: String = "script.lua") throws -> DeclarationRun {
+        let host = try makeHost()
+        let path = try writeScript("configuration \"app\" {}\n" + body, name: name)
+        return host.declare(file: path)
+    }
+
+    /// `string.format("%q", text)` as Lua itself formats it.
+    private func luaQuoted(_ text: String) throws -> String {
+        let lua = try LuaState()
+        let format = try lua.load("return string.format('%q', ...)", name: "q")
+        guard case .string(let quoted)? = try format.call(LuaValue(text)).first else { return "" }
+        return quoted.description
+    }
+
+    @Test(arguments: [
+        ("io.open('out.txt', 'w')", "io.open(\"out.txt\", \"w\") would write a file"),
+        ("io.open('out.txt', 'r+')", "io.open(\"out.txt\", \"r+\") would write a file"),
+        ("io.open('log', 'ab')", "io.open(\"log\", \"ab\") would write a file"),
+        ("io.open(nil, 'w')", "io.open(\"nil\", \"w\") would write a file"),
+        ("io.output('out.txt')", "io.output(\"out.txt\") would write a file"),
+        ("io.popen('ls')", "io.popen would start a process"),
+        ("io.tmpfile()", "io.tmpfile would create a file"),
+        ("os.remove('x')", "os.remove would remove a file"),
+        ("os.rename('x', 'y')", "os.rename would rename a file"),
+        ("os.tmpname()", "os.tmpname would create a file"),
+        ("os.execute('true')", "os.execute would start a process"),
+        ("os.exit()", "the script called os.exit()"),
+        ("os.exit(3)", "the script called os.exit(3)"),
+        ("os.exit(true)", "the script called os.exit(true)"),
+        ("package.loadlib('x.so', 'f')", "package.loadlib would load native code"),
+        ("pcall(os.execute, 'true')", "os.execute would start a process"),
+        ("local f = function() return os.tmpname() end f()", "os.tmpname would create a file"),
+    ])
+    func aSideEffectStopsAtItsLine(call: String, reason: String) throws {
+        let run = try declare("local x = 1\n" + call + "\nerror('the run went on')\n")
+        #expect(run.error == nil, "\(String(describing: run.error))")
+        #expect(run.stop?.reason == .sideEffect)
+        #expect(run.stop?.message == reason)
+        #expect(run.stop?.origin?.line == 3, "\(String(describing: run.stop))")
+    }
+
+    /// File names and modes are quoted exactly as string.format's %q quotes them.
+    @Test func namesAreQuotedAsLuaQuotesThem() throws {
+        for name in ["plain", "quote\"d", "back\\slash", "new\nline", "cr\rhere", "nul\u{0}in", "\u{1}2digit", "\u{7F}del", "été"] {
+            let literal = name.unicodeScalars.map { "\\u{\(String($0.value, radix: 16))}" }.joined()
+            let run = try declare("io.open(\"\(literal)\", \"w\")\n")
+            #expect(run.stop?.message == "io.open(\(try luaQuoted(name)), \"w\") would write a file", "\(name)")
+        }
+    }
+
+    /// A C module on package.cpath stops the run before it loads — by its
+    /// own name, and (the all-in-one searcher) by its root's.
+    @Test func nativeModulesStopBeforeTheyLoad() throws {
+        let directory = "/tmp/fh-dryrun-\(UInt64.random(in: 0...UInt64.max))"
+        try host_write(directory + "/native.so", "not a library")
+        try host_write(directory + "/root.so", "not a library")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for (module, file) in [("native", "native.so"), ("root.sub", "root.so")] {
+            let run = try declare("package.cpath = '\(directory)/?.so'\nrequire '\(module)'\n")
+            #expect(run.stop?.message == "require \"\(module)\" would load native code (\(directory)/\(file))", "\(run)")
+            #expect(run.stop?.origin?.line == 3)
+        }
+        // A module on neither path is Lua's own "not found" error, not a stop.
+        let missing = try declare("package.cpath = '\(directory)/?.so'\nrequire 'absent'\n")
+        #expect(missing.stop == nil)
+        #expect(missing.error.map { "\($0)" }?.contains("module 'absent' not found") == true)
+    }
+
+    /// Reading goes on as under `run`; binary chunks are refused by load,
+    /// loadfile and dofile; debug only reads stacks.
+    @Test func whatOnlyReadsStillWorks() throws {
+        let directory = "/tmp/fh-dryrun-\(UInt64.random(in: 0...UInt64.max))"
+        try host_write(directory + "/data.txt", "hello")
+        try host_write(directory + "/values.lua", "return 1, 2, ...")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let binary = directory + "/binary.luac"
+        let lua = try LuaState()
+        _ = try lua.run("local f = io.open('\(binary)', 'wb') f:write(string.dump(function() end)) f:close()", name: "w")
+        let run = try declare("""
+            local function check(ok, what) if not ok then error(what, 2) end end
+            local f = assert(io.open('\(directory)/data.txt'))
+            check(f:read('a') == 'hello', 'read')
+            f:close()
+            check(io.open('\(directory)/data.txt', 'rb') ~= nil, 'rb')
+            check(load('return 40 + 2')() == 42, 'text load')
+            local chunk, message = load(string.dump(function() end), 'dump', 'b')
+            check(chunk == nil and message:find('attempt to load a binary chunk'), 'load of bytecode: ' .. tostring(message))
+            local chunk2, message2 = loadfile('\(binary)', 'bt')
+            check(chunk2 == nil and message2:find('attempt to load a binary chunk'), 'loadfile of bytecode')
+            local ok, err = pcall(dofile, '\(binary)')
+            check(not ok and err:find('attempt to load a binary chunk'), 'dofile of bytecode: ' .. tostring(err))
+            local a, b, c = dofile('\(directory)/values.lua')
+            check(a == 1 and b == 2 and c == nil, 'dofile results')
+            local ok2, err2 = pcall(function() dofile('\(directory)/absent.lua') end)
+            check(not ok2 and err2:find('script.lua:16: cannot open'), 'dofile place: ' .. tostring(err2))
+            local names = {}
+            for name in pairs(debug) do names[#names + 1] = name end
+            table.sort(names)
+            check(table.concat(names, ',') == 'getinfo,traceback', 'debug: ' .. table.concat(names, ','))
+            check(package.loaded.debug == debug, 'package.loaded.debug')
+            check(io.output() == io.stdout and io.output(io.stdout) == io.stdout, 'io.output of a file handle')
+            """)
+        #expect(run.error == nil, "\(String(describing: run.error))")
+        #expect(run.stop == nil, "\(String(describing: run.stop))")
+    }
+
+    /// A plugin module's stopped copy: every function, however deep, stops
+    /// with its path; other values and shared or cyclic tables are kept.
+    @Test func aStoppedModuleStopsInEveryFunction() throws {
+        let host = try makeHost()
+        try host.beginDryRun()
+        let stopped = try #require(host.stoppedModule)
+        let module = try #require(try host.lua.run("""
+            local m = { n = 1, s = "x", inner = { deeper = { f = function() end } }, g = function() end }
+            m.again = m.inner
+            m.self = m
+            return m
+            """, name: "module").first)
+        guard case .table(let copy)? = try stopped.call(module, LuaValue("reaches the moon")).first else {
+            Issue.record("no copy")
+            return
+        }
+        let probe = try host.lua.load("""
+            local copy = ...
+            assert(copy.n == 1 and copy.s == "x" and copy.self == copy and copy.again == copy.inner)
+            return copy.inner.deeper.f, copy.g
+            """, name: "probe")
+        let functions = try probe.call(.table(copy))
+        #expect(functions.count == 2)
+        let messages = functions.map { function in
+            message { if case .function(let f) = function { _ = try f.call() } }
+        }
+        // The path is the one the copy first came to (m.inner and m.again are one table).
+        #expect(messages[0].hasSuffix("inner.deeper.f: reaches the moon, which check never does")
+                || messages[0].hasSuffix("again.deeper.f: reaches the moon, which check never does"), "\(messages[0])")
+        #expect(messages[1].hasSuffix("g: reaches the moon, which check never does"), "\(messages[1])")
+        // A module nested past any real one is refused, not a C stack overflow.
+        let deep = try host.lua.run("local t = {} for i = 1, 1000 do t = { t } end return t", name: "deep")
+        #expect(message { _ = try stopped.call(deep[0], LuaValue("x")) }.contains("nests tables more than 64 deep"))
+    }
+}
