@@ -127,4 +127,10 @@ void fh_traceback(lua_State *L, lua_State *L1, const char *msg, int level);
 /// Replaces debug.traceback with one built on fh_traceback.
 void fh_guard_traceback(lua_State *L);
 
+/// For FH_RAISE_VALUE and FH_RAISE_CAUSE: replaces the id and the message
+/// on top with the value to raise (error_values.c).
+void fh_push_raised_value(lua_State *L, int wrap);
+/// Whether the value at `idx` is an error object FH_RAISE_CAUSE made.
+int fh_is_error_object(lua_State *L, int idx);
+
 #endif

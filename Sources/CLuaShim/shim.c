@@ -291,6 +291,11 @@ static int fh_msghandler(lua_State *L) {
     else lua_pushvalue(L, 1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &fh_error_key);   /* the slot exists: no allocation */
     const char *msg = lua_tostring(L, 1);
+    if (msg == NULL && fh_is_error_object(L, 1)) {   /* a failed resolve's: its message, with the traceback */
+        lua_pushliteral(L, "message");
+        lua_rawget(L, 1);
+        msg = lua_tostring(L, -1);
+    }
     if (msg == NULL) {
         c->enforce = saved;              /* script code: under the cap */
         int converted = luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING;
@@ -602,11 +607,12 @@ static int call_swift(lua_State *L, int nargs) {
     }
     c->enforce = saved;
     if (n >= 0) return n;
-    if (n == FH_RAISE_WHERE && lua_type(L, -1) == LUA_TSTRING) {
+    if ((n == FH_RAISE_WHERE || n == FH_RAISE_CAUSE) && lua_type(L, -1) == LUA_TSTRING) {
         luaL_where(L, 1);
         lua_insert(L, -2);
         lua_concat(L, 2);
     }
+    if (n == FH_RAISE_VALUE || n == FH_RAISE_CAUSE) fh_push_raised_value(L, n == FH_RAISE_CAUSE);
     return lua_error(L);
 }
 

@@ -134,6 +134,28 @@ struct TestCommandTests {
         #expect(result.status == 0 && result.stdout.hasSuffix("1 passed, 0 failed\n"), "\(result)")
     }
 
+    /// A test failing on a resolve whose factory raised a table reports the
+    /// resolve's message (the error object's metatable is hidden, so the
+    /// runner once reported only "(error object is a table value)").
+    @Test func aFailedResolveWithAnErrorObjectReportsItsMessage() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-cause-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("""
+            configuration "app" { register "table#payments" { make = function() error({ code = 503 }) end } }
+            it("resolves", function() container("app"):resolve "table#payments" end)
+            it("sees the cause", function()
+              local ok, err = pcall(function() return container("app"):resolve "table#payments" end)
+              expect(err.cause.code):to_be(503)
+            end)
+            """.utf8).write(to: dir.appendingPathComponent("cause_spec.lua"))
+        let result = try CommandRunner.factoryhost(["test", "cause_spec.lua"], in: dir)
+        #expect(result.status == 1 && result.stdout.hasSuffix("1 passed, 1 failed\n"), "\(result)")
+        #expect(result.stdout.contains(
+            "cause_spec.lua:2: the factory for table#payments failed: (error object is a table value) in configuration 'app'"),
+                "\(result)")
+    }
+
     @Test func tapReport() throws {
         let result = try CommandRunner.factoryhost(["test", "fail", "--reporter", "tap"], in: specs)
         #expect(result == ProcessResult(status: 1, stdout: #"""

@@ -23,6 +23,10 @@
 /// pushed (>= 0), or one of these markers with the error value on top.
 #define FH_RAISE (-1)        /* raise the value on top of the stack as it is */
 #define FH_RAISE_WHERE (-2)  /* prefix the message on top with the caller's "file:line: ", then raise */
+/* Under the message on top, the id of a kept error value (fh_keep_error_value): */
+#define FH_RAISE_VALUE (-3)  /* raise that value again as it was (the message, if it was let go) */
+#define FH_RAISE_CAUSE (-4)  /* raise an error object { message = caller's "file:line: " .. message,
+                                cause = that value }, whose tostring is its message */
 
 /// Calls the Swift function `box` with the `nargs` Lua arguments on `L`'s
 /// stack. `owner` is the state's owner (see fh_set_owner; NULL once closed);
@@ -116,6 +120,12 @@ int fh_pcall_script(lua_State *L, int nargs, int nresults);
 /// Pushes the original error value of the last failed fh_pcall (nil if none)
 /// and forgets it.
 void fh_take_error_value(lua_State *L);
+/// Keeps the error value on top (popped) — an error object made for
+/// FH_RAISE_CAUSE is kept as its cause — and returns its id (> 0), or 0 if
+/// it could not be kept. A state keeps the newest 32.
+lua_Integer fh_keep_error_value(lua_State *L);
+/// Pushes the error value kept under `id`, or nil if it was let go; returns its type.
+int fh_push_kept_error_value(lua_State *L, lua_Integer id);
 /// luaL_loadbufferx under the memory cap (loading is already protected).
 int fh_loadbuffer(lua_State *L, const char *buff, size_t size, const char *name, const char *mode);
 /// luaL_loadfilex under the memory cap, protected; NULL filename reads

@@ -41,6 +41,11 @@ public struct RegistryError: Error, CustomStringConvertible, Equatable {
     public var details: [String]
     /// The origin most responsible (the registration that declares the bad thing).
     public var origin: Origin?
+    /// Identifies what a failed factory raised, when it was more than text:
+    /// the host that made the factory keeps the value under this number (a
+    /// script host: the Lua error object, which scripts see as `err.cause`).
+    /// The registry only carries it along.
+    public var causeID: Int?
 
     /// The longest message an error keeps: a message that wraps another
     /// (a factory's error inside a factory's error…) is cut there, so no
@@ -48,7 +53,8 @@ public struct RegistryError: Error, CustomStringConvertible, Equatable {
     public static let messageLimit = 4096
 
     public init(_ kind: Kind, _ message: String, configuration: String? = nil, path: [String] = [],
-                details: [String] = [], origin: Origin? = nil) {
+                details: [String] = [], origin: Origin? = nil, causeID: Int? = nil) {
+        self.causeID = causeID
         self.kind = kind
         self.message = RegistryError.bounded(message)
         self.configuration = configuration

@@ -99,8 +99,9 @@ final class LuaFactory: @unchecked Sendable {
             })
         } catch let error as LuaError {
             // The message says where in the script; the outer traceback shows the resolve.
+            // A value that was not text stays reachable: scripts get it as `err.cause`.
             throw RegistryError(.factoryFailed, "the factory for \(key) failed: \(error.message)",
-                                details: ["registered at \(origin)"], origin: origin)
+                                details: ["registered at \(origin)"], origin: origin, causeID: error.errorValueID)
         }
     }
 

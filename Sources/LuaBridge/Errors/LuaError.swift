@@ -53,13 +53,20 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
     /// says where), rather than Swift making it. A Swift function called from
     /// Lua that throws one Swift made gets the caller's `file:line: ` in front.
     let raisedByLua: Bool
+    /// When Lua raised a value that is not text (a table, say), the number
+    /// it is kept under: ``LuaState/errorValue(_:)`` gives it back (a state
+    /// keeps the newest 32), and a Swift function that fails with this
+    /// error raises that value again, not its message.
+    public let errorValueID: Int?
 
     /// Creates an error; `message` should read as Lua would report it.
     public init(_ kind: Kind, _ message: String, traceback: String? = nil, valueType: String? = nil) {
         self.init(kind, message, traceback: traceback, valueType: valueType, raisedByLua: false)
     }
 
-    init(_ kind: Kind, _ message: String, traceback: String?, valueType: String?, raisedByLua: Bool) {
+    init(_ kind: Kind, _ message: String, traceback: String?, valueType: String?, raisedByLua: Bool,
+         errorValueID: Int? = nil) {
+        self.errorValueID = errorValueID
         self.kind = kind
         self.message = message
         self.traceback = traceback
@@ -83,6 +90,24 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
         let base = "\(expected) expected, got \(got)"
         return LuaError(.typeMismatch, context.map { "\($0) (\(base))" } ?? base)
     }
+}
+
+/// An error that carries a value Lua raised (kept by the state under an id,
+/// see ``LuaError/errorValueID``). A Swift function called from Lua that
+/// throws one raises an error object in its place: a table `{ message =
+/// "file:line: " .. description, cause = the kept value }` whose tostring
+/// is the message, so the script that catches it can inspect the value
+/// and raise it again. Without a value (the id nil, or let go) the
+/// description is raised, as for any error.
+///
+/// ```swift
+/// struct FactoryFailed: LuaErrorValueCarrying, CustomStringConvertible {
+///     var luaErrorValueID: Int?
+///     var description: String { "the factory failed" }
+/// }
+/// ```
+public protocol LuaErrorValueCarrying: Error {
+    var luaErrorValueID: Int? { get }
 }
 
 /// An error a Swift function raises in Lua exactly as written (no position

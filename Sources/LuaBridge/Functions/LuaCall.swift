@@ -107,7 +107,13 @@ extension LuaState {
             }
             return pushed
         } catch let error as LuaError where error.raisedByLua {
-            // From Lua code run by the function: the message already says where.
+            // From Lua code run by the function: the message already says where,
+            // and a value that was not text goes on as it was raised.
+            if let id = error.errorValueID {
+                pushValueID(id, in: L)
+                pushMessage(error.message, in: L)
+                return FH_RAISE_VALUE
+            }
             pushMessage(error.message, in: L)
             return FH_RAISE
         } catch let error as LuaRaise {
@@ -116,10 +122,19 @@ extension LuaState {
         } catch let error as LuaError {
             pushMessage(error.message, in: L)
             return FH_RAISE_WHERE
+        } catch let error as any LuaErrorValueCarrying where error.luaErrorValueID != nil {
+            pushValueID(error.luaErrorValueID ?? 0, in: L)
+            pushMessage(String(describing: error), in: L)
+            return FH_RAISE_CAUSE
         } catch {
             pushMessage(String(describing: error), in: L)
             return FH_RAISE_WHERE
         }
+    }
+
+    private func pushValueID(_ id: Int, in L: OpaquePointer) {
+        _ = lua_checkstack(L, 2)
+        lua_pushinteger(L, lua_Integer(id))
     }
 
     private func pushMessage(_ message: String, in L: OpaquePointer) {

@@ -366,8 +366,8 @@ public final class LuaState {
         let text = stringForMessage(at: -1, in: L)
         fh_pop(L, 1)
         fh_take_error_value(L)          // always: the slot must not keep a stale value alive
-        let valueType = LuaType(rawValue: lua_type(L, -1))?.description
-        fh_pop(L, 1)
+        let rawType = lua_type(L, -1)
+        let valueType = LuaType(rawValue: rawType)?.description
         switch status {
         case LUA_ERRRUN:
             let (message, traceback) = LuaState.splitTraceback(text)
@@ -379,12 +379,41 @@ public final class LuaState {
             case 4: kind = .interrupted
             default: kind = .runtime
             }
-            return LuaError(kind, message, traceback: traceback, valueType: valueType, raisedByLua: true)
+            // A value that is not text is kept, for whoever catches the error.
+            var valueID: Int?
+            if kind == .runtime && rawType != LUA_TNIL && rawType != LUA_TSTRING && rawType != LUA_TNUMBER {
+                let id = fh_keep_error_value(L)
+                if id > 0 { valueID = Int(id) }
+            } else {
+                fh_pop(L, 1)
+            }
+            return LuaError(kind, message, traceback: traceback, valueType: valueType, raisedByLua: true,
+                            errorValueID: valueID)
+        default: break
+        }
+        fh_pop(L, 1)
+        switch status {
         case LUA_ERRMEM: return LuaError(.memory, text, traceback: nil, valueType: nil, raisedByLua: true)
         case LUA_ERRERR: return LuaError(.errorHandler, text, traceback: nil, valueType: nil, raisedByLua: true)
         case LUA_ERRSYNTAX: return LuaError(.syntax, text, traceback: nil, valueType: nil, raisedByLua: true)
         default: return LuaError(status == fh_errfile() ? .file : .runtime, text, traceback: nil, valueType: nil, raisedByLua: true)
         }
+    }
+
+    /// The value Lua raised for an error, kept under `id` (see
+    /// ``LuaError/errorValueID``); nil once let go (a state keeps the newest 32).
+    ///
+    /// ```swift
+    /// do { try lua.run("error({ code = 42 })", name: "x") } catch let error as LuaError {
+    ///     let value = try error.errorValueID.flatMap { try lua.errorValue($0) }   // the table
+    /// }
+    /// ```
+    public func errorValue(_ id: Int) throws -> LuaValue? {
+        let L = try thread()
+        let type = fh_push_kept_error_value(L, lua_Integer(id))
+        defer { fh_pop(L, 1) }
+        if type == LUA_TNIL { return Optional<LuaValue>.none }    // not `nil`: that reads as LuaValue.nil
+        return value(at: -1, in: L)
     }
 
     /// Splits "message\nstack traceback:\n…" at its last traceback header.

@@ -16,7 +16,7 @@ local getinfo, traceback = debug.getinfo, debug.traceback
 local sort, concat, insert = table.sort, table.concat, table.insert
 local find, format, rep, gsub, sub = string.find, string.format, string.rep, string.gsub, string.sub
 local pcall, xpcall, error, type, tostring, select = pcall, xpcall, error, type, tostring, select
-local ipairs, pairs, setmetatable, getmetatable = ipairs, pairs, setmetatable, getmetatable
+local ipairs, pairs, setmetatable, getmetatable, rawget = ipairs, pairs, setmetatable, getmetatable, rawget
 local mathtype, floor, abs = math.type, math.floor, math.abs
 local collectgarbage = collectgarbage
 
@@ -359,6 +359,8 @@ end
 local function on_error(err)
   if getmetatable(err) == Failure then return err end
   local message = type(err) == "string" and err or
+                  -- a failed resolve's error object ({ message, cause }, its metatable hidden)
+                  (type(err) == "table" and type(rawget(err, "message")) == "string" and rawget(err, "message")) or
                   (getmetatable(err) and getmetatable(err).__tostring and tostring(err)) or
                   format("(error object is a %s value)", type(err))
   local trace = traceback("", 2)
