@@ -62,6 +62,35 @@ struct HonestCheckTests {
         #expect(check.status == 1 && check.stdout.hasPrefix("stdin:3: " + expected), "\(check)")
     }
 
+    /// A script that fails is reported with its error; a configuration
+    /// whose body failed, or that comes after the failure, is not checked
+    /// for that reason — not "never ran" (a branch not taken).
+    @Test func whatAFailedScriptNeverDeclaredSaysWhy() throws {
+        let script = """
+            if os.time() < 0 then configuration "never" {} end
+            configuration "app" {
+              register "table#x" { bogus = 1, make = function() return {} end },
+            }
+            configuration "late" {}
+            """
+        let result = try CommandRunner.factoryhost(["check", "-"], in: fixtures, input: script, killAfter: 30)
+        let error = #"stdin:3: register "table#x" (stdin:3): unknown field 'bogus' (fields: args, deps, eager, make, name, override, scope)"#
+        #expect(result == ProcessResult(status: 1, stdout: """
+            \(error)
+            stdin:1: configuration "never" was not checked
+              the script never ran it (it is in a function never called, or a branch not taken)
+              check sees what the script runs: declare it unconditionally, at the top level of the script or of a module it requires
+            stdin:2: configuration "app" was not checked
+              its body failed, at \(error)
+              fix that error: nothing in the configuration was checked
+            stdin:5: configuration "late" was not checked
+              the script failed before it, at \(error)
+              fix that error: check sees only what the script declares before it
+            4 problems in 0 configurations, 0 registrations
+
+            """, stderr: ""), "\(result)")
+    }
+
     @Test func declarationsTheRunNeverReachedAreProblems() throws {
         let result = try CommandRunner.factoryhost(["check", "late.lua"], in: fixtures, killAfter: 30)
         let stop = "check stopped before it, at late.lua:3: container \"app\": check and graph build nothing, so declarations end here"

@@ -233,6 +233,29 @@ struct ScriptDSLTests {
         #expect(problems.sorted() == ["\(file):4 captiveDependency", "\(file):6 missingRegistration", "\(file):7 cycle"]
             .map { String(path.dropLast(file.count)) + $0 }.sorted())
     }
+
+    /// The weak scope holds only exported Swift classes: a Lua value (or an
+    /// interface a table may implement) would be held through a wrapper no
+    /// one else holds, so each resolve built a new one — transient, silently.
+    @Test func weakScopeIsRefusedForLuaValuesAndWorksForClasses() throws {
+        for key in ["table#x", "any#x", "AuthRemoteAPI"] {
+            let host = try makeHost()
+            let text = message {
+                try host.run("configuration \"app\" { register \"\(key)\" { scope = \"weak\", make = function() return {} end } }",
+                             name: "weak.lua")
+            }
+            #expect(text.contains("the weak scope holds only exported Swift classes"), "\(key): \(text)")
+        }
+        let host = try makeHost()
+        let same = try host.run("""
+            local net = require "factoryhost.networking"
+            configuration "app" { register "Cache" { scope = "weak", make = function() return net.Cache.new() end } }
+            local c = container "app"
+            local held = c:resolve "Cache"
+            return held == c:resolve "Cache"
+            """, name: "weak.lua")
+        #expect(same == [true])
+    }
 }
 
 /// Writes `text` to a new temporary `.lua` file; returns its path.

@@ -113,7 +113,15 @@ extension FactoryHost {
         // `finishDryRun`), and one could print, loop or exit.
         lua.stopGarbageCollector()
         result.stop = dryStop
-        result.unreached = unreachedDeclarations(mainSites: mainSites, mainChunk: Self.chunkID(chunkName), spec: isSpec)
+        // A script that failed is reported with its error; what it never
+        // reached then is unreached because of the failure, not a branch.
+        var failure: DeclarationRun.Stop?
+        if dryStop == nil, let error = result.error as? LuaError {
+            let (place, text) = Self.splitPlace(error.message)
+            failure = DeclarationRun.Stop(reason: .sideEffect, origin: place.map(Origin.init(parsingWhere:)), message: text)
+        }
+        result.unreached = unreachedDeclarations(mainSites: mainSites, mainChunk: Self.chunkID(chunkName), spec: isSpec,
+                                                 failure: failure)
         return result
     }
 
@@ -123,11 +131,15 @@ extension FactoryHost {
     /// (loaded or not) that the run did not reach — and, if the run stopped,
     /// what after the stop the scan cannot follow (a call of a function that
     /// declares, code loaded from a computed name, the DSL used as a value).
-    private func unreachedDeclarations(mainSites: DeclarationSites, mainChunk: String, spec: Bool) -> [DeclarationRun.Unreached] {
-        let stop = dryStop
+    private func unreachedDeclarations(mainSites: DeclarationSites, mainChunk: String, spec: Bool,
+                                       failure: DeclarationRun.Stop?) -> [DeclarationRun.Unreached] {
+        let stop = dryStop ?? failure
+        let stopped = dryStop != nil ? "check stopped" : "the script failed"
         let stopText = stop.map { stop in (stop.origin.map { "\($0)" } ?? "an unknown place") + ": " + stop.message }
-        let hint = "declare configurations and scopes before the script's first container, "
+        let stopHint = "declare configurations and scopes before the script's first container, "
             + "or anything with side effects — in a module it requires first, as the examples do"
+        let hint = dryStop != nil || failure == nil ? stopHint
+            : "fix that error: check sees only what the script declares before it"
         let reachedFiles = Set(reachedDeclarations.map(\.file))
         let bodies = spec ? testBodyRanges() : []
         var found: [DeclarationRun.Unreached] = []
@@ -165,11 +177,15 @@ extension FactoryHost {
                 if entry.ran && reached { continue }
                 let why: String
                 var tip = hint
-                if let requiredAt = entry.requiredAt {
+                if dryStop == nil, let failure = stop?.origin, failure.file == entry.chunk,
+                   let last = site.lastLine, (site.line...last).contains(failure.line), let stopText {
+                    why = "its body failed, at \(stopText)"
+                    tip = "fix that error: nothing in the configuration was checked"
+                } else if let requiredAt = entry.requiredAt {
                     why = "it is in \(entry.chunk), run at \(requiredAt), which the run never reached"
-                        + (stopText.map { " (check stopped at \($0))" } ?? "")
+                        + (stopText.map { " (\(stopped) at \($0))" } ?? "")
                 } else if let stopText, after(site.line) || site.inFunction || stopLine == nil {
-                    why = "check stopped before it, at \(stopText)"
+                    why = "\(stopped) before it, at \(stopText)"
                 } else {
                     why = "the script never ran it (it is in a function never called, or a branch not taken)"
                     tip = "check sees what the script runs: declare it unconditionally, at the top level of the script "
@@ -181,21 +197,21 @@ extension FactoryHost {
                 // What runs after the stop that the scan cannot follow.
                 for use in sites.opaque where after(use.line) {
                     found.append(.init(origin: Origin(file: entry.chunk, line: use.line), declaration: use.what,
-                                       reason: "check stopped before it, at \(stopText), and cannot see what it declares",
+                                       reason: "\(stopped) before it, at \(stopText), and cannot see what it declares",
                                        hint: hint))
                 }
                 for alias in sites.aliases {
                     for call in sites.calls where call.name == alias.name && after(call.line) && call.line != alias.line {
                         found.append(.init(origin: Origin(file: entry.chunk, line: call.line),
                                            declaration: "\(alias.name) (the DSL, as bound at \(entry.chunk):\(alias.line))",
-                                           reason: "it is called after check stopped, at \(stopText)", hint: hint))
+                                           reason: "it is called after \(stopped), at \(stopText)", hint: hint))
                     }
                 }
                 for required in sites.requires where after(required.line) && !isLoaded(required.name)
                     && !isPreloaded(required.name) && searchModule(required.name) == nil {
                     found.append(.init(origin: Origin(file: entry.chunk, line: required.line),
                                        declaration: "require \"\(required.name)\"",
-                                       reason: "check stopped before it, at \(stopText), and cannot find the module to see what it declares",
+                                       reason: "\(stopped) before it, at \(stopText), and cannot find the module to see what it declares",
                                        hint: hint))
                 }
                 let declaring = Set(sites.all.compactMap(\.function))
@@ -204,7 +220,7 @@ extension FactoryHost {
                         && !(function.first...function.last).contains(call.line) {
                         found.append(.init(origin: Origin(file: entry.chunk, line: call.line),
                                            declaration: "\(function.name)(…), which declares (\(entry.chunk):\(function.first)),",
-                                           reason: "it is called after check stopped, at \(stopText)", hint: hint))
+                                           reason: "it is called after \(stopped), at \(stopText)", hint: hint))
                     }
                 }
             }

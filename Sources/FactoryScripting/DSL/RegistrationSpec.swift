@@ -91,6 +91,13 @@ struct RegistrationParser {
             throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing")
         }
         let scope = scopeWord.map(Scope.init(parsing:)) ?? .transient
+        if scope == .weak && key.type.kind != .class {
+            // Swift would hold a wrapper no one else holds, not the script's value:
+            // the weak instance would be gone at once (transient, silently).
+            throw LuaError(.typeMismatch, "\(what): the weak scope holds only exported Swift classes, "
+                           + "and \(key.type.name) is \(key.type.kind == .interface ? "an interface (a Lua table may implement it)" : "a Lua value"), "
+                           + "which Swift cannot hold weakly: use singleton, a declared scope, or transient")
+        }
         if eager && scope != .singleton {
             throw LuaError(.typeMismatch, "\(what): only a singleton can be eager (scope is \(scope))")
         }
