@@ -715,7 +715,9 @@ static int memo_trampoline(lua_State *L) {
         fh_object *receiver = object_at(L, 1);
         if (receiver != NULL && receiver->object != NULL) {
             lua_pushvalue(L, 1);
-            if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TTABLE) {
+            if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TTABLE
+                && lua_rawgeti(L, -1, 0) == LUA_TNUMBER && lua_tointeger(L, -1) == control(L)->memo_epoch) {
+                lua_pop(L, 1);                       /* the epoch */
                 lua_pushvalue(L, 2);
                 if (lua_rawget(L, -2) != LUA_TNIL) {
                     fh_object *answer = object_at(L, -1);
@@ -729,11 +731,18 @@ static int memo_trampoline(lua_State *L) {
     if (results != 2 || lua_touserdata(L, -1) != (void *)&memo_marker) return results;
     lua_pop(L, 1);                                   /* the marker */
     if (!memoizable) return 1;                       /* (the body checks this too) */
-    /* Stack: object, key, result. */
+    /* Stack: object, key, result. A memo of an earlier epoch is replaced. */
     lua_pushvalue(L, 1);
-    if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TTABLE) {
+    int current = lua_rawget(L, lua_upvalueindex(2)) == LUA_TTABLE;
+    if (current) {
+        current = lua_rawgeti(L, -1, 0) == LUA_TNUMBER && lua_tointeger(L, -1) == control(L)->memo_epoch;
         lua_pop(L, 1);
-        lua_createtable(L, 0, 4);
+    }
+    if (!current) {
+        lua_pop(L, 1);
+        lua_createtable(L, 1, 4);
+        lua_pushinteger(L, control(L)->memo_epoch);
+        lua_rawseti(L, -2, 0);
         lua_pushvalue(L, 1);
         lua_pushvalue(L, -2);
         lua_rawset(L, lua_upvalueindex(2));
@@ -855,6 +864,7 @@ void fh_drain_unrefs(lua_State *L) {
 
 void fh_set_owner(lua_State *L, void *owner) { control(L)->owner = owner; }
 void fh_set_memoizing(lua_State *L, int on) { control(L)->memo_off = !on; }
+void fh_forget_memos(lua_State *L) { control(L)->memo_epoch++; }
 void *fh_owner(lua_State *L) { return control(L)->owner; }
 
 // MARK: - Limits

@@ -156,6 +156,32 @@ struct TestCommandTests {
                 "\(result)")
     }
 
+    /// Every test's container is closed after it: a Lua singleton's close
+    /// runs, and a close that fails fails the test that built it.
+    @Test func eachTestsContainerIsClosedAfterIt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-close-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("""
+            local closed = {}
+            configuration "app" {
+              register "table#log" { scope = "singleton", make = function() return { close = function() closed[#closed + 1] = "log" end } end },
+              register "table#bad" { scope = "singleton", make = function() return { close = function() error("disk full", 0) end } end },
+            }
+            describe("closing", function()
+              it("builds a log", function(c) c:resolve "table#log" end)
+              it("saw it closed", function() expect(#closed):to_be(1) end)
+              it("fails when a close fails", function(c) c:resolve "table#bad" end)
+            end)
+            """.utf8).write(to: dir.appendingPathComponent("close_spec.lua"))
+        let result = try CommandRunner.factoryhost(["test", "--config", "app", "close_spec.lua"], in: dir)
+        #expect(result.status == 1 && result.stdout.hasSuffix("2 passed, 1 failed\n"), "\(result)")
+        #expect(result.stdout.contains("""
+                 close_spec.lua:9: after the test, closing its container: closing container 'app': an instance failed to close (every other one was closed) in configuration 'app'
+                   table#bad (close_spec.lua:4): disk full
+            """), "\(result)")
+    }
+
     @Test func tapReport() throws {
         let result = try CommandRunner.factoryhost(["test", "fail", "--reporter", "tap"], in: specs)
         #expect(result == ProcessResult(status: 1, stdout: #"""

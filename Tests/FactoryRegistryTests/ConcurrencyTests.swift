@@ -83,7 +83,7 @@ struct ConcurrencyTests {
                 let a = try? session.resolve(UserSession.self)
                 let b = try? session.resolve(UserSession.self)
                 if a == nil || a !== b { life.born("failure") }
-                session.close()
+                do { try session.close() } catch { life.born("failure") }
             }
         }
         #expect(life.built("failure") == 0)

@@ -36,10 +36,10 @@ struct LeakTests {
         for _ in 0..<1_000 {
             let screen = try session.openScope("screen")
             last = screen
-            screen.close()
+            try screen.close()
         }
         #expect(last == nil, "a closed screen is still held")
-        session.close()
+        try session.close()
     }
 
     @Test func aFactoryResolvingItsOwnKeyThroughACapturedContainerIsACycle() throws {

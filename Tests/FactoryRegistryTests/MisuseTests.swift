@@ -118,7 +118,7 @@ struct MisuseTests {
         let container = try registry.container("app")
         let first = try container.openScope("session")
         let coordinator = try first.resolve(Coordinator.self)
-        first.close()
+        try first.close()
         let second = try container.openScope("session")
         #expect(try coordinator.make() === second.resolve(UserSession.self))
     }

@@ -97,9 +97,9 @@ struct ScopeTests {
         let held = try screen.resolve(Worker.self)          // still held here after close
         _ = try screen.resolve(Worker.self, name: "plain")  // not the scope's: never told
         #expect(log.lines.isEmpty)
-        screen.close()
+        try screen.close()
         #expect(log.lines == ["screen worker stopped"])
-        screen.close()
+        try screen.close()
         #expect(log.lines == ["screen worker stopped"])     // once
         #expect(held.name == "screen worker")
     }
@@ -127,18 +127,18 @@ struct ScopeTests {
             #expect(try c.resolve(Cache.self) === cache)           // the container sees the open session
             let other = try c.openScope("session")
             #expect(try other.resolve(Cache.self) !== cache)
-            other.close()
+            try other.close()
         }
         // UserSession was created first (as Cache's dependency), so it dies last.
         #expect(life.deaths == ["Cache", "UserSession"])
-        session.close()
+        try session.close()
         #expect(life.deaths == ["Cache", "UserSession", "Cache", "UserSession"])
         #expect(life.alive == 0)
         #expect(session.isClosed)
         let closed = registryError { _ = try session.resolve(Cache.self) }
         #expect(closed?.kind == .scopeClosed)
         #expect(closed?.message == "the 'session' scope is closed")
-        session.close()             // closing twice does nothing
+        try session.close()             // closing twice does nothing
     }
 
     @Test func nestedScopesCloseInnerFirst() throws {
@@ -165,7 +165,7 @@ struct ScopeTests {
         let fromSession = registryError { _ = try session.resolve(MovieLoader.self) }
         #expect(fromSession?.kind == .scopeNotOpen)
         #expect(c.openScopeNames == ["session", "screen", "screen"])
-        session.close()
+        try session.close()
         #expect(screen1.isClosed && screen2.isClosed)
         #expect(c.openScopeNames.isEmpty)
         // The screens' loaders die before the session's objects.
@@ -187,7 +187,7 @@ struct ScopeTests {
         for _ in 0..<5000 {
             let session = try c.openScope("session")
             _ = try session.resolve(UserSession.self)
-            session.close()
+            try session.close()
         }
         #expect(life.alive == 0)
         #expect(life.built("UserSession") == 5000)

@@ -57,7 +57,7 @@ struct ReadmeExampleTests {
         let screen = try session.openScope("screen")
         let loader = try screen.resolve(MovieLoader.self)
         let child = try container.resolve(ChildViewController.self, argument: User(name: "ana"))
-        screen.close()                                           // the screen's loader is released here
+        try screen.close()                                       // the screen's loader is released here
 
         #expect(loader.store.kind == "memory")
         #expect(child.user.name == "ana")

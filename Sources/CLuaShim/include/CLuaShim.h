@@ -198,6 +198,9 @@ void fh_push_memo_marker(lua_State *L);
 /// Whether memoizing methods may answer from their memos (on by default);
 /// off, every call goes to Swift (a host that watches every resolve).
 void fh_set_memoizing(lua_State *L, int on);
+/// Forgets every memo made so far (answers that are no longer true: a
+/// container closed); memoizing methods remember anew from their next call.
+void fh_forget_memos(lua_State *L);
 /// Replaces the function on top of the stack by a wrapper that answers
 /// obj:m(key) from its memo when it can; protected: LUA_OK, or an error
 /// message in the function's place.
@@ -215,6 +218,11 @@ void fh_set_module_path(lua_State *L, const char *path);
 /// package.loadlib and the C searchers; `load` and `require` accept text only.
 /// Runs protected; returns the status.
 int fh_openlibs(lua_State *L, int sandboxed);
+
+/// A lua_CFunction (call it protected): close(value) -> closed. Calls the
+/// value's __close metamethod (the real metatable's, with nil as the
+/// error), or else, for a table, value:close(); false if it has neither.
+int fh_close_value(lua_State *L);
 
 // MARK: Lua's macros, as functions
 

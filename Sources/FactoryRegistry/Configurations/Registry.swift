@@ -111,9 +111,15 @@ public final class Registry: @unchecked Sendable {
     /// its singletons. Eager singletons are built now. Throws the first
     /// structural problem of the configuration (unknown parent, duplicates).
     public func container(_ name: String) throws -> Container {
+        try container(name, disposer: nil)
+    }
+
+    /// The same, with what closes the instances it lets go that are not
+    /// ``ScopeBound`` (held weakly: see ``InstanceDisposer``).
+    public func container(_ name: String, disposer: (any InstanceDisposer)?) throws -> Container {
         let plan = try self.plan(name)
         if let problem = plan.problems.first { throw problem }
-        return try Container(plan: plan)
+        return try Container(plan: plan, disposer: disposer)
     }
 
     /// The flattened, immutable form of configuration `name` (cached until

@@ -9,7 +9,8 @@
 /// let child = try container.resolve(ChildViewController.self, argument: user)
 /// let session = try container.openScope("session")
 /// let user = try session.resolve(UserSession.self)
-/// session.close()                     // releases the session's instances, newest first
+/// try session.close()                 // releases the session's instances, newest first
+/// try container.close()               // and the container's singletons
 /// ```
 public final class Container: Resolving, @unchecked Sendable {
     /// The configuration this container is an instance of.
@@ -24,9 +25,15 @@ public final class Container: Resolving, @unchecked Sendable {
     let creationLock = Lock(recursive: true)
     private let scopeLock = Lock()
     private var openScopeList: [ScopeHandle] = []
+    /// Told about instances let go that are not ScopeBound (set at creation).
+    weak var disposer: (any InstanceDisposer)?
+    /// The singletons' slots in the order they were built (under the creation lock).
+    private var builtOrder: [Int] = []
+    private var closed = false
 
-    init(plan: ContainerPlan) throws {
+    init(plan: ContainerPlan, disposer: (any InstanceDisposer)? = nil) throws {
         self.plan = plan
+        self.disposer = disposer
         self.template = ResolutionTemplate(plan: plan)
         slots = plan.registrations.filter { $0.slot >= 0 }.map { InstanceSlot(weak: $0.lifetime == .weak) }
         for index in plan.eagerSingletons {
@@ -47,12 +54,62 @@ public final class Container: Resolving, @unchecked Sendable {
         return try ResolutionContext.run(container: self, scope: nil) { try $0.resolveInline(index, as: T.self) }
     }
 
+    // MARK: Closing
+
+    /// Whether ``close()`` has run: the container builds no singleton or
+    /// scoped instance again (transients, which it does not own, still build).
+    public var isClosed: Bool { creationLock.withLock { closed } }
+
+    /// Closes the container: its open scopes (newest first), then its
+    /// singletons, newest first — a ``ScopeBound`` singleton hears it, any
+    /// other goes to the ``InstanceDisposer`` (a script host closes Lua
+    /// objects). Every instance is closed even if some fail; the failures
+    /// are then thrown together. Closing twice does nothing.
+    ///
+    /// ```swift
+    /// let container = try registry.container("app")
+    /// defer { try? container.close() }
+    /// ```
+    public func close() throws {
+        var failures = DisposalFailures()
+        let order: [Int]? = creationLock.withLock {
+            guard !closed else { return nil }
+            closed = true
+            defer { builtOrder = [] }
+            return builtOrder
+        }
+        guard let order else { return }
+        for scope in scopesOpenNow().reversed() { scope.closeCollecting(&failures) }
+        let bySlot = Dictionary(plan.registrations.filter { $0.slot >= 0 }.map { ($0.slot, $0.registration) },
+                                uniquingKeysWith: { first, _ in first })
+        for slot in order.reversed() {
+            guard slot < slots.count, let instance = slots[slot].take() else { continue }
+            failures.dispose(instance, registration: bySlot[slot], disposer: disposer)
+        }
+        disposer?.containerDidClose(self)
+        if let error = failures.error(closing: "container '\(configuration)'", configuration: configuration) { throw error }
+    }
+
+    /// A singleton was built into `slot` (called under the creation lock).
+    func noteBuilt(slot: Int) {
+        builtOrder.append(slot)
+    }
+
+    /// Throws if the container is closed (called under the creation lock):
+    /// `doing` is what cannot be done ("build Cache", "open scope 'session'").
+    func checkOpen(_ doing: @autoclosure () -> String) throws {
+        if closed {
+            throw RegistryError(.scopeClosed, "cannot \(doing()): container '\(configuration)' is closed")
+        }
+    }
+
     // MARK: Scopes
 
     /// Opens an instance of custom scope `name`. A nested scope (`screen` in
     /// `session`) needs its parent open: it joins the newest one.
     public func openScope(_ name: String) throws -> ScopeHandle {
         guard let declaration = plan.scopes[name] else { throw unknownScope(name) }
+        try creationLock.withLock { try checkOpen("open scope '\(name)'") }
         var parent: ScopeHandle?
         if let parentName = declaration.parent {
             guard let open = activeScope(named: parentName) else {

@@ -270,6 +270,7 @@ struct ResolutionContext {
             if let existing = slot.value { return try cast(existing, index) }
             return try container.creationLock.withLock {
                 if let existing = slot.value { return try cast(existing, index) }
+                try container.checkOpen("build \(plan.registrations[index].name)")
                 let value = try build(index, entry, as: T.self, arguments)
                 if entry.lifetime == .weak && !(Swift.type(of: value as Any) is AnyObject.Type) {
                     let planned = plan.registrations[index]
@@ -277,6 +278,7 @@ struct ResolutionContext {
                                 details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
                 }
                 slot.store(value)
+                if entry.lifetime == .singleton { container.noteBuilt(slot: Int(entry.slot)) }
                 return value
             }
         case .custom:

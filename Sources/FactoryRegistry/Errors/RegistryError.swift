@@ -28,6 +28,7 @@ public struct RegistryError: Error, CustomStringConvertible, Equatable {
         case factoryFailed
         case tooDeep
         case resolverExpired
+        case disposalFailed
     }
 
     public let kind: Kind

@@ -13,6 +13,14 @@ final class InstanceSlot: @unchecked Sendable {
         lock.withLock { isWeak ? weakObject : strong }
     }
 
+    /// Empties the slot, returning what it held strongly (a container closing).
+    func take() -> Any? {
+        lock.withLock {
+            defer { strong = nil; weakObject = nil }
+            return strong
+        }
+    }
+
     func store(_ value: Any) {
         lock.withLock {
             if isWeak { weakObject = value as AnyObject } else { strong = value }

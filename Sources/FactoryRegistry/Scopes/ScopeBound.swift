@@ -8,10 +8,12 @@
 /// }
 /// let screen = try container.openScope("screen")
 /// let loader = try screen.resolve(MovieLoader.self)
-/// screen.close()          // loader.scopeDidClose() runs here
+/// try screen.close()      // loader.scopeDidClose() runs here
 /// ```
 public protocol ScopeBound: AnyObject {
     /// Called once, when the scope that holds this instance closes (newest
-    /// instance first, nested scopes before their parent).
-    func scopeDidClose()
+    /// instance first, nested scopes before their parent), or the container
+    /// that holds it as a singleton closes. An error it throws is reported
+    /// by that `close()`, after every other instance was closed.
+    func scopeDidClose() throws
 }

@@ -7,8 +7,8 @@
 /// let session = try container.openScope("session")
 /// let screen = try session.openScope("screen")
 /// let loader = try screen.resolve(MovieLoader.self)   // screen-scoped
-/// screen.close()                                      // the loader is released here
-/// session.close()
+/// try screen.close()                                  // the loader is released here
+/// try session.close()
 /// ```
 public final class ScopeHandle: Resolving, @unchecked Sendable {
     /// The scope's name.
@@ -97,22 +97,36 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
     }
 
     /// Closes nested scopes, then releases this scope's instances, newest
-    /// first. Closing twice does nothing.
-    public func close() {
+    /// first: a ``ScopeBound`` instance hears it, any other goes to the
+    /// container's ``InstanceDisposer`` (a script host closes Lua objects).
+    /// Every instance is closed even if some fail; the failures are then
+    /// thrown together. Closing twice does nothing.
+    public func close() throws {
+        var failures = DisposalFailures()
+        closeCollecting(&failures)
+        if let error = failures.error(closing: "scope '\(name)'", configuration: container?.configuration) { throw error }
+    }
+
+    func closeCollecting(_ failures: inout DisposalFailures) {
         var nested: [WeakScope] = [], order: [Int] = [], held: [Int: Any] = [:]
-        lock.withLock {
-            guard !closed else { return }
+        let alreadyClosed = lock.withLock {
+            guard !closed else { return true }
             closed = true
             swap(&nested, &children)
             swap(&order, &creationOrder)
             swap(&held, &instances)
+            return false
         }
-        for child in nested.reversed() { child.handle?.close() }
+        guard !alreadyClosed else { return }
+        for child in nested.reversed() { child.handle?.closeCollecting(&failures) }
         // Each removal drops the scope's reference: deinit runs here, newest
-        // first, unless something else still holds the instance — a
-        // ScopeBound instance is told either way.
+        // first, unless something else still holds the instance — which is
+        // told (ScopeBound) or disposed of either way.
+        let container = self.container
         for index in order.reversed() {
-            if let instance = held.removeValue(forKey: index) { (instance as? any ScopeBound)?.scopeDidClose() }
+            guard let instance = held.removeValue(forKey: index) else { continue }
+            let registration = container.flatMap { index < $0.plan.registrations.count ? $0.plan.registrations[index].registration : nil }
+            failures.dispose(instance, registration: registration, disposer: container?.disposer)
         }
         parent?.forget(self)
         container?.scopeDidClose(self)

@@ -46,8 +46,10 @@ extension FactoryHost {
                 try frame.push(.function(self.provider(from: object.container, frame: frame)))
                 return 1
             })
+            .method("close") { (object: ScriptContainer) in try object.container.close() }
             .property("configuration") { $0.container.configuration }
-            .tostring { "Container(\($0.container.configuration))" }
+            .property("isClosed") { $0.container.isClosed }
+            .tostring { "Container(\($0.container.configuration)\($0.container.isClosed ? ", closed" : ""))" }
     }
 
     /// The same for an open scope, plus `s:close()`, `s.name`, `s.isClosed`.
@@ -66,7 +68,7 @@ extension FactoryHost {
                 try frame.push(.function(self.provider(from: object.handle, frame: frame)))
                 return 1
             })
-            .method("close") { (object: ScriptScope) in object.handle.close() }
+            .method("close") { (object: ScriptScope) in try object.handle.close() }
             .property("name") { $0.handle.name }
             .property("isClosed") { $0.handle.isClosed }
             .tostring { "Scope(\($0.handle.name)\($0.handle.isClosed ? ", closed" : ""))" }
@@ -77,3 +79,33 @@ extension FactoryHost {
         return try providerFunction(resolving.anyProvider(key.serviceKey), name: key.description)
     }
 }
+
+// MARK: Closing Lua instances
+
+/// Closes the Lua instances a container or scope lets go: a table (or
+/// an interface a table implements, or any Lua value) with a `__close`
+/// metamethod or a `close` method has it called, newest first.
+extension FactoryHost: InstanceDisposer {
+    public func dispose(_ instance: Any) throws {
+        let value: LuaValue
+        switch instance {
+        case let table as LuaTable: value = .table(table)
+        case let implemented as LuaImplemented: value = .table(implemented.implementation.table)
+        case let implementation as LuaImplementation: value = .table(implementation.table)
+        case let lua as LuaValue: value = lua
+        default: return
+        }
+        try lua.checkOwnerThread("closing a Lua instance")
+        do {
+            try lua.close(value)
+        } catch let error as LuaError {
+            throw LuaRaise(error.message)          // the message says where; the close's report lists it
+        }
+    }
+
+    /// `c:resolve "X"` remembered built singletons; a closed container has none.
+    public func containerDidClose(_ container: Container) {
+        lua.forgetMemos()
+    }
+}
+

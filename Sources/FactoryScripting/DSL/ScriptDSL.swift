@@ -86,7 +86,7 @@ extension FactoryHost {
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
             if self.stopsAtFirstContainer { throw self.stopForCheck(frame, "container \"\(name)\"") }
-            let container = try self.registry.container(name)
+            let container = try self.registry.container(name, disposer: self)
             try frame.push(.userdata(self.lua.pushObject(ScriptContainer(container), type: try self.containerType())))
             return 1
         }))

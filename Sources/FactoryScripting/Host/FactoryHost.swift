@@ -339,7 +339,7 @@ public final class FactoryHost {
     /// from `container "name"`).
     public func container(_ name: String) throws -> Container {
         try installPendingPlugins()
-        return try storedRegistry.container(name)
+        return try storedRegistry.container(name, disposer: self)
     }
 
     /// Makes unqualified `resolve "X"` calls use `container` until the next
@@ -370,7 +370,7 @@ public final class FactoryHost {
                                 + "(container \"name\"):resolve(…)"
                                 + (names.isEmpty ? "" : " — configurations: \(names.joined(separator: ", "))"))
         }
-        let container = try registry.container(name)
+        let container = try registry.container(name, disposer: self)
         defaultContainer = container
         return container
     }

@@ -34,4 +34,21 @@ extension LuaState {
         lua_pushcclosure(L, cFunction, 0)
         return try popFunction(L)
     }
+
+    /// Closes `value` as its owner lets it go: its `__close` metamethod
+    /// (read from the real metatable, called with nil as the error, as a
+    /// to-be-closed variable's is), or else, for a table, `value:close()`.
+    /// Returns whether it had either; what they raise is thrown.
+    ///
+    /// ```swift
+    /// let log = try lua.run("return { close = function(self) print('closed') end }", name: "x")[0]
+    /// try lua.close(log)        // prints "closed"; true
+    /// ```
+    @discardableResult
+    public func close(_ value: LuaValue) throws -> Bool {
+        switch value {
+        case .table, .userdata: return try function(cFunction: fh_close_value).call(value).first == .boolean(true)
+        default: return false
+        }
+    }
 }

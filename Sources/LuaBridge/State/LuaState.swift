@@ -132,6 +132,13 @@ public final class LuaState {
         didSet { if let L = mainThread { fh_set_memoizing(L, memoizing ? 1 : 0) } }
     }
 
+    /// Forgets what memoizing methods remembered, when an answer is no longer
+    /// true (a container that closed no longer has its singletons); they
+    /// remember anew from their next call.
+    public func forgetMemos() {
+        if let L = mainThread { fh_forget_memos(L) }
+    }
+
     /// Bytes Lua holds now.
     public var memoryUsed: Int { mainThread.map { Int(fh_memory_used($0)) } ?? 0 }
 

@@ -66,7 +66,8 @@ final class SpecFileSession {
 
     /// Runs `test` with its hooks: a fresh container of its configuration
     /// (or `defaultConfiguration`) handed to every hook and the body, used by
-    /// plain `resolve` too, and dropped — with everything it built — after.
+    /// plain `resolve` too, closed after the test and dropped — with
+    /// everything it built.
     func run(_ test: TestCase, defaultConfiguration: String?, timeLimit: Double) -> TestResult {
         if test.isPending { return TestResult(test: test, outcome: .skipped("pending"), duration: 0) }
         let clock = ContinuousClock()
@@ -89,9 +90,11 @@ final class SpecFileSession {
 
     private func outcome(of test: TestCase, configuration: String?, timeLimit: Double) -> TestResult.Outcome {
         var containerValue = LuaValue.nil
+        var testContainer: Container?
         if let configuration {
             do {
                 let container = try host.container(configuration)
+                testContainer = container
                 host.useContainer(container)
                 containerValue = try host.scriptValue(for: container)
             } catch {
@@ -109,9 +112,19 @@ final class SpecFileSession {
             guard case .function(let run) = try api.rawGet("run") else {
                 return .failed(TestFailure(kind: .error, message: "the test library lost its runner", location: test.location))
             }
-            guard case .table(let failure)? = try run.call(.integer(test.index), containerValue).first else {
-                return .passed
+            let result = try run.call(.integer(test.index), containerValue).first
+            // The test's container closes after it, as an app's would: its
+            // open scopes and singletons are closed (a Lua object's __close
+            // or close method runs), and a close that fails fails the test.
+            do {
+                try testContainer?.close()
+            } catch {
+                if case .table = result {} else {
+                    return .failed(TestFailure(kind: .error, message: "after the test, closing its container: \(error)",
+                                               location: test.location))
+                }
             }
+            guard case .table(let failure)? = result else { return .passed }
             return .failed(try Self.failure(from: failure, test: test))
         } catch let error as LuaError where error.message.contains("time limit exceeded") {
             return .failed(TestFailure(kind: .timeout,
