@@ -256,6 +256,38 @@ struct ScriptDSLTests {
             """, name: "weak.lua")
         #expect(same == [true])
     }
+
+    /// A Lua factory that resolves through a container it captured may
+    /// resolve only what it declares — a built singleton too (its answer
+    /// was once remembered in Lua, past every check); a provider it was
+    /// given, or a container of its own, is fine.
+    @Test func aLuaFactoryResolvingWhatItDoesNotDeclareFails() throws {
+        let host = try makeHost()
+        let result = try host.run("""
+            local net = require "factoryhost.networking"
+            local c
+            configuration "app" {
+              register "Cache" { scope = "singleton", make = function() return net.Cache.new() end },
+              register "table#sneaky" { make = function() return { cache = c:resolve "Cache" } end },
+              register "table#declared" { deps = { cache = "Cache" }, make = function() return { cache = c:resolve "Cache" } end },
+              register "table#provided" { deps = { make = provider "Cache" }, make = function(d) return { cache = d.make() } end },
+              register "table#own" { make = function() return { cache = container("app"):resolve "Cache" } end },
+              register "table#hiding" { make = function() pcall(c.resolve, c, "Cache") return {} end },
+            }
+            c = container "app"
+            local before = select(2, pcall(c.resolve, c, "table#sneaky"))
+            c:resolve "Cache"                                          -- built, and remembered
+            local after = select(2, pcall(c.resolve, c, "table#sneaky"))
+            local hidden = select(2, pcall(c.resolve, c, "table#hiding"))   -- a pcall in make cannot hide it
+            return tostring(hidden):match("^the factory for table#hiding resolved Cache through a container") ~= nil,
+                   tostring(before):match("resolved Cache through a container, but does not declare it") ~= nil,
+                   tostring(after):match("resolved Cache through a container, but does not declare it") ~= nil,
+                   c:resolve("table#declared").cache == c:resolve "Cache",
+                   c:resolve("table#provided").cache == c:resolve "Cache",
+                   c:resolve("table#own").cache ~= nil
+            """, name: "sneaky.lua")
+        #expect(result == [true, true, true, true, true, true])
+    }
 }
 
 /// Writes `text` to a new temporary `.lua` file; returns its path.

@@ -29,6 +29,12 @@ struct ResolutionState {
     /// (a factory that resolves through a captured container or a provider),
     /// if any: its path continues this one's for cycle checks.
     @usableFromInline var outer: UnsafeMutablePointer<ResolutionState>?
+    /// Started by a provider's call: what it resolves was declared (as a
+    /// provider), whoever calls it.
+    @usableFromInline var fromProvider = false
+    /// A resolve inside the factory running now asked for what the factory
+    /// does not declare: the factory fails with this, whatever it caught.
+    var undeclared: RegistryError?
 
     @usableFromInline
     init(container: Container, scope: ScopeHandle?) {
@@ -67,8 +73,10 @@ struct ResolutionContext {
     /// a factory (a provider's call, say) starts here too, so the stack is
     /// checked on every entry: recursion through providers fails cleanly.
     @inlinable
-    static func run<R>(container: Container, scope: ScopeHandle?, _ body: (ResolutionContext) throws -> R) throws -> R {
+    static func run<R>(container: Container, scope: ScopeHandle?, fromProvider: Bool = false,
+                       _ body: (ResolutionContext) throws -> R) throws -> R {
         var state = ResolutionState(container: container, scope: scope)
+        state.fromProvider = fromProvider
         if currentStackAddress() < state.stackFloor { throw tooDeepOnEntry(container) }
         return try withUnsafeMutablePointer(to: &state) { pointer in
             var token: UInt64 = 0
@@ -222,6 +230,7 @@ struct ResolutionContext {
                 throw factoryError(error, index)
             }
         }
+        if state.pointee.pathCount == 0 && state.pointee.outer != nil { try checkDeclaredByOuter(index) }
         if let built = builtSingleton(index), let value = built as? T { return value }
         return try resolve(index, as: T.self, arguments: .none)
     }
@@ -252,7 +261,10 @@ struct ResolutionContext {
     func resolve<T>(_ index: Int, as type: T.Type, arguments: Arguments) throws -> T {
         let entry = hotRegistrations[index]
         if pathContains(Int32(index)) { throw cycleError(index) }
-        if pathCount == 0 && state.pointee.outer != nil && entry.argumentCount == 0 { try checkReentry(index) }
+        if pathCount == 0 && state.pointee.outer != nil {
+            if entry.argumentCount == 0 { try checkReentry(index) }
+            try checkDeclaredByOuter(index)
+        }
         if currentStackAddress() < stackFloor { throw tooDeepError(index) }
         pushPath(Int32(index))
         defer { pathCount -= 1 }
@@ -336,6 +348,31 @@ struct ResolutionContext {
         }
     }
 
+    /// A resolve started inside a factory, through a container (or scope)
+    /// of the same container the factory runs in: what it resolves must be
+    /// one of that factory's declared dependencies, or the graph `check` and
+    /// `graph` show is not the graph that is built. (A provider's call is
+    /// declared already, by whoever declared the provider.)
+    @usableFromInline
+    func checkDeclaredByOuter(_ index: Int) throws {
+        guard let outer = state.pointee.outer, !state.pointee.fromProvider else { return }
+        let outerPath = ResolutionContext(state: outer, token: 0).path
+        guard let building = outerPath.last, building != index else { return }     // the same one: a cycle, reported apart
+        let holder = plan.registrations[building]
+        if holder.instanceDependencies.contains(index) || holder.providerDependencies.contains(index) { return }
+        let planned = plan.registrations[index]
+        let error = RegistryError(
+            .undeclaredDependency,
+            "the factory for \(holder.name) resolved \(planned.name) through a container, but does not declare it",
+            configuration: plan.configuration, path: outerPath.map { plan.registrations[$0].name } + [planned.name],
+            details: ["registered at \(holder.registration.origin): add \(planned.name) to its dependencies "
+                      + "(a provider of it, to build it later), so check and graph see the edge"],
+            origin: holder.registration.origin)
+        // The factory fails with it as it is, however its code handled it.
+        if outer.pointee.undeclared == nil { outer.pointee.undeclared = error }
+        throw error
+    }
+
     private func tooDeepError(_ index: Int) -> RegistryError {
         let planned = plan.registrations[index]
         return error(.tooDeep, "the graph is too deep to build: \(pathCount) nested resolves exhausted the thread's stack",
@@ -345,6 +382,23 @@ struct ResolutionContext {
     /// Runs the factory of registration `index`, after checking the arguments.
     @inline(__always)
     private func build<T>(_ index: Int, _ entry: HotRegistration, as type: T.Type, _ arguments: Arguments) throws -> T {
+        let value: T
+        do {
+            value = try buildChecked(index, entry, as: T.self, arguments)
+        } catch {
+            throw takeUndeclared() ?? error
+        }
+        if let undeclared = takeUndeclared() { throw undeclared }
+        return value
+    }
+
+    private func takeUndeclared() -> RegistryError? {
+        guard let error = state.pointee.undeclared else { return nil }
+        state.pointee.undeclared = nil
+        return error
+    }
+
+    private func buildChecked<T>(_ index: Int, _ entry: HotRegistration, as type: T.Type, _ arguments: Arguments) throws -> T {
         if arguments.count != 0 || entry.argumentCount != 0 { try checkArguments(arguments, for: plan.registrations[index]) }
         let resolver = Resolver(context: self, current: index)
         do {

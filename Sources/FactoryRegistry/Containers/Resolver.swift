@@ -162,7 +162,9 @@ public struct Provider<T>: @unchecked Sendable {
             throw RegistryError(.scopeClosed, "a provider was called after its container was released")
         }
         let live = scope.flatMap { $0.isClosed ? nil : $0 }
-        return try ResolutionContext.run(container: container, scope: live) { try $0.resolve(index, as: T.self, arguments: arguments) }
+        return try ResolutionContext.run(container: container, scope: live, fromProvider: true) {
+            try $0.resolve(index, as: T.self, arguments: arguments)
+        }
     }
 
     /// The registration this provider resolves (nil once the container is gone).

@@ -66,6 +66,12 @@ final class LuaFactory: @unchecked Sendable {
         let lua = host.lua
         try lua.checkOwnerThread("the Lua factory for \(key) (\(origin))")
         let types = host.storedTypes
+        // While make runs, `c:resolve` through a captured container goes to
+        // Swift even for a built singleton, which is checked against what
+        // this factory declares (a remembered answer would skip that).
+        let memoizing = lua.memoizing
+        if memoizing { lua.memoizing = false }
+        defer { if memoizing { lua.memoizing = true } }
         do {
             return try make.call(pushing: { frame in
                 frame.pushNewTable(hashCapacity: Int32(dependencies.count))
