@@ -123,6 +123,7 @@ public final class FactoryHost {
         try storedTypes.addClass(making: { [unowned self] in self.scopeClass() }, exporter: "factoryhost")
         storedTypes.builtObjects = (objectCache, try objectCache.newSlot())
         try installDSL()
+        try installTypeIntrospection()
         for plugin in plugins { try install(plugin) }
     }
 

@@ -27,6 +27,8 @@ public final class TypeCatalog {
     private var classMembers: [String: () -> LuaClassMembers] = [:]
     /// The names of each exported class's class functions (for `classShape`).
     private var classFunctionNames: [String: () -> [String]] = [:]
+    /// Each exported interface's required methods.
+    private var interfaceMethods: [String: [String]] = [:]
 
     /// The members of the exported class `name` (constructors, methods,
     /// properties), if it is one.
@@ -34,6 +36,9 @@ public final class TypeCatalog {
 
     /// The plugin (or `factoryhost`) that exported `name`.
     public func exporter(of name: String) -> String? { exporters[name] }
+
+    /// The methods a Lua implementation of interface `name` must have, if it is one.
+    public func requiredMethods(ofInterface name: String) -> [String]? { interfaceMethods[name] }
 
     init() {
         addPrimitive("integer", Int.self) { value, _ in try Int.fromLua(value) }
@@ -104,6 +109,7 @@ public final class TypeCatalog {
 
     func addInterface<P>(_ interface: LuaInterface<P>, exporter: String) throws {
         try claim(interface.name, exporter)
+        interfaceMethods[interface.name] = interface.requiredMethods
         types[interface.name] = ScriptType(name: interface.name, kind: .interface,
                                            serviceType: ServiceType(P.self, name: interface.name)) { value, state in
             try interface.implementation(of: value, in: state)

@@ -20,6 +20,10 @@ public final class LuaClass<Object: LuaExportable> {
 
     var constructorBody: ((LuaFrame) throws -> Object)?
     var namedConstructorBody: ((LuaTable, LuaFrame) throws -> Object)?
+    /// The constructor's argument types, when it declares them (for ``members``).
+    var constructorArguments: [Any.Type]?
+    /// Each property's Swift type (for ``members``).
+    var propertyTypes: [String: Any.Type] = [:]
     /// Each method as the function Lua calls: it takes its receiver from the
     /// frame (see ``LuaFrame/receiver(as:typeName:)``).
     @usableFromInline var methods: [LuaMethodEntry] = []
@@ -40,6 +44,7 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     public func constructor(_ body: @escaping () throws -> Object) -> Self {
         constructorBody = { _ in try body() }
+        constructorArguments = []
         return self
     }
 
@@ -47,6 +52,7 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     public func constructor<A: LuaArgument>(_ body: @escaping (A) throws -> Object) -> Self {
         constructorBody = { f in try body(A.read(from: f, at: 1)) }
+        constructorArguments = [A.self]
         return self
     }
 
@@ -54,6 +60,7 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     public func constructor<A: LuaArgument, B: LuaArgument>(_ body: @escaping (A, B) throws -> Object) -> Self {
         constructorBody = { f in try body(A.read(from: f, at: 1), B.read(from: f, at: 2)) }
+        constructorArguments = [A.self, B.self]
         return self
     }
 
@@ -61,6 +68,7 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     public func constructor<A: LuaArgument, B: LuaArgument, C: LuaArgument>(_ body: @escaping (A, B, C) throws -> Object) -> Self {
         constructorBody = { f in try body(A.read(from: f, at: 1), B.read(from: f, at: 2), C.read(from: f, at: 3)) }
+        constructorArguments = [A.self, B.self, C.self]
         return self
     }
 
@@ -96,7 +104,8 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     @inlinable
     public func method<R: LuaResult>(_ name: String, _ body: @escaping (Object) throws -> R) -> Self {
-        methods.append(LuaMethodEntry(name, { f in try f.withReceiver(as: Object.self) { try body($0).push(to: f) }; return 1 }))
+        methods.append(LuaMethodEntry(name, arguments: [], result: R.self,
+                                      { f in try f.withReceiver(as: Object.self) { try body($0).push(to: f) }; return 1 }))
         return self
     }
 
@@ -104,7 +113,8 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     @inlinable
     public func method<A: LuaArgument, R: LuaResult>(_ name: String, _ body: @escaping (Object, A) throws -> R) -> Self {
-        methods.append(LuaMethodEntry(name, { f in try f.withReceiver(as: Object.self) { try body($0, A.read(from: f, at: 2)).push(to: f) }; return 1 }))
+        methods.append(LuaMethodEntry(name, arguments: [A.self], result: R.self,
+                                      { f in try f.withReceiver(as: Object.self) { try body($0, A.read(from: f, at: 2)).push(to: f) }; return 1 }))
         return self
     }
 
@@ -112,7 +122,8 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     @inlinable
     public func method<A: LuaArgument, B: LuaArgument, R: LuaResult>(_ name: String, _ body: @escaping (Object, A, B) throws -> R) -> Self {
-        methods.append(LuaMethodEntry(name, { f in try f.withReceiver(as: Object.self) { try body($0, A.read(from: f, at: 2), B.read(from: f, at: 3)).push(to: f) }; return 1 }))
+        methods.append(LuaMethodEntry(name, arguments: [A.self, B.self], result: R.self,
+                                      { f in try f.withReceiver(as: Object.self) { try body($0, A.read(from: f, at: 2), B.read(from: f, at: 3)).push(to: f) }; return 1 }))
         return self
     }
 
@@ -120,7 +131,8 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     @inlinable
     public func method(_ name: String, _ body: @escaping (Object) throws -> Void) -> Self {
-        methods.append(LuaMethodEntry(name, { f in try f.withReceiver(as: Object.self) { try body($0) }; return 0 }))
+        methods.append(LuaMethodEntry(name, arguments: [], result: Void.self,
+                                      { f in try f.withReceiver(as: Object.self) { try body($0) }; return 0 }))
         return self
     }
 
@@ -128,7 +140,8 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     @inlinable
     public func method<A: LuaArgument>(_ name: String, _ body: @escaping (Object, A) throws -> Void) -> Self {
-        methods.append(LuaMethodEntry(name, { f in try f.withReceiver(as: Object.self) { try body($0, A.read(from: f, at: 2)) }; return 0 }))
+        methods.append(LuaMethodEntry(name, arguments: [A.self], result: Void.self,
+                                      { f in try f.withReceiver(as: Object.self) { try body($0, A.read(from: f, at: 2)) }; return 0 }))
         return self
     }
 
@@ -136,7 +149,8 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     @inlinable
     public func method<A: LuaArgument, B: LuaArgument>(_ name: String, _ body: @escaping (Object, A, B) throws -> Void) -> Self {
-        methods.append(LuaMethodEntry(name, { f in try f.withReceiver(as: Object.self) { try body($0, A.read(from: f, at: 2), B.read(from: f, at: 3)) }; return 0 }))
+        methods.append(LuaMethodEntry(name, arguments: [A.self, B.self], result: Void.self,
+                                      { f in try f.withReceiver(as: Object.self) { try body($0, A.read(from: f, at: 2), B.read(from: f, at: 3)) }; return 0 }))
         return self
     }
 
@@ -179,6 +193,7 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     public func property<V: LuaResult>(_ name: String, _ get: @escaping (Object) throws -> V) -> Self {
         getters[name] = { object, f in try get(object).push(to: f) }
+        propertyTypes[name] = V.self
         return self
     }
 
@@ -188,6 +203,7 @@ public final class LuaClass<Object: LuaExportable> {
                                                       set: @escaping (Object, V) throws -> Void) -> Self {
         getters[name] = { object, f in try get(object).push(to: f) }
         setters[name] = { object, f, position in try set(object, V.read(from: f, at: position)) }
+        propertyTypes[name] = V.self
         return self
     }
 
@@ -228,10 +244,17 @@ final class LuaMethodEntry {
     let body: LuaFrameFunction
     /// Answers may be remembered (``LuaClass/memoizingMethod(_:_:)``).
     let memoizing: Bool
+    /// The argument types, when the method declares them (nil: it reads its
+    /// frame itself); the result type (`Void` for none; nil: unknown).
+    let arguments: [Any.Type]?
+    let result: Any.Type?
     @usableFromInline
-    init(_ name: String, memoizing: Bool = false, _ body: @escaping LuaFrameFunction) {
+    init(_ name: String, memoizing: Bool = false, arguments: [Any.Type]? = nil, result: Any.Type? = nil,
+         _ body: @escaping LuaFrameFunction) {
         self.name = name
         self.memoizing = memoizing
+        self.arguments = arguments
+        self.result = result
         self.body = body
     }
 }

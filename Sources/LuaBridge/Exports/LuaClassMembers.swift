@@ -18,14 +18,52 @@ public struct LuaClassMembers: Sendable, Equatable {
     public var properties: [String]
     /// Properties that can also be set, sorted.
     public var settableProperties: [String]
+    /// What `Type.new` takes: its argument types (`["Cache", "HTTPSession"]`),
+    /// `["table of named arguments"]` for `Type.new { … }`, nil when it reads
+    /// its arguments itself (or there is none).
+    public var constructorArguments: [String]?
+    /// Each method's signature, when it declares one.
+    public var signatures: [String: LuaSignature] = [:]
+    /// Each property's type (`"integer"`, `"Cache"`, `"value"` when unknown).
+    public var propertyTypes: [String: String] = [:]
+}
+
+/// What a method takes and gives, as scripts see the types.
+public struct LuaSignature: Sendable, Equatable {
+    /// The argument types after the receiver (`["string", "integer"]`).
+    public var arguments: [String]
+    /// The result type, nil when it returns nothing.
+    public var result: String?
+
+    public init(arguments: [String], result: String?) {
+        self.arguments = arguments
+        self.result = result
+    }
+}
+
+/// The name scripts know a Swift type by (`"integer"`, `"Cache"`, `"string?"`),
+/// or "value" when it has none.
+func luaTypeName(of type: Any.Type) -> String {
+    if let argument = type as? any LuaArgument.Type { return argument.luaArgumentName }
+    if let convertible = type as? any LuaConvertible.Type { return convertible.luaTypeName }
+    return "value"
 }
 
 extension LuaClass {
     /// The names this class shows scripts.
     public var members: LuaClassMembers {
-        LuaClassMembers(name: name, hasConstructor: constructorBody != nil || namedConstructorBody != nil,
-                        classFunctions: classFunctions.map(\.0), methods: methods.map(\.name),
-                        properties: getters.keys.sorted(), settableProperties: setters.keys.sorted())
+        var members = LuaClassMembers(name: name, hasConstructor: constructorBody != nil || namedConstructorBody != nil,
+                                      classFunctions: classFunctions.map(\.0), methods: methods.map(\.name),
+                                      properties: getters.keys.sorted(), settableProperties: setters.keys.sorted())
+        members.constructorArguments = namedConstructorBody != nil ? ["table of named arguments"]
+            : constructorArguments.map { $0.map(luaTypeName(of:)) }
+        for method in methods {
+            guard let arguments = method.arguments, let result = method.result else { continue }
+            members.signatures[method.name] = LuaSignature(arguments: arguments.map(luaTypeName(of:)),
+                                                           result: result == Void.self ? nil : luaTypeName(of: result))
+        }
+        for (name, type) in propertyTypes { members.propertyTypes[name] = luaTypeName(of: type) }
+        return members
     }
 
     /// The functions on the class table other than `new`, in the order they
