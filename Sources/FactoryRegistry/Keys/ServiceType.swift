@@ -22,6 +22,21 @@ public struct ServiceType: Hashable, Sendable, CustomStringConvertible {
         accepts = { $0 is T }
     }
 
+    /// A type with no Swift type of its own — an interface a script
+    /// declares — whose values are `Value`s: told apart from every other
+    /// type by `identity`, an object the caller keeps alive while the type
+    /// is in use.
+    ///
+    /// ```swift
+    /// let token = ScriptTypeToken()        // kept by whoever declares the type
+    /// let logger = ServiceType(LuaTable.self, name: "Logger", identity: token)
+    /// ```
+    public init<Value>(_ valueType: Value.Type, name: String, identity: AnyObject) {
+        id = ObjectIdentifier(identity)
+        self.name = name
+        accepts = { $0 is Value }
+    }
+
     public var description: String { name }
 
     public static func == (a: ServiceType, b: ServiceType) -> Bool { a.id == b.id }

@@ -97,6 +97,39 @@ extension FactoryHost {
             _ = try self.resolve(in: container, container: container, frame: frame, keyAt: 1)
             return 1
         }))
+        // `interface "Logger" { "info", "warn" }`: a type the script names,
+        // whose values are tables with those methods.
+        let interfaceBody = try lua.frameFunction("interface") { [unowned self] body in
+            let name = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2)
+            guard case .table(let table) = body.value(1) else {
+                throw LuaError(.typeMismatch, "bad argument #1 to 'interface \"\(name)\"' "
+                               + "(table of method names (interface \"\(name)\" { \"method\", … }) expected, got \(body.typeName(1)))")
+            }
+            var methods: [String] = []
+            for (key, value) in try table.pairs() {
+                guard case .integer = key, case .string(let method) = value, !method.description.isEmpty else {
+                    throw LuaError(.typeMismatch, "interface '\(name)' (\(origin)): list its methods by name, "
+                                   + "interface \"\(name)\" { \"info\", \"warn\" } (got \(describeKey(key)) = \(value.typeName))")
+                }
+                methods.append(method.description)
+            }
+            guard methods.count == Set(methods).count else {
+                throw LuaError(.typeMismatch, "interface '\(name)' (\(origin)): a method is listed twice")
+            }
+            try self.types.addScriptInterface(name, methods: methods, origin: origin)
+            return 0
+        }
+        try lua.setGlobal("interface", .function(lua.frameFunction("interface") { [unowned self] frame in
+            try self.installPendingPlugins(for: frame)
+            let name = try frame.string(1)
+            guard !name.isEmpty, !name.contains("#"), self.types.type(name)?.kind != .primitive else {
+                throw frame.argumentError(1, "an interface name is a type name, such as \"Logger\" (not empty, no '#', not a Lua type)")
+            }
+            frame.pushArgument(1)
+            frame.push(frame.origin())
+            try frame.pushBound(interfaceBody, values: 3)
+            return 1
+        }))
         try lua.setGlobal("implement", .function(lua.frameFunction("implement") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)

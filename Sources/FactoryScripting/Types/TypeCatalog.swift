@@ -29,6 +29,9 @@ public final class TypeCatalog {
     private var classFunctionNames: [String: () -> [String]] = [:]
     /// Each exported interface's required methods.
     private var interfaceMethods: [String: [String]] = [:]
+    /// The interfaces scripts declared (`interface "Logger" { … }`), with
+    /// where, and the object that gives each its identity as a service type.
+    private var scriptInterfaces: [String: (methods: [String], origin: Origin, identity: AnyObject)] = [:]
 
     /// The members of the exported class `name` (constructors, methods,
     /// properties), if it is one.
@@ -112,6 +115,36 @@ public final class TypeCatalog {
         interfaceMethods[interface.name] = interface.requiredMethods
         types[interface.name] = ScriptType(name: interface.name, kind: .interface,
                                            serviceType: ServiceType(P.self, name: interface.name)) { value, state in
+            try interface.implementation(of: value, in: state)
+        }
+    }
+
+    /// Declares the interface `name` a script wrote (`interface "Logger" {
+    /// "info", "warn" }`): a type its registrations and dependencies can
+    /// name, whose values are Lua tables with every method. Declaring it
+    /// again the same way is fine; differently, an error naming both places.
+    func addScriptInterface(_ name: String, methods: [String], origin: Origin) throws {
+        if let existing = scriptInterfaces[name] {
+            guard existing.methods.sorted() == methods.sorted() else {
+                throw LuaError(.typeMismatch, "interface '\(name)' is declared twice, differently: "
+                               + "{ \(existing.methods.joined(separator: ", ")) } at \(existing.origin), "
+                               + "and { \(methods.joined(separator: ", ")) } here")
+            }
+            return
+        }
+        if types[name] != nil {
+            let owner = exporters[name] ?? "factoryhost"
+            throw LuaError(.typeMismatch, "interface '\(name)': there is a type '\(name)' already (exported by \(owner)); "
+                           + "choose another name")
+        }
+        final class Identity {}
+        let identity = Identity()
+        let interface = LuaInterface<LuaTable>(name, requires: methods) { $0.table }
+        scriptInterfaces[name] = (methods, origin, identity)
+        interfaceMethods[name] = methods
+        exporters[name] = "the script at \(origin)"
+        types[name] = ScriptType(name: name, kind: .interface,
+                                 serviceType: ServiceType(LuaTable.self, name: name, identity: identity)) { value, state in
             try interface.implementation(of: value, in: state)
         }
     }
