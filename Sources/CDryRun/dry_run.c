@@ -64,12 +64,17 @@ static void refuse(lua_State *L, int stop, int table, const char *field, const c
     lua_setfield(L, table, field);
 }
 
-/// Adds the string at `idx` quoted as string.format's %q quotes it.
+/// How much of a string a stop's message quotes.
+#define QUOTED_MAX 200
+
+/// Adds the string at `idx` quoted as string.format's %q quotes it (the
+/// first QUOTED_MAX bytes of a longer one, then "...").
 static void add_quoted(luaL_Buffer *b, lua_State *L, int idx) {
     size_t length;
     const char *s = lua_tolstring(L, idx, &length);
+    size_t shown = length > QUOTED_MAX ? QUOTED_MAX : length;
     luaL_addchar(b, '"');
-    for (size_t i = 0; i < length; i++) {
+    for (size_t i = 0; i < shown; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '"' || c == '\\' || c == '\n') {
             luaL_addchar(b, '\\');
@@ -83,16 +88,53 @@ static void add_quoted(luaL_Buffer *b, lua_State *L, int idx) {
             luaL_addchar(b, (char)c);
         }
     }
+    if (shown < length) luaL_addstring(b, "...");
     luaL_addchar(b, '"');
 }
 
+/// Pushes the value at `idx` as text without running any of the script's
+/// code (no __tostring, no __name: a stop must not be catchable through a
+/// metamethod that raises): strings and numbers as they are, other values
+/// by type and address.
+static void push_plain_text(lua_State *L, int idx) {
+    switch (lua_type(L, idx)) {
+    case LUA_TSTRING: lua_pushvalue(L, idx); break;
+    case LUA_TNUMBER: lua_pushvalue(L, idx); lua_tolstring(L, -1, NULL); break;   /* converts the copy */
+    case LUA_TBOOLEAN: lua_pushstring(L, lua_toboolean(L, idx) ? "true" : "false"); break;
+    case LUA_TNIL: case LUA_TNONE: lua_pushliteral(L, "nil"); break;
+    default: lua_pushfstring(L, "%s: %p", luaL_typename(L, idx), lua_topointer(L, idx)); break;
+    }
+}
+
 /// Calls the original function (upvalue `original`) with every argument
-/// and returns what it returns.
-static int call_original(lua_State *L, int original) {
+/// and returns what it returns. Called from C, its own argument errors
+/// would name no function and no place ("bad argument #1 to '?'"): they
+/// are raised again as the script's call would have raised them, with
+/// `name` and the caller's "file:line: ". Any other error goes on as it is.
+static void call_named(lua_State *L, int nargs, int nresults, const char *name);
+
+static int call_original(lua_State *L, int original, const char *name) {
     lua_pushvalue(L, lua_upvalueindex(original));
     lua_insert(L, 1);
-    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    call_named(L, lua_gettop(L) - 1, LUA_MULTRET, name);
     return lua_gettop(L);
+}
+
+/// lua_call of the function under `nargs` arguments, its argument errors
+/// raised again naming `name` at the caller's place (see call_original).
+static void call_named(lua_State *L, int nargs, int nresults, const char *name) {
+    if (lua_pcall(L, nargs, nresults, 0) == LUA_OK) return;
+    size_t length;
+    const char *message = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &length) : NULL;
+    const char *unnamed = message != NULL && strncmp(message, "bad argument #", 14) == 0 ? strstr(message, " to '?' (") : NULL;
+    if (unnamed != NULL) {
+        luaL_where(L, 1);
+        lua_pushlstring(L, message, (size_t)(unnamed - message));
+        lua_pushfstring(L, " to '%s' (", name);
+        lua_pushstring(L, unnamed + strlen(" to '?' ("));
+        lua_concat(L, 4);
+    }
+    lua_error(L);
 }
 
 /// Replaces table[field] with `f` over the original (its upvalue 2), if there is one.
@@ -114,7 +156,7 @@ static int text_load(lua_State *L) {
     if (lua_gettop(L) < 3) lua_settop(L, 3);
     lua_pushliteral(L, "t");
     lua_replace(L, 3);
-    return call_original(L, 2);
+    return call_original(L, 2, "load");
 }
 
 /// loadfile(file, mode, env): mode is always "t". Upvalue 2: loadfile.
@@ -122,7 +164,7 @@ static int text_loadfile(lua_State *L) {
     if (lua_gettop(L) < 2) lua_settop(L, 2);
     lua_pushliteral(L, "t");
     lua_replace(L, 2);
-    return call_original(L, 2);
+    return call_original(L, 2, "loadfile");
 }
 
 /// dofile(file): loadfile(file, "t"), then the chunk. Upvalue 2: loadfile.
@@ -131,7 +173,7 @@ static int text_dofile(lua_State *L) {
     lua_pushvalue(L, lua_upvalueindex(2));
     lua_pushvalue(L, 1);
     lua_pushliteral(L, "t");
-    lua_call(L, 2, 2);
+    call_named(L, 2, 2, "dofile");
     if (lua_isnil(L, -2)) {                          /* error(message, 2) */
         luaL_where(L, 1);
         lua_pushvalue(L, -2);
@@ -143,14 +185,47 @@ static int text_dofile(lua_State *L) {
     return lua_gettop(L) - 1;
 }
 
+// MARK: - Reading stacks, not reaching functions
+
+/// debug.getinfo without "f": the dry run's debug library reads stacks but
+/// never hands out the functions running there — one level up from a
+/// `load` reader or a metamethod of `package` is the stock function this
+/// file replaced, which would load bytecode or native code. Upvalue 1:
+/// the stock debug.getinfo.
+static int restricted_getinfo(lua_State *L) {
+    int what = lua_type(L, 1) == LUA_TTHREAD ? 3 : 2;
+    if (lua_gettop(L) < what) lua_settop(L, what);
+    /* A level on this thread counts this function too: one more than the
+       script meant (a level on another coroutine's stack does not). */
+    int level = what - 1;
+    if (lua_isinteger(L, level) && (what == 2 || lua_tothread(L, 1) == L) && lua_tointeger(L, level) >= 0) {
+        lua_pushinteger(L, lua_tointeger(L, level) + 1);
+        lua_replace(L, level);
+    }
+    if (lua_isnil(L, what)) {
+        lua_pushliteral(L, "lnSrtu");                /* the stock default, less "f" */
+        lua_replace(L, what);
+    } else if (lua_type(L, what) == LUA_TSTRING) {
+        size_t length;
+        const char *options = lua_tolstring(L, what, &length);
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        for (size_t i = 0; i < length; i++)
+            if (options[i] != 'f') luaL_addchar(&b, options[i]);
+        luaL_pushresult(&b);
+        lua_replace(L, what);
+    }
+    return call_original(L, 1, "getinfo");
+}
+
 // MARK: - io and os
 
 /// Whether the string at `idx` holds any of `chars`.
 static int has_any(lua_State *L, int idx, const char *chars) {
     size_t length;
     const char *s = lua_tolstring(L, idx, &length);
-    for (size_t i = 0; i < length; i++)
-        if (s[i] != 0 && strchr(chars, s[i]) != NULL) return 1;
+    for (size_t i = 0; i < length && s[i] != 0; i++)   /* io.open reads the mode as a C string */
+        if (strchr(chars, s[i]) != NULL) return 1;
     return 0;
 }
 
@@ -174,16 +249,21 @@ static int stop_writing(lua_State *L, const char *call, int first, int second) {
 /// io.open(file, mode, ...): stops for a mode that writes. Upvalue 2: io.open.
 static int guarded_open(lua_State *L) {
     if (lua_type(L, 2) == LUA_TSTRING && has_any(L, 2, "wa+")) {
-        luaL_tolstring(L, 1, NULL);
+        push_plain_text(L, 1);
         return stop_writing(L, "io.open", lua_gettop(L), 2);
     }
-    return call_original(L, 2);
+    return call_original(L, 2, "open");
 }
 
-/// io.output(file, ...): stops for a file name. Upvalue 2: io.output.
+/// io.output(file, ...): stops for anything but nothing or an open file —
+/// a name (or a number, which io.output takes as one) would be opened for
+/// writing. Upvalue 2: io.output.
 static int guarded_output(lua_State *L) {
-    if (lua_type(L, 1) == LUA_TSTRING) return stop_writing(L, "io.output", 1, 0);
-    return call_original(L, 2);
+    if (!lua_isnoneornil(L, 1) && luaL_testudata(L, 1, LUA_FILEHANDLE) == NULL) {
+        push_plain_text(L, 1);
+        return stop_writing(L, "io.output", lua_gettop(L), 0);
+    }
+    return call_original(L, 2, "output");
 }
 
 /// os.exit(code): stops, saying so.
@@ -191,7 +271,7 @@ static int guarded_exit(lua_State *L) {
     lua_settop(L, 1);
     lua_pushliteral(L, "the script called os.exit(");
     if (lua_isnil(L, 1)) lua_pushliteral(L, "");
-    else luaL_tolstring(L, 1, NULL);
+    else push_plain_text(L, 1);
     lua_pushliteral(L, ")");
     lua_concat(L, 3);
     return stop_with_reason(L);
@@ -230,32 +310,56 @@ static void guard_os(lua_State *L, int stop) {
 // MARK: - Native code
 
 /// package.searchers[3] (`all_in_one` 0) or [4] (1): stops where the
-/// searcher would find a C library on package.cpath. Upvalues: 2 the
-/// searcher, 3 package.searchpath, 4 the package table, 5 all_in_one.
+/// stock searcher would find a C library on package.cpath, and otherwise
+/// answers as it would ("no file …", or nothing for [4] and a name without
+/// a dot) — without ever calling it: it would read package.cpath again,
+/// and a script's __index on `package` could give it another path then.
+/// Upvalues: 2 package.searchpath, 3 the package table, 4 all_in_one.
 static int guarded_searcher(lua_State *L) {
     size_t length;
     const char *name = luaL_checklstring(L, 1, &length);
-    lua_pushvalue(L, lua_upvalueindex(3));
-    const char *dot = lua_toboolean(L, lua_upvalueindex(5)) ? memchr(name, '.', length) : NULL;
+    int all_in_one = lua_toboolean(L, lua_upvalueindex(4));
+    const char *dot = all_in_one ? memchr(name, '.', length) : NULL;
+    if (all_in_one && dot == NULL) return 0;         /* a root module: searcher 3's */
+    lua_pushvalue(L, lua_upvalueindex(2));
     if (dot != NULL) lua_pushlstring(L, name, (size_t)(dot - name));   /* the root module's library */
     else lua_pushvalue(L, 1);
-    lua_getfield(L, lua_upvalueindex(4), "cpath");
-    lua_call(L, 2, 1);
-    if (lua_toboolean(L, -1)) {
-        int file = lua_gettop(L);
-        luaL_Buffer b;
-        luaL_buffinit(L, &b);
-        luaL_addstring(&b, "require ");
-        add_quoted(&b, L, 1);
-        luaL_addstring(&b, " would load native code (");
-        luaL_tolstring(L, file, NULL);
-        luaL_addvalue(&b);
-        luaL_addstring(&b, ")");
-        luaL_pushresult(&b);
-        return stop_with_reason(L);
-    }
+    if (lua_getfield(L, lua_upvalueindex(3), "cpath") != LUA_TSTRING)
+        return luaL_error(L, "'package.cpath' must be a string");
+    lua_call(L, 2, 2);
+    if (!lua_toboolean(L, -2)) return 1;             /* "no file …" */
+    int file = lua_gettop(L) - 1;
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    luaL_addstring(&b, "require ");
+    add_quoted(&b, L, 1);
+    luaL_addstring(&b, " would load native code (");
+    push_plain_text(L, file);
+    luaL_addvalue(&b);
+    luaL_addstring(&b, ")");
+    luaL_pushresult(&b);
+    return stop_with_reason(L);
+}
+
+/// package.searchers[2], text only: the stock one loads precompiled chunks
+/// too. Finds `name` on package.path as it does, loads the file in text
+/// mode, and says what it says. Upvalues: 2 package.searchpath, 3 the
+/// package table.
+static int text_searcher(lua_State *L) {
+    const char *name = luaL_checkstring(L, 1);
+    lua_settop(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushvalue(L, 1);
+    if (lua_getfield(L, lua_upvalueindex(3), "path") != LUA_TSTRING)
+        return luaL_error(L, "'package.path' must be a string");
+    lua_call(L, 2, 2);
+    if (!lua_toboolean(L, -2)) return 1;             /* "no file …" */
     lua_pop(L, 1);
-    return call_original(L, 2);
+    const char *filename = lua_tostring(L, -1);
+    if (luaL_loadfilex(L, filename, "t") != LUA_OK)
+        return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, filename, lua_tostring(L, -1));
+    lua_insert(L, -2);                               /* the chunk, then its file name */
+    return 2;
 }
 
 static void guard_package(lua_State *L, int stop) {
@@ -269,20 +373,28 @@ static void guard_package(lua_State *L, int stop) {
     int searchpath = lua_gettop(L);
     if (lua_getfield(L, package, "searchers") == LUA_TTABLE) {
         int searchers = lua_gettop(L);
+        /* Without searchpath (a sandboxed state) searcher 2 is the sandbox's,
+           text only already, and there are no C searchers. */
+        if (lua_isfunction(L, searchpath) && lua_geti(L, searchers, 2) != LUA_TNIL) {
+            lua_pushvalue(L, stop);
+            lua_pushvalue(L, searchpath);
+            lua_pushvalue(L, package);
+            lua_pushcclosure(L, text_searcher, 3);
+            lua_seti(L, searchers, 2);
+        }
+        lua_settop(L, searchers);
         for (int i = 3; i <= 4; i++) {               /* the C library searchers */
             if (lua_geti(L, searchers, i) == LUA_TNIL) {
                 lua_pop(L, 1);
                 continue;
             }
-            int searcher = lua_gettop(L);
+            lua_pop(L, 1);
             lua_pushvalue(L, stop);
-            lua_pushvalue(L, searcher);
             lua_pushvalue(L, searchpath);
             lua_pushvalue(L, package);
             lua_pushboolean(L, i == 4);
-            lua_pushcclosure(L, guarded_searcher, 5);
+            lua_pushcclosure(L, guarded_searcher, 4);
             lua_seti(L, searchers, i);
-            lua_pop(L, 1);
         }
     }
     lua_settop(L, package - 1);
@@ -446,6 +558,7 @@ int fh_dry_run_library(lua_State *L) {
         lua_getfield(L, -1, "getinfo");
         lua_pushvalue(L, -1);
         lua_replace(L, getinfo);
+        lua_pushcclosure(L, restricted_getinfo, 1);
         lua_setfield(L, debug, "getinfo");
         lua_getfield(L, -1, "traceback");
         lua_setfield(L, debug, "traceback");

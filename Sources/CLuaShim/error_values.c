@@ -2,7 +2,8 @@
 // while Swift carries the error, so that the script that catches it gets
 // the value back instead of "(error object is a table value)":
 //  - fh_keep_error_value stores one under a number Swift can carry (the
-//    newest FH_KEPT_ERROR_VALUES per state; older ones are let go);
+//    newest FH_KEPT_ERROR_VALUES per state; older ones are let go, and
+//    one raised back into Lua is let go then);
 //  - a Swift function that fails with a kept value raises it again as it
 //    was (FH_RAISE_VALUE), or wrapped in an error object { message = …,
 //    cause = value } whose tostring is the message (FH_RAISE_CAUSE).
@@ -106,6 +107,13 @@ void fh_push_raised_value(lua_State *L, int wrap) {
         return;
     }
     int value = lua_gettop(L);
+    /* Raised, the value lives on in the error (and whatever catches it): the
+       state lets it go, so errors caught and dropped in a loop keep nothing. */
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &kept_values_key) == LUA_TTABLE) {
+        lua_pushnil(L);
+        lua_rawseti(L, -2, lua_tointeger(L, id));
+    }
+    lua_pop(L, 1);
     if (wrap) {
         lua_createtable(L, 0, 2);
         lua_pushvalue(L, message);

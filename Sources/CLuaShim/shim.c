@@ -294,7 +294,8 @@ static int fh_msghandler(lua_State *L) {
     if (msg == NULL && fh_is_error_object(L, 1)) {   /* a failed resolve's: its message, with the traceback */
         lua_pushliteral(L, "message");
         lua_rawget(L, 1);
-        msg = lua_tostring(L, -1);
+        msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        if (msg == NULL) msg = lua_pushstring(L, "(an error object whose message was removed)");
     }
     if (msg == NULL) {
         c->enforce = saved;              /* script code: under the cap */

@@ -103,4 +103,35 @@ struct DisposalTests {
         try container.close()
         #expect(log.lines == ["first singleton closed"])
     }
+
+    /// A factory that closes its own container (or scope) while it builds:
+    /// what it built is closed at once, the resolve fails, and nothing is
+    /// kept for a later resolve to hand out.
+    @Test func anInstanceBuiltAsItsHolderClosesIsClosedNotKept() throws {
+        final class Captured: @unchecked Sendable { var container: Container?; var scope: ScopeHandle? }
+        let log = Log(), captured = Captured()
+        let registry = Registry()
+        try registry.declareScope("session")
+        let app = try registry.defineConfiguration("app")
+        try app.register(Worker.self, scope: .singleton) { _ in
+            try captured.container?.close()
+            return Worker("closing singleton", log)
+        }
+        try app.register(Worker.self, name: "scoped", scope: .custom("session")) { _ in
+            try captured.scope?.close()
+            return Worker("closing scoped", log)
+        }
+        let container = try registry.container("app")
+        captured.container = container
+        #expect(registryError { _ = try container.resolve(Worker.self) }?.message
+                == "cannot keep Worker: container 'app' was closed while it was built")
+        #expect(registryError { _ = try container.resolve(Worker.self) }?.message == "cannot build Worker: container 'app' is closed")
+        #expect(log.lines == ["closing singleton closed"])
+
+        let other = try registry.container("app")
+        let session = try other.openScope("session")
+        captured.scope = session
+        #expect(registryError { _ = try session.resolve(Worker.self, name: "scoped") }?.kind == .scopeClosed)
+        #expect(log.lines == ["closing singleton closed", "closing scoped closed"])
+    }
 }

@@ -54,19 +54,4 @@ struct DeclarationScanTests {
         #expect(sites.all.map(\.inFunction) == [false, true, false])
         #expect(sites.all[1].function == "late")
     }
-
-    /// A `configuration "x" { … }` site knows the line its body closes on,
-    /// braces of nested tables and strings notwithstanding.
-    @Test func bodiesEndWhereTheirBracesClose() {
-        let sites = DeclarationSites(source: Array("""
-            configuration "app" {
-              register "X" { deps = { a = "}" }, make = function() return { {} } end },
-            }
-            configuration "one" { }
-            scope "s"
-            configuration("paren") { }
-            """.utf8))
-        #expect(sites.all.map(\.label) == ["configuration \"app\"", "configuration \"one\"", "scope \"s\"", "a configuration"])
-        #expect(sites.all.map(\.lastLine) == [3, 4, nil, nil])
-    }
 }

@@ -52,8 +52,14 @@ struct ErrorValueTests {
             let luaErrorValueID: Int?
             var description: String { "it failed" }
         }
-        let id = try #require(expectLuaError(lua, "error({ code = 5 })")?.errorValueID)
-        lua.registerFrame("fails") { _ in throw Failed(luaErrorValueID: id) }
+        // Each call fails with a value kept anew (a kept value is let go once raised).
+        lua.registerFrame("fails") { f in
+            let id: Int? = try { () throws -> Int? in
+                do { try f.state.run("error({ code = 5 })", name: "inner") } catch let error as LuaError { return error.errorValueID }
+                return nil
+            }()
+            throw Failed(luaErrorValueID: id)
+        }
         let result = try lua.run("""
             local ok, err = pcall(function() fails() end)
             return type(err), err.message, err.cause.code, tostring(err) == err.message, getmetatable(err)
@@ -67,6 +73,12 @@ struct ErrorValueTests {
             return
         }
         #expect(try cause.get("code") == .integer(5))
+        // Once raised into Lua, the state lets the value go: the script holds it.
+        let raised = try #require(expectLuaError(lua, "error({ code = 6 })")?.errorValueID)
+        lua.registerFrame("failsOnce") { _ in throw Failed(luaErrorValueID: raised) }
+        _ = try lua.run("pcall(failsOnce)", name: "once.lua")
+        #expect(try !isKept(raised))
+        #expect(try lua.run("return select(2, pcall(failsOnce))", name: "twice.lua") == ["it failed"])
         // No id: the description, as any error.
         lua.registerFrame("plain") { _ in throw Failed(luaErrorValueID: nil) }
         #expect(try lua.run("return select(2, pcall(plain))", name: "p.lua") == ["it failed"])

@@ -90,9 +90,19 @@ public final class Container: Resolving, @unchecked Sendable {
         if let error = failures.error(closing: "container '\(configuration)'", configuration: configuration) { throw error }
     }
 
-    /// A singleton was built into `slot` (called under the creation lock).
-    func noteBuilt(slot: Int) {
-        builtOrder.append(slot)
+    /// Keeps singleton `value`, just built, in `slot` (called under the
+    /// creation lock) — unless its factory closed the container meanwhile:
+    /// then it is closed at once and the resolve fails, as any after the close.
+    func keepBuilt(_ value: Any, slot: Int, registration: Registration) throws {
+        guard closed else {
+            slots[slot].store(value)
+            builtOrder.append(slot)
+            return
+        }
+        var failures = DisposalFailures()
+        failures.dispose(value, registration: registration, disposer: disposer)
+        throw failures.error(closing: "\(registration.key), built as its container closed", configuration: configuration)
+            ?? RegistryError(.scopeClosed, "cannot keep \(registration.key): container '\(configuration)' was closed while it was built")
     }
 
     /// Throws if the container is closed (called under the creation lock):

@@ -289,8 +289,12 @@ struct ResolutionContext {
                     throw error(.wrongType, "\(planned.name) is weak-scoped, but its factory made a \(typeName(of: value)), which is not a class instance",
                                 details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
                 }
-                slot.store(value)
-                if entry.lifetime == .singleton { container.noteBuilt(slot: Int(entry.slot)) }
+                if entry.lifetime == .singleton {
+                    // Its factory may have closed the container: then it is closed too, not kept.
+                    try container.keepBuilt(value, slot: Int(entry.slot), registration: plan.registrations[index].registration)
+                } else {
+                    slot.store(value)
+                }
                 return value
             }
         case .custom:
@@ -302,7 +306,14 @@ struct ResolutionContext {
             return try container.creationLock.withLock {
                 if let existing = try scope.instance(at: index) { return try cast(existing, index) }
                 let value = try build(index, entry, as: T.self, arguments)
-                try scope.store(value, at: index)
+                do {
+                    try scope.store(value, at: index)
+                } catch {
+                    // The scope closed while its factory ran: close this one too.
+                    var failures = DisposalFailures()
+                    failures.dispose(value, registration: planned.registration, disposer: container.disposer)
+                    throw failures.error(closing: "\(planned.name), built as its scope closed", configuration: plan.configuration) ?? error
+                }
                 return value
             }
         }

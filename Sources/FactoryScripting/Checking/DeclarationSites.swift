@@ -19,10 +19,6 @@ struct DeclarationSites {
         var inFunction: Bool
         /// The named function it is in (innermost), if any.
         var function: String?
-        /// The line that closes its body, for `configuration "x" { … }`
-        /// (nil for other forms): an error on a line from `line` to here
-        /// was raised while the body was made.
-        var lastLine: Int?
 
         /// `configuration "app"` / `scope "screen"` / `a configuration`.
         var label: String {
@@ -67,26 +63,8 @@ struct DeclarationSites {
         func previous(_ back: Int) -> LuaLexer.Token? { tokens.count >= back ? tokens[tokens.count - back] : nil }
         var pending: (token: LuaLexer.Token, line: Int)?
         var awaiting: (String, Int)?               // require/dofile/loadfile: its argument comes next
-        // Braces, to find where a declaration's body ends: the site waiting
-        // for its `{`, and the open bodies with the depth they opened at.
-        var braceDepth = 0
-        var awaitingBody: Int?
-        var openBodies: [(site: Int, depth: Int)] = []
         while let token = lexer.next() {
             let line = lexer.line
-            if let site = awaitingBody {
-                awaitingBody = nil
-                if token == .symbol("{") { openBodies.append((site, braceDepth + 1)) }
-            }
-            if token == .symbol("{") {
-                braceDepth += 1
-            } else if token == .symbol("}") {
-                if let open = openBodies.last, open.depth == braceDepth {
-                    all[open.site].lastLine = line
-                    openBodies.removeLast()
-                }
-                braceDepth = max(0, braceDepth - 1)
-            }
             if let (word, wordLine) = pending.map({ ($0.token, $0.line) }) {
                 pending = nil
                 if case .name(let name, _) = word {
@@ -110,8 +88,7 @@ struct DeclarationSites {
                         if isCall {
                             all.append(Site(kind: name == "scope" ? .scope : .configuration, name: literal,
                                             line: wordLine, inFunction: inFunction, function: function))
-                            if literal != nil { awaitingBody = all.count - 1 }
-                        } else {
+                        } else if token != .symbol("=") {   // `scope = "x"`: a field or variable of that name, no use
                             opaque.append(Opaque(line: wordLine, what: "\(name) used as a value"))
                         }
                     case "require", "dofile", "loadfile":
@@ -138,8 +115,12 @@ struct DeclarationSites {
                     opaque.append(Opaque(line: wordLine, what: "\(name) of a computed name"))
                 }
             }
-            if case .string(let text) = token, (text == "configuration" || text == "scope"), previous(1) == .symbol("[") {
-                opaque.append(Opaque(line: line, what: "\(text) reached by index"))
+            if case .string(let text) = token, (text == "configuration" || text == "scope") {
+                if previous(1) == .symbol("[") {
+                    opaque.append(Opaque(line: line, what: "\(text) reached by index"))
+                } else if previous(1) == .symbol(","), previous(3) == .symbol("("), case .name("rawget", _)? = previous(4) {
+                    opaque.append(Opaque(line: line, what: "\(text) reached by rawget"))     // rawget(_G, "configuration")
+                }
             }
             switch token {
             case .name(let word, _):

@@ -116,6 +116,12 @@ extension FactoryHost {
         // A script that failed is reported with its error; what it never
         // reached then is unreached because of the failure, not a branch.
         var failure: DeclarationRun.Stop?
+        dryRunFailed = result.error != nil
+        if let error = result.error as? LuaError, error.kind == .syntax {
+            // It never ran: the syntax error is the one thing to say.
+            result.stop = dryStop
+            return result
+        }
         if dryStop == nil, let error = result.error as? LuaError {
             let (place, text) = Self.splitPlace(error.message)
             failure = DeclarationRun.Stop(reason: .sideEffect, origin: place.map(Origin.init(parsingWhere:)), message: text)
@@ -168,6 +174,9 @@ extension FactoryHost {
                 }
             }
             func after(_ line: Int) -> Bool { stop != nil && (stopLine.map { line >= $0 } ?? !entry.ran) }
+            // A use of code loading on the line that failed is what failed, not
+            // something after it (a stop's line is the stopping call's).
+            func usedAfter(_ line: Int) -> Bool { after(line) && (dryStop != nil || stopLine.map { line > $0 } ?? true) }
             for site in sites.all {
                 if spec && entry.chunk == mainChunk && bodies.contains(where: { $0.file == entry.chunk && $0.lines.contains(site.line) }) {
                     continue                                   // a test's own declaration
@@ -177,8 +186,7 @@ extension FactoryHost {
                 if entry.ran && reached { continue }
                 let why: String
                 var tip = hint
-                if dryStop == nil, let failure = stop?.origin, failure.file == entry.chunk,
-                   let last = site.lastLine, (site.line...last).contains(failure.line), let stopText {
+                if dryStop == nil, let stopText, startedDeclarations.contains(origin) {
                     why = "its body failed, at \(stopText)"
                     tip = "fix that error: nothing in the configuration was checked"
                 } else if let requiredAt = entry.requiredAt {
@@ -195,19 +203,19 @@ extension FactoryHost {
             }
             if let stopText {
                 // What runs after the stop that the scan cannot follow.
-                for use in sites.opaque where after(use.line) {
+                for use in sites.opaque where usedAfter(use.line) {
                     found.append(.init(origin: Origin(file: entry.chunk, line: use.line), declaration: use.what,
                                        reason: "\(stopped) before it, at \(stopText), and cannot see what it declares",
                                        hint: hint))
                 }
                 for alias in sites.aliases {
-                    for call in sites.calls where call.name == alias.name && after(call.line) && call.line != alias.line {
+                    for call in sites.calls where call.name == alias.name && usedAfter(call.line) && call.line != alias.line {
                         found.append(.init(origin: Origin(file: entry.chunk, line: call.line),
                                            declaration: "\(alias.name) (the DSL, as bound at \(entry.chunk):\(alias.line))",
                                            reason: "it is called after \(stopped), at \(stopText)", hint: hint))
                     }
                 }
-                for required in sites.requires where after(required.line) && !isLoaded(required.name)
+                for required in sites.requires where usedAfter(required.line) && !isLoaded(required.name)
                     && !isPreloaded(required.name) && searchModule(required.name) == nil {
                     found.append(.init(origin: Origin(file: entry.chunk, line: required.line),
                                        declaration: "require \"\(required.name)\"",
@@ -216,7 +224,7 @@ extension FactoryHost {
                 }
                 let declaring = Set(sites.all.compactMap(\.function))
                 for function in sites.functions where declaring.contains(function.name) {
-                    for call in sites.calls where call.name == function.name && after(call.line)
+                    for call in sites.calls where call.name == function.name && usedAfter(call.line)
                         && !(function.first...function.last).contains(call.line) {
                         found.append(.init(origin: Origin(file: entry.chunk, line: call.line),
                                            declaration: "\(function.name)(…), which declares (\(entry.chunk):\(function.first)),",

@@ -16,7 +16,8 @@ extension FactoryHost {
     /// What a script's factory raised, when it was a value other than text
     /// (a table, say) and `error` is the failure it caused — from resolving
     /// in Swift, or a script run. Nil for text errors, and once the host has
-    /// let the value go (it keeps the newest 32).
+    /// let the value go (it keeps the newest 32, and one
+    /// raised back into a script is the script's from then on).
     ///
     /// ```swift
     /// do { _ = try container.resolve(Cache.self) } catch {

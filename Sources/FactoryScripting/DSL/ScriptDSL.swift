@@ -35,6 +35,7 @@ extension FactoryHost {
                 throw frame.argumentError(2, "the body is not a second argument: write configuration \"\(name)\" { register … }, "
                                           + "or configuration(\"\(name)\")({ … })")
             }
+            if self.isDryRun { self.startedDeclarations.insert(frame.origin()) }
             frame.pushArgument(1)
             frame.push(frame.origin())
             try frame.pushBound(configurationBody, values: 3)

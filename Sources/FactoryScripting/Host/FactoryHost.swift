@@ -75,6 +75,13 @@ public final class FactoryHost {
     /// The lines of the test bodies (`it`, hooks) a spec file's dry run saw, by file.
     var testBodies: LuaTable?
 
+    /// Where `configuration "x"` was called in a dry run, its body applied
+    /// or not (a body that failed was started, never reached).
+    var startedDeclarations: Set<Origin> = []
+    /// Whether the dry run's script failed (its error is the problem to fix:
+    /// registrations of a body it never applied are not reported apart).
+    var dryRunFailed = false
+
     func recordReached(_ origin: Origin, name: String) {
         reachedDeclarations.insert(origin)
         reachedNames.insert("\(origin)#\(name)")
@@ -325,7 +332,8 @@ public final class FactoryHost {
     }
 
     func unaddedRegistrations() -> [RegistryError] {
-        specs.filter { !$0.added }.map { spec in
+        if dryRunFailed { return [] }
+        return specs.filter { !$0.added }.map { spec in
             RegistryError(.invalidRegistration,
                           "register \"\(spec.key)\" is not inside any configuration, so nothing uses it",
                           details: ["registered at \(spec.origin)",

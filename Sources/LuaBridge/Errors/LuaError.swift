@@ -55,7 +55,7 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
     let raisedByLua: Bool
     /// When Lua raised a value that is not text (a table, say), the number
     /// it is kept under: ``LuaState/errorValue(_:)`` gives it back (a state
-    /// keeps the newest 32), and a Swift function that fails with this
+    /// keeps the newest 32, until raised again), and a Swift function that fails with this
     /// error raises that value again, not its message.
     public let errorValueID: Int?
 

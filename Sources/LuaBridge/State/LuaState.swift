@@ -408,7 +408,8 @@ public final class LuaState {
     }
 
     /// The value Lua raised for an error, kept under `id` (see
-    /// ``LuaError/errorValueID``); nil once let go (a state keeps the newest 32).
+    /// ``LuaError/errorValueID``); nil once let go (a state keeps the newest 32,
+    /// and lets one go when it is raised back into Lua).
     ///
     /// ```swift
     /// do { try lua.run("error({ code = 42 })", name: "x") } catch let error as LuaError {
