@@ -197,9 +197,10 @@ static int restricted_getinfo(lua_State *L) {
     if (lua_gettop(L) < what) lua_settop(L, what);
     /* A level on this thread counts this function too: one more than the
        script meant (a level on another coroutine's stack does not). */
-    int level = what - 1;
-    if (lua_isinteger(L, level) && (what == 2 || lua_tothread(L, 1) == L) && lua_tointeger(L, level) >= 0) {
-        lua_pushinteger(L, lua_tointeger(L, level) + 1);
+    int level = what - 1, isnum = 0;
+    lua_Integer n = lua_type(L, level) == LUA_TFUNCTION ? 0 : lua_tointegerx(L, level, &isnum);   /* 1, 1.0 and "1" alike */
+    if (isnum && (what == 2 || lua_tothread(L, 1) == L) && n >= 0 && n < LUA_MAXINTEGER) {
+        lua_pushinteger(L, n + 1);
         lua_replace(L, level);
     }
     if (lua_isnil(L, what)) {

@@ -283,6 +283,12 @@ static int leave(lua_State *L, fh_control *c, fh_entry e, int status, int base) 
 /// original error value so Swift can see tables and other non-string errors.
 /// A __tostring metamethod runs under the memory cap; building the report
 /// (traceback) does not, so a report is never refused.
+/// tostring(value) through its __tostring metamethod, or nil without one.
+static int call_tostring(lua_State *L) {
+    if (!luaL_callmeta(L, 1, "__tostring")) lua_pushnil(L);
+    return 1;
+}
+
 static int fh_msghandler(lua_State *L) {
     fh_control *c = control(L);
     int saved = c->enforce;              /* fh_pcall's leave() restores it after any error */
@@ -298,13 +304,18 @@ static int fh_msghandler(lua_State *L) {
         if (msg == NULL) msg = lua_pushstring(L, "(an error object whose message was removed)");
     }
     if (msg == NULL) {
+        /* The value's __tostring, protected: one that raises must not make
+           its error the error (the value kept above would be replaced by it). */
         c->enforce = saved;              /* script code: under the cap */
-        int converted = luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING;
+        lua_pushcfunction(L, call_tostring);
+        lua_pushvalue(L, 1);
+        int converted = lua_pcall(L, 1, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING;
         c->enforce = 0;
         if (converted) {
             c->enforce = saved;
             return 1;
         }
+        lua_pop(L, 1);
         msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
     }
     if (atomic_load(&c->exhausted) == FH_LIMIT_STOP) {  /* fh_stop's message is the whole report */
@@ -652,6 +663,16 @@ void fh_where(lua_State *L, int level) { luaL_where(L, level); }
 
 /* Whether the running C function was called as a method (`obj:f()`), as
    luaL_argerror asks: its argument errors then do not count self. */
+int fh_in_finalizer_or_hook(lua_State *L) {
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "n", &ar) || ar.namewhat == NULL) continue;
+        if (strcmp(ar.namewhat, "hook") == 0) return 1;
+        if (strcmp(ar.namewhat, "metamethod") == 0 && ar.name != NULL && strcmp(ar.name, "__gc") == 0) return 1;
+    }
+    return 0;
+}
+
 int fh_called_as_method(lua_State *L) {
     lua_Debug ar;
     if (!lua_getstack(L, 0, &ar) || !lua_getinfo(L, "n", &ar) || ar.namewhat == NULL) return 0;

@@ -37,11 +37,13 @@ struct DryRunEscapeTests {
         let result = try check("""
             local orig, n = nil, 0
             load(function() n = n + 1; if n == 1 then orig = debug.getinfo(2, "f").func; return "return 1" end end)
-            local function here() return debug.getinfo(1, "l").currentline, debug.getinfo(2, "l").currentline end
-            local inner, outer = here()
-            io.stderr:write(tostring(orig), " ", tostring(debug.getinfo(1).func), " ", inner, " ", outer, "\\n")
+            local function here() return debug.getinfo(1, "l").currentline, debug.getinfo(2, "l").currentline,
+              debug.getinfo(1.0, "l").currentline, debug.getinfo("1", "l").currentline end
+            local inner, outer, float, text = here()
+            io.stderr:write(tostring(orig), " ", tostring(debug.getinfo(1).func), " ", inner, " ", outer, " ", float, " ", text,
+              " ", tostring(debug.getinfo(math.maxinteger)), "\\n")
             """, in: dir)
-        #expect(result.stderr == "nil nil 4 5\n", "\(result)")
+        #expect(result.stderr == "nil nil 4 6 5 5 nil\n", "\(result)")   // (the 1.0 and "1" calls are on line 5)
     }
 
     /// The C searchers are never called: they would read package.cpath again,

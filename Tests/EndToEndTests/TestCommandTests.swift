@@ -182,6 +182,29 @@ struct TestCommandTests {
             """), "\(result)")
     }
 
+    /// An interface a test declares is that test's own, as its scopes and
+    /// configurations are: the next test may declare it another way.
+    @Test func interfacesDeclaredInATestAreItsOwn() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-iface-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("""
+            describe("interfaces", function()
+              it("declares Logger one way", function()
+                interface "Logger" { "info" }
+                configuration "t1" { register "Logger" { make = function() return { info = print } end } }
+              end)
+              it("declares Logger another way", function()
+                interface "Logger" { "info", "warn" }
+                configuration "t2" { register "Logger" { make = function() return { info = print, warn = print } end } }
+                expect(container("t2"):resolve("Logger").warn):to_be(print)
+              end)
+            end)
+            """.utf8).write(to: dir.appendingPathComponent("iface_spec.lua"))
+        let result = try CommandRunner.factoryhost(["test", "iface_spec.lua"], in: dir)
+        #expect(result.status == 0 && result.stdout.hasSuffix("2 passed, 0 failed\n"), "\(result)")
+    }
+
     @Test func tapReport() throws {
         let result = try CommandRunner.factoryhost(["test", "fail", "--reporter", "tap"], in: specs)
         #expect(result == ProcessResult(status: 1, stdout: #"""

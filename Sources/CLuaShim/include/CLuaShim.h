@@ -175,6 +175,10 @@ void fh_where(lua_State *L, int level);
 /// The chunk name (as luaL_where shows it, copied to `name`, which holds
 /// LUA_IDSIZE bytes; `*length` set) and current line of the function at
 /// `level`; 0 (and an empty name) where luaL_where would give "".
+/// 1 if code of a `__gc` finalizer or a debug hook is on `L`'s stack: what
+/// runs there runs inside whatever call the collector or the hook
+/// interrupted, without being that call's.
+int fh_in_finalizer_or_hook(lua_State *L);
 /* 1 if the running C function was called as a method (`obj:f()`). */
 int fh_called_as_method(lua_State *L);
 int fh_position(lua_State *L, int level, char *name, size_t *length);

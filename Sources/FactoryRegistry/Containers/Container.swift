@@ -54,6 +54,18 @@ public final class Container: Resolving, @unchecked Sendable {
         return try ResolutionContext.run(container: self, scope: nil) { try $0.resolveInline(index, as: T.self) }
     }
 
+    /// Runs `body` as if no resolve were under way on this thread: what it
+    /// resolves is no factory's dependency. For code that runs during a
+    /// factory's call without being the factory's own — a finalizer the
+    /// garbage collector happened to run there.
+    ///
+    /// ```swift
+    /// let log = try Container.outsideAnyResolve { try container.resolve(Logger.self) }
+    /// ```
+    public static func outsideAnyResolve<R>(_ body: () throws -> R) rethrows -> R {
+        try ResolutionContext.detached(body)
+    }
+
     // MARK: Closing
 
     /// Whether ``close()`` has run: the container builds no singleton or

@@ -87,6 +87,15 @@ struct ResolutionContext {
         }
     }
 
+    /// Runs `body` as if no resolve were under way on this thread (see
+    /// ``Container/outsideAnyResolve(_:)``).
+    static func detached<R>(_ body: () throws -> R) rethrows -> R {
+        var token: UInt64 = 0
+        let previous = fh_begin_resolve(nil, &token)
+        defer { fh_end_resolve(previous) }
+        return try body()
+    }
+
     /// Links a top-level resolve started inside a factory to the resolve of
     /// the same container that runs that factory (see ``checkReentry(_:)``).
     @usableFromInline

@@ -70,7 +70,7 @@ public struct Resolver {
     public func provider<T>(_ type: T.Type = T.self, name: String? = nil) throws -> Provider<T> {
         try ensureActive()
         let index = try dependency(ObjectIdentifier(type), name, { String(describing: T.self) }, kind: .provider)
-        return Provider(container: context.container, scope: providerScope, index: index)
+        return Provider(container: context.container, scope: providerScope, index: index, declared: true)
     }
 
     /// The scope a provider made here resolves in: the scope this resolve
@@ -87,7 +87,7 @@ public struct Resolver {
     public func anyProvider(_ key: ServiceKey) throws -> Provider<Any> {
         try ensureActive()
         let index = try dependency(key.type.id, key.name, { key.type.name }, kind: .provider)
-        return Provider(container: context.container, scope: providerScope, index: index)
+        return Provider(container: context.container, scope: providerScope, index: index, declared: true)
     }
 
     /// The index of a declared dependency. `typeName` is only called to word
@@ -134,11 +134,16 @@ public struct Provider<T>: @unchecked Sendable {
     /// scopes open at the time of the call.
     weak var scope: ScopeHandle?
     let index: Int
+    /// Made for a factory that declares it (a `provider` dependency): its
+    /// calls are declared, whoever makes them. One taken from a container
+    /// is checked like a resolve when called inside a factory.
+    let declared: Bool
 
-    init(container: Container, scope: ScopeHandle?, index: Int) {
+    init(container: Container, scope: ScopeHandle?, index: Int, declared: Bool = false) {
         self.container = container
         self.scope = scope
         self.index = index
+        self.declared = declared
     }
 
     /// Resolves a new instance (or the scoped one).
@@ -162,7 +167,7 @@ public struct Provider<T>: @unchecked Sendable {
             throw RegistryError(.scopeClosed, "a provider was called after its container was released")
         }
         let live = scope.flatMap { $0.isClosed ? nil : $0 }
-        return try ResolutionContext.run(container: container, scope: live, fromProvider: true) {
+        return try ResolutionContext.run(container: container, scope: live, fromProvider: declared) {
             try $0.resolve(index, as: T.self, arguments: arguments)
         }
     }

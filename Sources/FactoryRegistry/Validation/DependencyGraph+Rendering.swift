@@ -61,11 +61,14 @@ extension DependencyGraph {
     public func renderDOT() -> String {
         var lines = ["digraph \(dotString(configuration)) {", "  rankdir=LR;", "  node [shape=box, fontname=\"Helvetica\"];"]
         for node in nodes {
-            var label = "\(node.key)\\n\(node.scope)"
-            if !node.arguments.isEmpty { label += "\\nargs: " + node.arguments.map(\.description).joined(separator: ", ") }
-            if let origin = node.origin { label += "\\n\(origin)" }
+            // Each part escaped on its own, joined by DOT's line break (a key
+            // with a backslash or a quote must not end the string early).
+            var parts = ["\(node.key)", "\(node.scope)"]
+            if !node.arguments.isEmpty { parts.append("args: " + node.arguments.map(\.description).joined(separator: ", ")) }
+            if let origin = node.origin { parts.append("\(origin)") }
+            let label = "\"" + parts.map { String(dotString($0).dropFirst().dropLast()) }.joined(separator: "\\n") + "\""
             let style = node.isMissing ? ", style=dashed, color=red" : ""
-            lines.append("  n\(node.id) [label=\(dotString(label, escapingNewlines: false))\(style)];")
+            lines.append("  n\(node.id) [label=\(label)\(style)];")
         }
         for edge in edges {
             var attributes: [String] = []
@@ -125,13 +128,13 @@ public func jsonString(_ text: String) -> String {
     return out + "\""
 }
 
-/// A DOT string literal (`\n` in labels is DOT's own line break when kept).
-private func dotString(_ text: String, escapingNewlines: Bool = true) -> String {
+/// A DOT string literal: quotes and backslashes escaped, a newline as DOT's `\n`.
+private func dotString(_ text: String) -> String {
     var out = "\""
     for character in text {
         switch character {
         case "\"": out += "\\\""
-        case "\\" where escapingNewlines: out += "\\\\"
+        case "\\": out += "\\\\"
         case "\n": out += "\\n"
         default: out.append(character)
         }

@@ -71,7 +71,11 @@ final class LuaFactory: @unchecked Sendable {
         // this factory declares (a remembered answer would skip that).
         let memoizing = lua.memoizing
         if memoizing { lua.memoizing = false }
-        defer { if memoizing { lua.memoizing = true } }
+        host.runningLuaFactories += 1
+        defer {
+            host.runningLuaFactories -= 1
+            if memoizing { lua.memoizing = true }
+        }
         do {
             return try make.call(pushing: { frame in
                 frame.pushNewTable(hashCapacity: Int32(dependencies.count))

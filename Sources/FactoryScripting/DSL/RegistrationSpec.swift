@@ -60,7 +60,12 @@ struct ScriptKey {
 
 /// Reads the body of `register "Type" { … }`.
 struct RegistrationParser {
-    static let fields = ["args", "deps", "eager", "make", "name", "override", "scope"]
+    /// The fields of a registration's body, in the order they are read.
+    enum Field: String, CaseIterable {
+        case args, deps, eager, make, name, override, scope
+    }
+    private static let allFields = Field.allCases
+    static let fields = allFields.map(\.rawValue)
     let catalog: TypeCatalog
     let keyText: String
     let origin: Origin
@@ -81,13 +86,15 @@ struct RegistrationParser {
                 }
             }
         }
-        func value(_ name: String) -> LuaValue { Self.fields.firstIndex(of: name).map { values[$0] } ?? .nil }
-        let name: String? = try field("name", value("name"))
+        // By the field's position (looking each name up compared strings 21
+        // times per registration).
+        func value(_ field: Field) -> LuaValue { values[Self.allFields.firstIndex(of: field) ?? 0] }
+        let name: String? = try field("name", value(.name))
         let key = try ScriptKey(parsing: keyText, catalog: catalog, name: name)
-        let scopeWord: String? = try field("scope", value("scope"))
-        let eager: Bool = try field("eager", value("eager")) ?? false
-        let overrides: Bool = try field("override", value("override")) ?? false
-        guard let make: LuaFunction = try field("make", value("make")) else {
+        let scopeWord: String? = try field("scope", value(.scope))
+        let eager: Bool = try field("eager", value(.eager)) ?? false
+        let overrides: Bool = try field("override", value(.override)) ?? false
+        guard let make: LuaFunction = try field("make", value(.make)) else {
             throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing")
         }
         let scope = scopeWord.map(Scope.init(parsing:)) ?? .transient
@@ -101,8 +108,8 @@ struct RegistrationParser {
         if eager && scope != .singleton {
             throw LuaError(.typeMismatch, "\(what): only a singleton can be eager (scope is \(scope))")
         }
-        let dependencies = try parseDependencies(value("deps"))
-        let arguments = try parseArguments(value("args"))
+        let dependencies = try parseDependencies(value(.deps))
+        let arguments = try parseArguments(value(.args))
         let factory = LuaFactory(host: host, make: make, key: key.description, resultType: key.type,
                                  dependencies: dependencies, argumentNames: arguments.map(\.0), origin: origin)
         return RegistrationSpec(Registration(

@@ -108,11 +108,15 @@ extension FactoryHost {
             }
             var methods: [String] = []
             for (key, value) in try table.pairs() {
-                guard case .integer = key, case .string(let method) = value, !method.description.isEmpty else {
+                guard case .integer = key, case .string(let method) = value, isIdentifier(method.description) else {
                     throw LuaError(.typeMismatch, "interface '\(name)' (\(origin)): list its methods by name, "
-                                   + "interface \"\(name)\" { \"info\", \"warn\" } (got \(describeKey(key)) = \(value.typeName))")
+                                   + "interface \"\(name)\" { \"info\", \"warn\" } (got \(describeKey(key)) = \(describeValue(value)))")
                 }
                 methods.append(method.description)
+            }
+            guard !methods.isEmpty else {
+                throw LuaError(.typeMismatch, "interface '\(name)' (\(origin)): an interface lists at least one method "
+                               + "(for any table at all, use the key table#name)")
             }
             guard methods.count == Set(methods).count else {
                 throw LuaError(.typeMismatch, "interface '\(name)' (\(origin)): a method is listed twice")
@@ -123,8 +127,10 @@ extension FactoryHost {
         try lua.setGlobal("interface", .function(lua.frameFunction("interface") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
-            guard !name.isEmpty, !name.contains("#"), self.types.type(name)?.kind != .primitive else {
-                throw frame.argumentError(1, "an interface name is a type name, such as \"Logger\" (not empty, no '#', not a Lua type)")
+            let luaTypes: Set<String> = ["nil", "boolean", "number", "integer", "string", "table", "function", "thread", "userdata", "any"]
+            guard isIdentifier(name), name.utf8.count <= 200, !luaTypes.contains(name) else {
+                throw frame.argumentError(1, "an interface name is a type name such as \"Logger\": letters, digits and _, "
+                                          + "not starting with a digit, at most 200 bytes, not a Lua type")
             }
             frame.pushArgument(1)
             frame.push(frame.origin())
@@ -213,11 +219,20 @@ extension FactoryHost {
         let arguments = frame.count <= position && registration?.arguments.isEmpty != false
             ? Arguments.none
             : try runtimeArguments(frame.value(position + 1), for: registration, key: key.description)
-        let value = try resolving.resolveAny(key.serviceKey, arguments: arguments)
+        let value = try outsideFactoryIfFinalizer(frame) { try resolving.resolveAny(key.serviceKey, arguments: arguments) }
         if let onScriptResolve { onScriptResolve(registration, container, value) }
         try types.push(value, to: frame)
         return onContainer && onScriptResolve == nil && frame.count == position
             && registration?.scope == .singleton
+    }
+
+    /// Runs `body` as no factory's own when a finalizer (or hook) called
+    /// this during a Lua factory's run: the collector runs finalizers
+    /// wherever it happens to be, and what they resolve is not the
+    /// factory's undeclared dependency.
+    func outsideFactoryIfFinalizer<R>(_ frame: LuaFrame, _ body: () throws -> R) throws -> R {
+        guard runningLuaFactories > 0, frame.isInsideFinalizerOrHook else { return try body() }
+        return try Container.outsideAnyResolve(body)
     }
 
     /// A key as `register`/`resolve` write it, parsed once per host: types
@@ -275,8 +290,15 @@ extension FactoryHost {
     func providerFunction(_ provider: Provider<Any>, name: String) throws -> LuaFunction {
         try lua.frameFunction("provider of \(name)") { [unowned self] frame in
             let arguments = try self.runtimeArguments(frame.value(1), for: provider.registration, key: name)
-            try self.types.push(provider.call(arguments: arguments), to: frame)
+            try self.types.push(self.outsideFactoryIfFinalizer(frame) { try provider.call(arguments: arguments) }, to: frame)
             return 1
         }
     }
+}
+
+/// Whether `text` is a Lua identifier (letters, digits, `_`; not starting
+/// with a digit) — what interface and method names must be.
+func isIdentifier(_ text: String) -> Bool {
+    guard let first = text.utf8.first, !(48...57).contains(first) else { return false }
+    return text.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
 }

@@ -75,6 +75,10 @@ public final class FactoryHost {
     /// The lines of the test bodies (`it`, hooks) a spec file's dry run saw, by file.
     var testBodies: LuaTable?
 
+    /// How many Lua factories are running now (nested), for telling a
+    /// finalizer's resolve from the running factory's own.
+    var runningLuaFactories = 0
+
     /// Where `configuration "x"` was called in a dry run, its body applied
     /// or not (a body that failed was started, never reached).
     var startedDeclarations: Set<Origin> = []
@@ -392,10 +396,11 @@ public final class FactoryHost {
     // MARK: Declarations
 
     /// What scripts have declared so far (configurations, registrations,
-    /// scopes), to go back to with ``restoreDeclarations(_:)``.
+    /// scopes, interfaces), to go back to with ``restoreDeclarations(_:)``.
     public struct Declarations {
         let registry: Registry.Snapshot
         let specCount: Int
+        let interfaces: Set<String>
     }
 
     /// The declarations as they are now: the test runner takes them after a
@@ -407,13 +412,15 @@ public final class FactoryHost {
     /// try host.restoreDeclarations(declared)          // 'scratch' is gone
     /// ```
     public func declarations() -> Declarations {
-        Declarations(registry: registry.snapshot(), specCount: specs.count)
+        Declarations(registry: registry.snapshot(), specCount: specs.count, interfaces: types.scriptInterfaceNames)
     }
 
     /// Forgets every declaration made since `declarations` was taken.
     public func restoreDeclarations(_ declarations: Declarations) throws {
         try registry.restore(declarations.registry)
         if specs.count > declarations.specCount { specs.removeLast(specs.count - declarations.specCount) }
+        // Interfaces declared since are gone too, and keys parsed with them.
+        if types.removeScriptInterfaces(keeping: declarations.interfaces) { parsedKeys.removeAll() }
     }
 
     // MARK: Checking

@@ -149,6 +149,22 @@ public final class TypeCatalog {
         }
     }
 
+    /// The names of the interfaces scripts declared.
+    var scriptInterfaceNames: Set<String> { Set(scriptInterfaces.keys) }
+
+    /// Forgets the script interfaces not in `kept` (declared since a
+    /// snapshot); returns whether there were any.
+    func removeScriptInterfaces(keeping kept: Set<String>) -> Bool {
+        let gone = scriptInterfaces.keys.filter { !kept.contains($0) }
+        for name in gone {
+            scriptInterfaces[name] = nil
+            interfaceMethods[name] = nil
+            exporters[name] = nil
+            types[name] = nil
+        }
+        return !gone.isEmpty
+    }
+
     private func claim(_ name: String, _ exporter: String) throws {
         if let existing = exporters[name] {
             throw LuaError(.runtime, "type '\(name)' is exported twice: by \(existing) and by \(exporter)")

@@ -223,6 +223,11 @@ public struct LuaFrame {
 
     // MARK: Errors
 
+    /// Whether a `__gc` finalizer or a debug hook is running this call (it
+    /// then runs inside whatever call the collector or hook interrupted,
+    /// without being that call's own).
+    public var isInsideFinalizerOrHook: Bool { fh_in_finalizer_or_hook(L) != 0 }
+
     /// "chunk:line: " of the Lua code `level` calls up (1: this function's
     /// caller), or "" where that is C.
     public func location(level: Int32 = 1) -> String {
