@@ -30,6 +30,8 @@ struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable).", valueName: "dirs"))
     var pluginPath: [String] = []
 
+    @OptionGroup var valueOptions: ValueOptions
+
     @Option(help: ArgumentHelp("Check only this configuration.", valueName: "name"))
     var config: String?
 
@@ -65,6 +67,7 @@ struct CheckCommand: ParsableCommand {
     /// What the parser read.
     var settings: CheckSettings {
         CheckSettings(script: script, arguments: Self.scriptWords(arguments), pluginPaths: pluginPath,
+                      valueFiles: valueOptions.files, valueAssignments: valueOptions.assignments,
                       configuration: config, format: format, timeLimit: Limits.duration(timeout) ?? .seconds(10))
     }
 
@@ -72,11 +75,13 @@ struct CheckCommand: ParsableCommand {
     /// the argument parser; nil for anything else.
     static func plainSettings(_ argv: [String]) -> CheckSettings? {
         guard let line = PlainCommandLine.parse(argv, command: "check",
-                                                options: ["--plugin-path", "--config", "--format", "--timeout"],
-                                                repeatable: ["--plugin-path"]),
+                                                options: ["--plugin-path", "--config", "--format", "--timeout", "--set", "--values"],
+                                                repeatable: ["--plugin-path", "--set", "--values"]),
               let format = line.value("--format", default: Format.text, Format.init(rawValue:)),
-              let timeLimit = line.value("--timeout", default: .seconds(10), Limits.duration) else { return nil }
+              let timeLimit = line.value("--timeout", default: .seconds(10), Limits.duration),
+              (line.values["--set"] ?? []).allSatisfy(HostSetup.isAssignment) else { return nil }
         return CheckSettings(script: line.script, arguments: line.arguments, pluginPaths: line.values["--plugin-path"] ?? [],
+                             valueFiles: line.values["--values"] ?? [], valueAssignments: line.values["--set"] ?? [],
                              configuration: line.value("--config"), format: format, timeLimit: timeLimit)
     }
 }
@@ -86,6 +91,8 @@ struct CheckSettings: Equatable {
     var script: String
     var arguments: [String]
     var pluginPaths: [String]
+    var valueFiles: [String] = []
+    var valueAssignments: [String] = []
     var configuration: String?
     var format: CheckCommand.Format
     var timeLimit: Duration
@@ -95,7 +102,8 @@ struct CheckSettings: Equatable {
         let config = configuration
         let dry: DryDeclaration
         do {
-            dry = try DryDeclaration(script: script, arguments: arguments, pluginPaths: pluginPaths, timeLimit: timeLimit)
+            dry = try DryDeclaration(script: script, arguments: arguments, pluginPaths: pluginPaths,
+                                     values: .given(files: valueFiles, assignments: valueAssignments), timeLimit: timeLimit)
         } catch {
             reportError(error)
             DryDeclaration.finish(1)

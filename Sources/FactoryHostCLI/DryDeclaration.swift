@@ -18,8 +18,11 @@ struct DryDeclaration {
 
     /// Runs `script` (`-`: standard input) with `arguments` in a dry-run host.
     /// Throws only if no host could be made.
-    init(script: String, arguments: [String], pluginPaths: [String], timeLimit: Duration) throws {
-        let host = try HostSetup(pluginPaths: pluginPaths).makeHost(dryRun: true)
+    init(script: String, arguments: [String], pluginPaths: [String], values: ValueOptions = ValueOptions(),
+         timeLimit: Duration) throws {
+        var setup = HostSetup(pluginPaths: pluginPaths)
+        values.apply(to: &setup)
+        let host = try setup.makeHost(dryRun: true)
         // Never released: releasing the host closes its state, which runs the
         // script's finalizers (see `finish`) — and costs time for nothing.
         _ = Unmanaged.passRetained(host)

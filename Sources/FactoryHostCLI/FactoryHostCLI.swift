@@ -56,6 +56,9 @@ struct HostSetup {
     var libraries: LuaState.Libraries = .standard
     /// What a sandboxed host's Swift plugins may reach (`--allow`).
     var granted: PluginCapabilities = []
+    /// Configuration values: `--values FILE`s in order, then `--set name=value`s.
+    var valueFiles: [String] = []
+    var valueAssignments: [String] = []
 
     /// The plugin path: `--plugin-path` entries, then `FACTORYHOST_PLUGIN_PATH`'s.
     var searchPath: [String] {
@@ -71,11 +74,28 @@ struct HostSetup {
     /// plugins on the path.
     func makeHost(dryRun: Bool = false, configure: (LuaState) -> Void = { _ in }) throws -> FactoryHost {
         let host = try FactoryHost(libraries: libraries, granting: libraries == .sandboxed ? granted : .all)
+        try applyValues(to: host)
         if dryRun { try host.beginDryRun() }        // before any plugin code runs
         configure(host.lua)
         try host.installWhenNeeded(FactoryHostCLI.plugins)
         try host.loadLuaPlugins(searchPath: searchPath)
         return host
+    }
+}
+
+extension HostSetup {
+    /// The values files and `--set`s, given to `host` (a sandbox reads no
+    /// environment variable for a value unless granted the environment).
+    func applyValues(to host: FactoryHost) throws {
+        host.values.readsEnvironment = libraries != .sandboxed || granted.contains(.environment)
+        for file in valueFiles { try host.values.addFile(file) }
+        for assignment in valueAssignments { try host.values.set(assignment: assignment) }
+    }
+
+    /// Whether `assignment` reads as `--set`'s `name=value`.
+    static func isAssignment(_ assignment: String) -> Bool {
+        guard let equals = assignment.firstIndex(of: "=") else { return false }
+        return equals != assignment.startIndex
     }
 }
 

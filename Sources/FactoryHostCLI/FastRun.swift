@@ -54,7 +54,7 @@ enum FastRunArguments {
             switch name {
             case "--sandbox" where inline == nil:
                 settings.runner.libraries = .sandboxed
-            case "--memory-limit", "--timeout", "--config", "--plugin-path", "--allow":
+            case "--memory-limit", "--timeout", "--config", "--plugin-path", "--allow", "--set", "--values":
                 guard let value = PlainCommandLine.optionValue(argv, at: &i, inline: inline) else { return nil }
                 switch name {
                 case "--timeout":
@@ -65,6 +65,11 @@ enum FastRunArguments {
                     settings.runner.memoryLimit = bytes
                 case "--config":
                     settings.configuration = value
+                case "--set":
+                    guard HostSetup.isAssignment(value) else { return nil }   // the parser says why
+                    settings.setup.valueAssignments.append(value)
+                case "--values":
+                    settings.setup.valueFiles.append(value)
                 case "--allow":
                     guard let granted = try? PluginCapabilities(parsing: value) else { return nil }
                     settings.setup.granted.formUnion(granted)
@@ -112,6 +117,7 @@ enum FastReplArguments {
         return ReplCommand.start(script: script, arguments: arguments, configuration: settings.configuration,
                                  pluginPaths: settings.setup.pluginPaths, sandbox: runner.libraries == .sandboxed,
                                  granted: settings.setup.granted, memoryLimit: runner.memoryLimit,
-                                 timeLimit: runner.timeLimit, preludes: [])
+                                 timeLimit: runner.timeLimit, preludes: [],
+                                 values: ValueOptions.given(files: settings.setup.valueFiles, assignments: settings.setup.valueAssignments))
     }
 }

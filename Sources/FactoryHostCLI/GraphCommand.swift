@@ -35,6 +35,8 @@ struct GraphCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Stop the script after this long (seconds, or with ms, s or m; default 10s).", valueName: "duration"))
     var timeout: String = "10s"
 
+    @OptionGroup var valueOptions: ValueOptions
+
     @Argument(help: ArgumentHelp("The script that declares the configurations; `-` reads standard input.", valueName: "script"))
     var script: String
 
@@ -54,6 +56,7 @@ struct GraphCommand: ParsableCommand {
     /// What the parser read.
     var settings: GraphSettings {
         GraphSettings(script: script, arguments: CheckCommand.scriptWords(arguments), pluginPaths: pluginPath,
+                      valueFiles: valueOptions.files, valueAssignments: valueOptions.assignments,
                       configuration: config, root: root, format: format, timeLimit: Limits.duration(timeout) ?? .seconds(10))
     }
 
@@ -61,12 +64,14 @@ struct GraphCommand: ParsableCommand {
     /// the argument parser; nil for anything else.
     static func plainSettings(_ argv: [String]) -> GraphSettings? {
         guard let line = PlainCommandLine.parse(argv, command: "graph",
-                                                options: ["--config", "--root", "--format", "--plugin-path", "--timeout"],
-                                                repeatable: ["--plugin-path"]),
+                                                options: ["--config", "--root", "--format", "--plugin-path", "--timeout", "--set", "--values"],
+                                                repeatable: ["--plugin-path", "--set", "--values"]),
               let configuration = line.value("--config"),
               let format = line.value("--format", default: Format.tree, Format.init(rawValue:)),
-              let timeLimit = line.value("--timeout", default: .seconds(10), Limits.duration) else { return nil }
+              let timeLimit = line.value("--timeout", default: .seconds(10), Limits.duration),
+              (line.values["--set"] ?? []).allSatisfy(HostSetup.isAssignment) else { return nil }
         return GraphSettings(script: line.script, arguments: line.arguments, pluginPaths: line.values["--plugin-path"] ?? [],
+                             valueFiles: line.values["--values"] ?? [], valueAssignments: line.values["--set"] ?? [],
                              configuration: configuration, root: line.value("--root"), format: format, timeLimit: timeLimit)
     }
 }
@@ -76,6 +81,8 @@ struct GraphSettings: Equatable {
     var script: String
     var arguments: [String]
     var pluginPaths: [String]
+    var valueFiles: [String] = []
+    var valueAssignments: [String] = []
     var configuration: String
     var root: String?
     var format: GraphCommand.Format
@@ -84,7 +91,8 @@ struct GraphSettings: Equatable {
     /// Draws the configuration's graph and exits.
     func run() -> Never {
         do {
-            let dry = try DryDeclaration(script: script, arguments: arguments, pluginPaths: pluginPaths, timeLimit: timeLimit)
+            let dry = try DryDeclaration(script: script, arguments: arguments, pluginPaths: pluginPaths,
+                                         values: .given(files: valueFiles, assignments: valueAssignments), timeLimit: timeLimit)
             let host = dry.host
             // A graph of declarations the run did not all see would be a guess: say what is missing.
             let unseen = host.problems(after: dry.run).filter { $0.kind == "declarationError" || $0.kind == "notChecked" }

@@ -44,6 +44,8 @@ struct ReplCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Each line's time limit (seconds, or with ms, s or m).", valueName: "duration"))
     var timeout: String?
 
+    @OptionGroup var valueOptions: ValueOptions
+
     @Option(name: .customShort("e"), help: ArgumentHelp("Run this statement first (repeatable, in order with -l).", valueName: "stat"))
     var execute: [String] = []
 
@@ -67,12 +69,12 @@ struct ReplCommand: ParsableCommand {
         let status = Self.start(script: script, arguments: arguments, configuration: config, pluginPaths: pluginPath,
                                 sandbox: sandbox, granted: HostOptions.granted(allow), memoryLimit: memoryLimit.flatMap(Limits.bytes),
                                 timeLimit: timeout.flatMap(Limits.duration),
-                                preludes: Self.preludes(CommandLine.arguments))
+                                preludes: Self.preludes(CommandLine.arguments), values: valueOptions)
         if status != 0 { throw ExitCode(status) }
     }
 
     /// The options of `run` and `repl` that take a value as the next word.
-    static let optionsWithValues: Set<String> = ["--config", "--plugin-path", "--memory-limit", "--timeout", "--allow"]
+    static let optionsWithValues: Set<String> = ["--config", "--plugin-path", "--memory-limit", "--timeout", "--allow", "--set", "--values"]
 
     /// `-e` and `-l` in the order the command line gives them (as lua5.4 runs them).
     static func preludes(_ argv: [String]) -> [ScriptRunner.Prelude] {
@@ -99,10 +101,11 @@ struct ReplCommand: ParsableCommand {
     /// returns the exit status.
     static func start(script: String?, arguments: [String], configuration: String?, pluginPaths: [String],
                       sandbox: Bool, granted: PluginCapabilities, memoryLimit: Int?, timeLimit: Duration?,
-                      preludes: [ScriptRunner.Prelude]) -> Int32 {
+                      preludes: [ScriptRunner.Prelude], values: ValueOptions = ValueOptions()) -> Int32 {
         var setup = HostSetup(pluginPaths: pluginPaths)
         setup.libraries = sandbox ? .sandboxed : .standard
         setup.granted = granted
+        values.apply(to: &setup)
         var settings = REPLSession.Settings {
             try setup.makeHost { lua in
                 lua.memoryLimit = memoryLimit

@@ -42,6 +42,8 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"))
     var pluginPath: [String] = []
 
+    @OptionGroup var valueOptions: ValueOptions
+
     @Flag(name: .customShort("i"), help: "After the script, enter the REPL (as lua5.4 -i).")
     var interactive = false
 
@@ -72,7 +74,8 @@ struct RunCommand: ParsableCommand {
         if interactive {
             let status = ReplCommand.start(script: script, arguments: arguments, configuration: config, pluginPaths: pluginPath,
                                            sandbox: sandbox, granted: HostOptions.granted(allow), memoryLimit: memoryLimit.flatMap(Limits.bytes),
-                                           timeLimit: timeout.flatMap(Limits.duration), preludes: preludes)
+                                           timeLimit: timeout.flatMap(Limits.duration), preludes: preludes,
+                                           values: valueOptions)
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -81,6 +84,7 @@ struct RunCommand: ParsableCommand {
             var setup = HostSetup(pluginPaths: pluginPath)
             setup.libraries = sandbox ? .sandboxed : .standard
             setup.granted = HostOptions.granted(allow)
+            valueOptions.apply(to: &setup)
             do {
                 let host = try setup.makeHost()
                 host.defaultConfiguration = config
@@ -103,6 +107,7 @@ struct RunCommand: ParsableCommand {
         runner.preludes = preludes
         var setup = HostSetup(pluginPaths: pluginPath)
         setup.granted = HostOptions.granted(allow)
+        valueOptions.apply(to: &setup)
         let settings = RunSettings(runner: runner, setup: setup, configuration: config)
         let status = settings.run()
         if status != 0 { throw ExitCode(status) }

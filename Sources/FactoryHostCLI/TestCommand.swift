@@ -68,6 +68,8 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"))
     var pluginPath: [String] = []
 
+    @OptionGroup var valueOptions: ValueOptions
+
     // A worker process's part of the run (see TestOptions.workerCommand).
     @Option(name: .customLong("worker-file"), help: .hidden) var workerFile: String?
     @Option(name: .customLong("worker-position"), help: .hidden) var workerPosition: Int = 0
@@ -87,7 +89,7 @@ struct TestCommand: ParsableCommand {
         TestSettings(paths: paths, filters: filters, filterPatterns: filterPatterns, tags: tags, excludedTags: excludedTags,
                      list: list, failFast: failFast, shuffle: shuffle, seed: seed, timeout: timeout, reporter: reporter,
                      junit: junit, jobs: jobs, config: config, pluginPath: pluginPath,
-                     workerFile: workerFile, workerPosition: workerPosition, workerSkip: workerSkip)
+                     valueFiles: valueOptions.files, valueAssignments: valueOptions.assignments, workerFile: workerFile, workerPosition: workerPosition, workerSkip: workerSkip)
     }
 
     /// This program's own executable, to start workers with.

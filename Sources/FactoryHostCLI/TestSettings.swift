@@ -32,6 +32,8 @@ struct TestSettings: Equatable {
     var jobs = 1
     var config: String?
     var pluginPath: [String] = []
+    var valueFiles: [String] = []
+    var valueAssignments: [String] = []
     var workerFile: String?
     var workerPosition = 0
     var workerSkip = 0
@@ -109,11 +111,14 @@ struct TestSettings: Equatable {
         options.failFast = failFast
         options.shuffleSeed = seed
         options.jobs = jobs
-        let setup = HostSetup(pluginPaths: pluginPath)
+        var setup = HostSetup(pluginPaths: pluginPath)
+        setup.valueFiles = valueFiles
+        setup.valueAssignments = valueAssignments
         let plugins = UncheckedPlugins(FactoryHostCLI.plugins)
         let searchPath = setup.searchPath
-        return TestRunner(files: files, options: options) {
+        return TestRunner(files: files, options: options) { [setup] in
             let host = try FactoryHost(plugins: plugins.value)
+            try setup.applyValues(to: host)
             try host.loadLuaPlugins(searchPath: searchPath)
             return host
         }
@@ -134,6 +139,8 @@ struct TestSettings: Equatable {
         if let seed { add("--seed", String(seed)) }
         if let config { add("--config", config) }
         for path in pluginPath { add("--plugin-path", path) }
+        for file in valueFiles { add("--values", file) }
+        for assignment in valueAssignments { add("--set", assignment) }
         return arguments
     }
 
@@ -195,6 +202,10 @@ struct TestSettings: Equatable {
             case "--tag": settings.tags.append(value)
             case "--exclude-tag": settings.excludedTags.append(value)
             case "--plugin-path": settings.pluginPath.append(value)
+            case "--values": settings.valueFiles.append(value)
+            case "--set":
+                guard HostSetup.isAssignment(value) else { return nil }     // the parser says why
+                settings.valueAssignments.append(value)
             case "--timeout": settings.timeout = value
             case "--reporter": settings.reporter = value
             case "--junit": settings.junit = value
@@ -220,7 +231,8 @@ struct TestSettings: Equatable {
     }
 
     private static let flagNames: Set<String> = ["--list", "--fail-fast", "--shuffle"]
-    private static let repeatableNames: Set<String> = ["--filter", "--filter-pattern", "--tag", "--exclude-tag", "--plugin-path"]
+    private static let repeatableNames: Set<String> = ["--filter", "--filter-pattern", "--tag", "--exclude-tag", "--plugin-path",
+                                                       "--values", "--set"]
     private static let optionNames: Set<String> = repeatableNames.union([
         "--timeout", "--reporter", "--junit", "--config", "--seed", "--jobs",
         "--worker-file", "--worker-position", "--worker-skip",

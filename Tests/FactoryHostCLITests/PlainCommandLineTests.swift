@@ -20,6 +20,7 @@ import Testing
         ["fh", "check", "--format=text", "--timeout", "500ms", "app.lua"],
         ["fh", "check", "--plugin-path", "a:b", "--plugin-path=c", "app.lua"],
         ["fh", "check", "--timeout=2", "--config", "check", "app.lua"],
+        ["fh", "check", "--set", "a=1", "--set=b.c=x=y", "--values", "v.lua", "--values=w.lua", "app.lua"],
     ])
     func plainCheckFormsMeanWhatTheParserReads(_ argv: [String]) throws {
         let fast = try #require(CheckCommand.plainSettings(argv))
@@ -31,6 +32,7 @@ import Testing
         ["fh", "graph", "--config", "app", "app.lua"],
         ["fh", "graph", "--config=app", "--root", "Store#main", "--format", "dot", "app.lua", "arg"],
         ["fh", "graph", "--format=json", "--config", "app", "--plugin-path", "p", "--timeout", "1m", "-"],
+        ["fh", "graph", "--config", "app", "--set", "url=http://x", "--values", "v.lua", "app.lua"],
     ])
     func plainGraphFormsMeanWhatTheParserReads(_ argv: [String]) throws {
         let fast = try #require(GraphCommand.plainSettings(argv))
@@ -55,6 +57,9 @@ import Testing
         ["fh", "run", "app.lua"],                               // another command
         ["fh", "graph", "app.lua"],                             // graph without its required --config
         ["fh", "graph", "--config", "app", "--format", "tree", "--format", "dot", "app.lua"],
+        ["fh", "check", "--set", "novalue", "app.lua"],          // --set without name=value: the parser says so
+        ["fh", "check", "--set", "=x", "app.lua"],
+        ["fh", "graph", "--config", "app", "--set", "x", "app.lua"],
     ])
     func otherFormsAreLeftToTheParser(_ argv: [String]) {
         #expect(CheckCommand.plainSettings(argv) == nil)
@@ -71,6 +76,7 @@ import Testing
          "--config", "app", "--plugin-path", "p", "--plugin-path=q", "--tag", "t", "--exclude-tag=u", "--filter-pattern", "^a"],
         ["fh", "test", "--jobs=256", "--timeout", "500ms", "."],
         ["fh", "test", "--timeout=5s", "--worker-file=x_spec.lua", "--worker-position=3", "--worker-skip=2", "--filter=-x"],
+        ["fh", "test", "--set", "a=1", "--set=b=2", "--values", "v.lua", "specs"],
     ])
     func plainTestFormsMeanWhatTheParserReads(_ argv: [String]) throws {
         let fast = try #require(TestSettings.plain(argv))
@@ -104,6 +110,7 @@ import Testing
         ["fh", "test", "--config", "--list"],
         ["fh", "test", "--memory-limit", "1M"],                 // not test's option
         ["fh", "check", "x_spec.lua"],
+        ["fh", "test", "--set", "novalue"],
     ])
     func otherTestFormsAreLeftToTheParser(_ argv: [String]) {
         #expect(TestSettings.plain(argv) == nil)

@@ -104,7 +104,7 @@ struct ScriptDSLTests {
         ("configuration 'app' { register 'Cache' { make = 1 } }",
          "x.lua:1: register \"Cache\" (x.lua:1): 'make' must be a function (got integer)"),
         ("configuration 'app' { register 'Cache' { deps = { c = 3 }, make = print } }",
-         "x.lua:1: register \"Cache\" (x.lua:1): dependency 'c' must be a type name or provider \"Type\" (got integer)"),
+         "x.lua:1: register \"Cache\" (x.lua:1): dependency 'c' must be a type name, provider \"Type\" or value \"name\" (got integer)"),
         ("configuration 'app' { register 'Cache' { eager = true, make = print } }",
          "x.lua:1: register \"Cache\" (x.lua:1): only a singleton can be eager (scope is transient)"),
         ("configuration 'app' { register 'movieloader' { make = print } }",

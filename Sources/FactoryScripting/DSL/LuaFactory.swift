@@ -35,13 +35,16 @@ final class LuaFactory: @unchecked Sendable {
             label = LuaFieldName(dependency.label ?? dependency.key.description)
         }
     }
+    /// The configuration values `make` receives in `deps` (label, value name).
+    private let values: [(label: LuaFieldName, name: String)]
     /// The names of the runtime arguments, in the registration's order.
     private let argumentNames: [String]
     private let argumentLabels: [LuaFieldName]
     private let origin: Origin
 
     init(host: FactoryHost, make: LuaFunction, key: String, resultType: ScriptType,
-         dependencies: [Dependency], argumentNames: [String], origin: Origin) {
+         dependencies: [Dependency], values: [(label: String, name: String)] = [], argumentNames: [String], origin: Origin) {
+        self.values = values.map { (LuaFieldName($0.label), $0.name) }
         self.host = host
         self.make = make
         self.key = key
@@ -78,7 +81,11 @@ final class LuaFactory: @unchecked Sendable {
         }
         do {
             return try make.call(pushing: { frame in
-                frame.pushNewTable(hashCapacity: Int32(dependencies.count))
+                frame.pushNewTable(hashCapacity: Int32(dependencies.count + values.count))
+                for value in values {
+                    try frame.push(host.values.value(value.name))
+                    frame.setField(value.label, inTableAt: -2)
+                }
                 for dependency in prepared {
                     switch dependency.kind {
                     case .instance:

@@ -108,10 +108,12 @@ struct RegistrationParser {
         if eager && scope != .singleton {
             throw LuaError(.typeMismatch, "\(what): only a singleton can be eager (scope is \(scope))")
         }
-        let dependencies = try parseDependencies(value(.deps))
+        let (dependencies, valueDependencies) = try parseDependencies(value(.deps), host: host)
         let arguments = try parseArguments(value(.args))
         let factory = LuaFactory(host: host, make: make, key: key.description, resultType: key.type,
-                                 dependencies: dependencies, argumentNames: arguments.map(\.0), origin: origin)
+                                 dependencies: dependencies, values: valueDependencies,
+                                 argumentNames: arguments.map(\.0), origin: origin)
+        for use in valueDependencies { host.valueUses.append((use.name, key.description, origin)) }
         return RegistrationSpec(Registration(
             key: key.serviceKey, scope: scope, eager: eager, dependencies: dependencies,
             arguments: arguments.map { ArgumentSpec($0.0, $0.1.serviceType) }, origin: origin,
@@ -126,17 +128,27 @@ struct RegistrationParser {
         }
     }
 
-    /// `deps = { cache = "Cache", make = provider "Screen" }` or `deps = { "Cache" }`.
-    private func parseDependencies(_ value: LuaValue) throws -> [Dependency] {
-        if case .nil = value { return [] }
+    /// `deps = { cache = "Cache", make = provider "Screen", url = value "baseURL" }`
+    /// or `deps = { "Cache" }`: the registry's dependencies, and the
+    /// configuration values (label, value name).
+    private func parseDependencies(_ value: LuaValue, host: FactoryHost) throws -> ([Dependency], [(label: String, name: String)]) {
+        if case .nil = value { return ([], []) }
         guard case .table(let table) = value else {
             throw LuaError(.typeMismatch, "\(what): 'deps' must be a table (got \(value.typeName))")
         }
         let entries = try table.pairs()
         var result: [Dependency] = []
+        var values: [(label: String, name: String)] = []
         result.reserveCapacity(entries.count)
         for (label, entry) in entries {
             let kind: Dependency.Kind, keyText: String
+            if case .function = entry, case .string(let name)? = try host.valueReferences?.rawGet(entry) {
+                guard case .string(let text) = label else {
+                    throw LuaError(.typeMismatch, "\(what): a value in deps needs a label: deps = { x = value \"\(name)\" }")
+                }
+                values.append((text.description, name.description))
+                continue
+            }
             switch entry {
             case .string(let text):
                 kind = .instance
@@ -145,7 +157,7 @@ struct RegistrationParser {
                 kind = .provider
                 keyText = userdata.object(as: ProviderMarker.self)?.key ?? ""
             default:
-                throw LuaError(.typeMismatch, "\(what): dependency \(describeKey(label)) must be a type name or provider \"Type\" (got \(entry.typeName))")
+                throw LuaError(.typeMismatch, "\(what): dependency \(describeKey(label)) must be a type name, provider \"Type\" or value \"name\" (got \(entry.typeName))")
             }
             let labelValue: LuaValue
             switch label {
@@ -164,7 +176,8 @@ struct RegistrationParser {
         }
         // pairs() order is Lua's hash order: sort for stable graphs and messages.
         result.sort { $0.label ?? "" < $1.label ?? "" }
-        return result
+        values.sort { $0.label < $1.label }
+        return (result, values)
     }
 
     /// `args = { user = "User" }` (one, or several in name order) or

@@ -98,6 +98,32 @@ extension FactoryHost {
             _ = try self.resolve(in: container, container: container, frame: frame, keyAt: 1)
             return 1
         }))
+        // `value "baseURL" { type = "string", default = "…", env = "BASE_URL" }`
+        // declares a configuration value; `value "baseURL"` alone, in `deps`,
+        // injects it.
+        let valueBody = try lua.frameFunction("value") { [unowned self] body in
+            let name = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2)
+            guard case .table(let table) = body.value(1) else {
+                throw LuaError(.typeMismatch, "bad argument #1 to 'value \"\(name)\"' (table (value \"\(name)\" { type = \"string\" }) "
+                               + "expected, got \(body.typeName(1))); to inject the value, put value \"\(name)\" in a registration's deps")
+            }
+            try self.declareValue(name, body: table, origin: origin)
+            return 0
+        }
+        try lua.setGlobal("value", .function(lua.frameFunction("value") { [unowned self] frame in
+            try self.installPendingPlugins(for: frame)
+            let name = try frame.string(1)
+            try ConfigurationValues.checkName(name, what: "value")
+            frame.pushArgument(1)
+            frame.push(frame.origin())
+            try frame.pushBound(valueBody, values: 3)
+            // Remembered, so that `deps` knows this function stands for the value.
+            if self.valueReferences == nil {
+                self.valueReferences = try self.lua.run("return setmetatable({}, { __mode = 'k' })", name: "=[values]").first?.table()
+            }
+            try self.valueReferences?.rawSet(frame.pushedValue, LuaValue(name))
+            return 1
+        }))
         // `interface "Logger" { "info", "warn" }`: a type the script names,
         // whose values are tables with those methods.
         let interfaceBody = try lua.frameFunction("interface") { [unowned self] body in
@@ -233,6 +259,44 @@ extension FactoryHost {
     func outsideFactoryIfFinalizer<R>(_ frame: LuaFrame, _ body: () throws -> R) throws -> R {
         guard runningLuaFactories > 0, frame.isInsideFinalizerOrHook else { return try body() }
         return try Container.outsideAnyResolve(body)
+    }
+
+    /// `value "name" { type = …, default = …, env = … }`'s body.
+    private func declareValue(_ name: String, body: LuaTable, origin: Origin) throws {
+        for (key, _) in try body.pairs() {
+            guard case .string(let field) = key, ["type", "default", "env"].contains(field.description) else {
+                throw LuaError(.typeMismatch, "value '\(name)' (\(origin)): unknown field \(describeKey(key)) (fields: type, default, env)")
+            }
+        }
+        let kinds = ConfigurationValues.Kind.allCases.map(\.rawValue).joined(separator: ", ")
+        guard case .string(let typeName) = try body.rawGet("type"),
+              let kind = ConfigurationValues.Kind(rawValue: typeName.description) else {
+            throw LuaError(.typeMismatch, "value '\(name)' (\(origin)): 'type' must be one of \(kinds)")
+        }
+        var defaultValue: ConfigurationValues.Given?
+        let source = "the default at \(origin)"
+        switch try body.rawGet("default") {
+        case .nil: break
+        case .string(let text): defaultValue = .init(value: .text(text.description), source: source)
+        case .integer(let number): defaultValue = .init(value: .integer(number), source: source)
+        case .number(let number): defaultValue = .init(value: .number(number), source: source)
+        case .boolean(let flag): defaultValue = .init(value: .boolean(flag), source: source)
+        case let other:
+            throw LuaError(.typeMismatch, "value '\(name)' (\(origin)): the default must be a \(kind.rawValue) (got \(other.typeName))")
+        }
+        var environment: String?
+        switch try body.rawGet("env") {
+        case .nil: break
+        case .string(let variable) where !variable.description.isEmpty && !variable.description.contains("="):
+            environment = variable.description
+        case let other:
+            throw LuaError(.typeMismatch, "value '\(name)' (\(origin)): 'env' names an environment variable (got \(describeValue(other)))")
+        }
+        do {
+            try values.declare(.init(name: name, kind: kind, defaultValue: defaultValue, environment: environment, origin: origin))
+        } catch let error as LuaError {
+            throw LuaError(error.kind, "value '\(name)' (\(origin)): " + error.message)
+        }
     }
 
     /// A key as `register`/`resolve` write it, parsed once per host: types

@@ -75,6 +75,15 @@ public final class FactoryHost {
     /// The lines of the test bodies (`it`, hooks) a spec file's dry run saw, by file.
     var testBodies: LuaTable?
 
+    /// The configuration values scripts declare and factories receive
+    /// (`value "baseURL" { … }`, `deps = { url = value "baseURL" }`).
+    public let values = ConfigurationValues()
+    /// What each `value "name"` call returned, by function (weak keys): how
+    /// `deps` tells a value from a function.
+    var valueReferences: LuaTable?
+    /// Every value a registration's `deps` names, for check.
+    var valueUses: [(name: String, user: String, origin: Origin)] = []
+
     /// How many Lua factories are running now (nested), for telling a
     /// finalizer's resolve from the running factory's own.
     var runningLuaFactories = 0
@@ -428,7 +437,7 @@ public final class FactoryHost {
     /// Every problem of every configuration (or just `configuration`), found
     /// from declarations alone, plus registrations that reached none.
     public func check(_ configuration: String? = nil) -> [RegistryError] {
-        registry.validate(configuration) + unaddedRegistrations()
+        registry.validate(configuration) + unaddedRegistrations() + values.problems(uses: valueUses)
     }
 
     /// Lets scripts `require` modules beside the script at `path` (searched

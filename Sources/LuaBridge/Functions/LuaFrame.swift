@@ -110,6 +110,12 @@ public struct LuaFrame {
         position <= count ? state.value(at: position, in: L) : .nil
     }
 
+    /// The value the function pushed last (on top of the stack), as a
+    /// ``LuaValue`` — to keep a reference to a result it made.
+    public var pushedValue: LuaValue {
+        lua_gettop(L) > count ? state.value(at: -1, in: L) : .nil
+    }
+
     /// The Swift object of type `T` inside argument `position`, a userdata
     /// pushed as `typeName` (see ``LuaState/pushObject(_:type:)``).
     @inlinable

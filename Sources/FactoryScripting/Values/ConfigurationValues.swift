@@ -1,0 +1,235 @@
+import FactoryRegistry
+import LuaBridge
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The configuration values of a host: declared by scripts (`value
+/// "baseURL" { type = "string", default = "…" }`), given by values files,
+/// environment variables and the command line — later sources winning —
+/// and injected into factories that name them in `deps` (`url = value
+/// "baseURL"`). Each source's text is converted to the declared type, and
+/// every problem says which source gave what.
+///
+/// ```swift
+/// try host.values.set("baseURL", to: "https://staging.example")      // as --set baseURL=…
+/// try host.values.addFile("staging.lua")                              // as --values staging.lua
+/// ```
+public final class ConfigurationValues {
+    /// The types a value may have.
+    public enum Kind: String, CaseIterable, Sendable {
+        case string, integer, number, boolean
+    }
+
+    /// A value as a script declared it.
+    struct Declaration: Equatable {
+        var name: String
+        var kind: Kind
+        var defaultValue: Given?
+        /// The environment variable that gives it, if any (`env = "BASE_URL"`).
+        var environment: String?
+        var origin: Origin
+
+        func sameDeclaration(as other: Declaration) -> Bool {
+            name == other.name && kind == other.kind && defaultValue?.value == other.defaultValue?.value
+                && environment == other.environment
+        }
+    }
+
+    /// A value a source gave, and which source (for messages).
+    struct Given: Equatable {
+        enum Value: Equatable { case text(String), integer(Int), number(Double), boolean(Bool) }
+        var value: Value
+        var source: String
+    }
+
+    private(set) var declarations: [String: Declaration] = [:]
+    /// From values files, in the order they were added (later wins).
+    private var fromFiles: [String: Given] = [:]
+    /// From the command line (`--set`), winning over everything.
+    private var fromCommandLine: [String: Given] = [:]
+    /// Whether environment variables may give values (not in a sandbox
+    /// that was not granted the environment).
+    public var readsEnvironment = true
+
+    init() {}
+
+    // MARK: Sources
+
+    /// `--set name=value`: the value as text, converted to the declared type when used.
+    public func set(_ name: String, to text: String) throws {
+        try Self.checkName(name, what: "--set")
+        fromCommandLine[name] = Given(value: .text(text), source: "--set \(name)")
+    }
+
+    /// `--set name=value` as one word.
+    public func set(assignment: String) throws {
+        guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+            throw LuaError(.typeMismatch, "--set takes name=value (got '\(assignment)')")
+        }
+        try set(String(assignment[..<equals]), to: String(assignment[assignment.index(after: equals)...]))
+    }
+
+    /// A values file: Lua that returns a table of names to values
+    /// (`return { baseURL = "https://…", retries = 5 }`), run with no
+    /// library and a time limit, in a state of its own.
+    public func addFile(_ path: String) throws {
+        let lua = try LuaState(libraries: .sandboxed)
+        lua.timeLimit = .seconds(2)
+        lua.memoryLimit = 64 << 20
+        let chunk: LuaFunction
+        do {
+            chunk = try lua.loadFile(path, mode: "t")
+        } catch let error as LuaError {
+            throw LuaError(.file, "values file \(path): \(error.message)")
+        }
+        guard case .table(let table)? = try chunk.call().first else {
+            throw LuaError(.typeMismatch, "values file \(path) must return a table of names to values, as return { baseURL = \"…\" }")
+        }
+        for (key, value) in try table.pairs() {
+            guard case .string(let name) = key else {
+                throw LuaError(.typeMismatch, "values file \(path): a name must be a string (got \(key.typeName))")
+            }
+            let given: Given.Value
+            switch value {
+            case .string(let text): given = .text(text.description)
+            case .integer(let number): given = .integer(number)
+            case .number(let number): given = .number(number)
+            case .boolean(let flag): given = .boolean(flag)
+            default:
+                throw LuaError(.typeMismatch, "values file \(path): '\(name)' is a \(value.typeName); a value is a string, number or boolean")
+            }
+            try Self.checkName(name.description, what: "values file \(path)")
+            fromFiles[name.description] = Given(value: given, source: "values file \(path)")
+        }
+    }
+
+    // MARK: Declaring
+
+    func declare(_ declaration: Declaration) throws {
+        if let existing = declarations[declaration.name] {
+            guard existing.sameDeclaration(as: declaration) else {
+                throw LuaError(.typeMismatch, "declared twice, differently: "
+                               + "\(Self.describe(existing)) at \(existing.origin), and \(Self.describe(declaration)) here")
+            }
+            return
+        }
+        if let defaultValue = declaration.defaultValue {
+            do {
+                _ = try convert(defaultValue, to: declaration.kind, name: declaration.name)
+            } catch {
+                throw LuaError(.typeMismatch, "the default \(defaultValue.value.shown) is not a\(declaration.kind == .integer ? "n" : "") \(declaration.kind.rawValue)")
+            }
+        }
+        declarations[declaration.name] = declaration
+    }
+
+    private static func describe(_ declaration: Declaration) -> String {
+        var text = declaration.kind.rawValue
+        if let given = declaration.defaultValue { text += ", default \(given.value.shown)" }
+        if let environment = declaration.environment { text += ", env \(environment)" }
+        return text
+    }
+
+    static func checkName(_ name: String, what: String) throws {
+        guard let first = name.utf8.first, !(48...57).contains(first),
+              name.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 || $0 == 46 }) else {
+            throw LuaError(.typeMismatch, "\(what): '\(name)' is no value name (letters, digits, _ and ., not starting with a digit)")
+        }
+    }
+
+    // MARK: Reading
+
+    /// The value `name` has now, as Lua sees it: the command line's, else the
+    /// environment's, else the last values file's, else the default.
+    func value(_ name: String) throws -> LuaValue {
+        guard let declaration = declarations[name] else {
+            throw LuaError(.typeMismatch, "no value '\(name)' is declared" + NameSuggestion.didYouMean(name, among: declarations.keys))
+        }
+        guard let given = given(for: declaration) else {
+            throw LuaError(.typeMismatch, "value '\(name)' is not set: give it with --set \(name)=…, "
+                           + "in a values file (--values)\(declaration.environment.map { ", with $\($0)" } ?? ""), or a default")
+        }
+        return try convert(given, to: declaration.kind, name: name)
+    }
+
+    private func given(for declaration: Declaration) -> Given? {
+        if let given = fromCommandLine[declaration.name] { return given }
+        if readsEnvironment, let variable = declaration.environment, let text = getenv(variable) {
+            return Given(value: .text(String(cString: text)), source: "$\(variable)")
+        }
+        return fromFiles[declaration.name] ?? declaration.defaultValue
+    }
+
+    private func convert(_ given: Given, to kind: Kind, name: String) throws -> LuaValue {
+        func wrong() -> LuaError {
+            LuaError(.typeMismatch, "value '\(name)' from \(given.source): \(given.value.shown) is not a\(kind == .integer ? "n" : "") \(kind.rawValue)")
+        }
+        switch (kind, given.value) {
+        case (.string, .text(let text)): return LuaValue(text)
+        case (.integer, .integer(let number)): return .integer(number)
+        case (.integer, .text(let text)):
+            guard let number = Int(text.trimmingCharacters(in: " ")) else { throw wrong() }
+            return .integer(number)
+        case (.number, .number(let number)) where number.isFinite: return .number(number)
+        case (.number, .integer(let number)): return .number(Double(number))
+        case (.number, .text(let text)):
+            guard let number = Double(text.trimmingCharacters(in: " ")), number.isFinite else { throw wrong() }
+            return .number(number)
+        case (.boolean, .boolean(let flag)): return .boolean(flag)
+        case (.boolean, .text(let text)):
+            switch text.lowercased() {
+            case "true", "yes", "1": return .boolean(true)
+            case "false", "no", "0": return .boolean(false)
+            default: throw wrong()
+            }
+        default: throw wrong()
+        }
+    }
+
+    // MARK: Checking
+
+    /// What is wrong with the values `uses` name (each with the
+    /// registration that uses it), and with names a source gave that no
+    /// script declared.
+    func problems(uses: [(name: String, user: String, origin: Origin)]) -> [RegistryError] {
+        var problems: [RegistryError] = []
+        for use in uses {
+            do {
+                _ = try value(use.name)
+            } catch let error as LuaError {
+                problems.append(RegistryError(.missingRegistration, error.message,
+                                              details: ["used by \(use.user) (\(use.origin))"], origin: use.origin))
+            } catch {}
+        }
+        let given = fromCommandLine.values.map(\.source) + fromFiles.values.map(\.source)
+        for (name, source) in zip(Array(fromCommandLine.keys) + Array(fromFiles.keys), given).sorted(by: { $0.0 < $1.0 })
+            where declarations[name] == nil {
+            problems.append(RegistryError(.missingRegistration, "\(source) gives '\(name)', which no script declares"
+                                          + NameSuggestion.didYouMean(name, among: declarations.keys)))
+        }
+        return problems
+    }
+}
+
+extension ConfigurationValues.Given.Value {
+    /// As messages show it: text quoted, numbers and booleans as Lua writes them.
+    var shown: String {
+        switch self {
+        case .text(let text): return "\"\(text.count > 60 ? text.prefix(57) + "..." : Substring(text))\""
+        case .integer(let number): return String(number)
+        case .number(let number): return String(number)
+        case .boolean(let flag): return String(flag)
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+@testable import FactoryScripting
+import FactoryRegistry
+import LuaBridge
+import Testing
+
+/// Configuration values: declared by scripts, given by defaults, values
+/// files, environment variables and --set (later winning), converted to
+/// their declared type, injected through deps, and checked.
+@Suite("Configuration values")
+struct ConfigurationValuesTests {
+    private func script(env: String) -> String {
+        """
+        value "url" { type = "string", default = "fixture://default", env = "\(env)" }
+        value "retries" { type = "integer", default = 3 }
+        value "ratio" { type = "number", default = 0.5 }
+        value "verbose" { type = "boolean", default = false }
+        value "key" { type = "string" }
+        configuration "app" {
+          register "table#client" {
+            deps = { url = value "url", retries = value "retries", ratio = value "ratio", verbose = value "verbose" },
+            make = function(d) return d end },
+          register "table#secure" { deps = { key = value "key" }, make = function(d) return d end },
+        }
+        """
+    }
+
+    private func envName() -> String { "FH_TEST_VALUE_\(UInt32.random(in: 0...UInt32.max))" }
+
+    private func client(_ host: FactoryHost) throws -> [LuaValue] {
+        try host.run("""
+            local d = container("app"):resolve "table#client"
+            return d.url, d.retries, d.ratio, d.verbose
+            """, name: "use.lua")
+    }
+
+    @Test func defaultsThenFilesThenEnvironmentThenSet() throws {
+        let env = envName()
+        let host = try makeHost()
+        try host.run(script(env: env), name: "app.lua")
+        #expect(try client(host) == ["fixture://default", 3, 0.5, false])
+        let file = try writeScript("return { url = 'fixture://file', retries = 5, verbose = true }", name: "values.lua")
+        try host.values.addFile(file)
+        #expect(try client(host) == ["fixture://file", 5, 0.5, true])
+        setenv(env, "fixture://env", 1)
+        defer { unsetenv(env) }
+        #expect(try client(host) == ["fixture://env", 5, 0.5, true])
+        try host.values.set(assignment: "url=fixture://set")
+        try host.values.set(assignment: "ratio=2")
+        try host.values.set(assignment: "verbose=no")
+        #expect(try client(host) == ["fixture://set", 5, 2.0, false])
+        try host.values.set(assignment: "url=")     // the empty text is a value too
+        #expect(try client(host)[0] == "")
+    }
+
+    @Test func aSandboxReadsNoEnvironmentVariable() throws {
+        let env = envName()
+        let host = try makeHost()
+        host.values.readsEnvironment = false
+        try host.run(script(env: env), name: "app.lua")
+        setenv(env, "fixture://env", 1)
+        defer { unsetenv(env) }
+        #expect(try client(host)[0] == "fixture://default")
+    }
+
+    @Test(arguments: [
+        ("retries=x", "value 'retries' from --set retries: \"x\" is not an integer"),
+        ("retries=1.5", "value 'retries' from --set retries: \"1.5\" is not an integer"),
+        ("ratio=inf", "value 'ratio' from --set ratio: \"inf\" is not a number"),
+        ("ratio=nan", "value 'ratio' from --set ratio: \"nan\" is not a number"),
+        ("verbose=maybe", "value 'verbose' from --set verbose: \"maybe\" is not a boolean"),
+    ])
+    func wrongTextSaysWhichSourceGaveIt(assignment: String, expected: String) throws {
+        let host = try makeHost()
+        try host.run(script(env: envName()), name: "app.lua")
+        try host.values.set(assignment: assignment)
+        let text = message { _ = try client(host) }
+        #expect(text.contains(expected), "\(text)")
+        #expect(host.check().map(\.message).contains(expected))
+    }
+
+    @Test func checkReportsUnsetMistypedAndUndeclaredValues() throws {
+        let host = try makeHost()
+        try host.run(script(env: envName()), name: "app.lua")
+        try host.values.set(assignment: "retires=4")
+        let problems = host.check().map { "\($0.message) | \($0.details.joined(separator: "; "))" }
+        #expect(problems.contains("value 'key' is not set: give it with --set key=…, in a values file (--values), or a default | used by table#secure (app.lua:10)"),
+                "\(problems)")
+        #expect(problems.contains("--set retires gives 'retires', which no script declares, did you mean 'retries'? | "), "\(problems)")
+        #expect(problems.count == 2, "\(problems)")
+    }
+
+    @Test(arguments: [
+        ("value 'x' { type = 'string', defualt = 'a' }", "value 'x' (bad.lua:1): unknown field 'defualt' (fields: type, default, env)"),
+        ("value 'x' { type = 'text' }", "value 'x' (bad.lua:1): 'type' must be one of string, integer, number, boolean"),
+        ("value 'x' { type = 'integer', default = 'three' }", "value 'x' (bad.lua:1): the default \"three\" is not an integer"),
+        ("value 'x' { type = 'string', default = {} }", "value 'x' (bad.lua:1): the default must be a string (got table)"),
+        ("value 'x' { type = 'string', env = 'A=B' }", "value 'x' (bad.lua:1): 'env' names an environment variable"),
+        ("value 'x' { type = 'string' } value 'x' { type = 'integer' }",
+         "value 'x' (bad.lua:1): declared twice, differently: string at bad.lua:1, and integer here"),
+        ("value '1x' { type = 'string' }", "value: '1x' is no value name"),
+        ("value 'a b' { type = 'string' }", "value: 'a b' is no value name"),
+        ("value 'x' (3)", "bad argument #1 to 'value \"x\"' (table (value \"x\" { type = \"string\" }) expected, got integer)"),
+        ("configuration 'app' { register 'table#t' { deps = { value 'x' }, make = print } }", "a value in deps needs a label"),
+        ("value 'x' { type = 'string', default = 'a' } configuration 'app' { register 'table#t' { deps = { v = value 'y' }, make = print } } container('app'):resolve 'table#t'",
+         "no value 'y' is declared"),
+    ])
+    func badDeclarationsAndUsesSayWhatIsWrong(code: String, expected: String) throws {
+        let host = try makeHost()
+        let text = message { _ = try host.run(code, name: "bad.lua") }
+        #expect(text.contains(expected), "\(text)")
+    }
+
+    @Test(arguments: [
+        ("return 42", "must return a table of names to values"),
+        ("return { [1] = 'x' }", "a name must be a string (got integer)"),
+        ("return { url = {} }", "'url' is a table; a value is a string, number or boolean"),
+        ("return { ['bad name'] = 1 }", "'bad name' is no value name"),
+        ("os.exit(3)", "attempt to call a nil value"),
+        ("while true do end", "time limit exceeded"),
+        ("return {", "values file"),
+    ])
+    func badValuesFilesSayWhatIsWrong(text: String, expected: String) throws {
+        let host = try makeHost()
+        let file = try writeScript(text, name: "values.lua")
+        let error = message { try host.values.addFile(file) }
+        #expect(error.contains(expected), "\(error)")
+    }
+
+    @Test func aMissingValuesFileIsAnError() throws {
+        let host = try makeHost()
+        #expect(message { try host.values.addFile("/nonexistent/values.lua") }.contains("values file /nonexistent/values.lua: cannot open"))
+    }
+}
