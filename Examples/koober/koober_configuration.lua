@@ -8,7 +8,10 @@
 local koober = require "factoryhost.koober"
 local session = require "factoryhost.session"
 
-local settings = { sessionFile = os.getenv("KOOBER_SESSION_FILE") or "koober-session.plist" }
+-- Where the file-based store keeps the session: a configuration value
+-- (main.lua and the specs give a scratch file with values { … };
+-- $KOOBER_SESSION_FILE or --set sessionFile=… win over that).
+value "sessionFile" { type = "string", default = "koober-session.plist", env = "KOOBER_SESSION_FILE" }
 
 -- A fake remote API written in Lua, implementing the Swift AuthRemoteAPI protocol.
 local function fakeAuth()
@@ -26,8 +29,8 @@ configuration "app" {
   register "AuthRemoteAPI" { scope = "singleton", make = fakeAuth },
   register "PropertyListCoder" { scope = "singleton", make = function() return koober.PropertyListCoder.new() end },
   register "UserSessionStore" { scope = "singleton",          -- file-based, with a property-list coder
-    deps = { coder = "PropertyListCoder" },
-    make = function(d) return koober.UserSessionStore.file { path = settings.sessionFile, coder = d.coder } end },
+    deps = { coder = "PropertyListCoder", path = value "sessionFile" },
+    make = function(d) return koober.UserSessionStore.file { path = d.path, coder = d.coder } end },
   register "UserSessionRepository" { scope = "singleton",
     deps = { store = "UserSessionStore", api = "AuthRemoteAPI" },
     make = function(d) return koober.UserSessionRepository.new(d.store, d.api) end },
@@ -70,4 +73,3 @@ configuration "app-secure" {
     make = function(d) return koober.UserSessionStore.secure { service = "com.koober.session", keychain = d.keychain } end },
 }
 
-return settings

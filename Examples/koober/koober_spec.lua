@@ -1,13 +1,16 @@
-local settings = require "koober_configuration"
+require "koober_configuration"
 
+-- Each test's session file: a scratch name, given as the sessionFile value.
+local sessionFile
 local function fresh_file()
-  settings.sessionFile = os.tmpname()
-  os.remove(settings.sessionFile)
+  sessionFile = os.tmpname()
+  os.remove(sessionFile)
+  values { sessionFile = sessionFile }
 end
 
 describe("launching", { config = "app" }, function()
   before_each(fresh_file)
-  after_each(function() os.remove(settings.sessionFile) end)
+  after_each(function() os.remove(sessionFile) end)
 
   it("goes to onboarding when no session is stored", function(c)
     local main = c:resolve "MainViewController"
@@ -32,7 +35,7 @@ end)
 
 describe("onboarding", { config = "app" }, function()
   before_each(fresh_file)
-  after_each(function() os.remove(settings.sessionFile) end)
+  after_each(function() os.remove(sessionFile) end)
 
   it("moves from welcome to sign in and sign up", function(c)
     local onboarding = c:resolve "OnboardingViewModel"
@@ -64,7 +67,7 @@ end)
 
 describe("the session", { config = "app" }, function()
   before_each(fresh_file)
-  after_each(function() os.remove(settings.sessionFile) end)
+  after_each(function() os.remove(sessionFile) end)
 
   it("lives from sign-in to sign-out", function(c)
     c:resolve("SignInViewModel"):signIn("ana", "password1")
@@ -103,18 +106,18 @@ end)
 
 describe("the stores", function()
   before_each(fresh_file)
-  after_each(function() os.remove(settings.sessionFile) end)
+  after_each(function() os.remove(sessionFile) end)
 
   it("write a property list to the file in app", { config = "app" }, function(c)
     c:resolve("SignInViewModel"):signIn("ana", "password1")
-    local text = io.open(settings.sessionFile):read("a")
+    local text = io.open(sessionFile):read("a")
     expect(text):to_contain("<key>user</key><string>ana</string>")
-    expect(c:resolve("UserSessionStore").kind):to_be("file " .. settings.sessionFile)
+    expect(c:resolve("UserSessionStore").kind):to_be("file " .. sessionFile)
   end)
 
   it("keep nothing on disk in app-secure", { config = "app-secure" }, function(c)
     c:resolve("SignInViewModel"):signIn("cho", "password1")
-    expect(io.open(settings.sessionFile)):to_be_nil()
+    expect(io.open(sessionFile)):to_be_nil()
     expect(c:resolve("UserSessionRepository"):readSession().user):to_be("cho")
     c:resolve("UserSessionRepository"):signOut()
     expect(c:resolve("UserSessionRepository"):readSession()):to_be_nil()

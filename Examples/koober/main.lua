@@ -1,7 +1,8 @@
 -- factoryhost run Examples/koober/main.lua
-local settings = require "koober_configuration"
-settings.sessionFile = os.tmpname()
-os.remove(settings.sessionFile)
+require "koober_configuration"
+local sessionFile = os.tmpname()
+os.remove(sessionFile)
+values { sessionFile = sessionFile }
 
 local function launch(label)
   local app = container "app"
@@ -30,7 +31,7 @@ print("profile:", profile, "same in the session:", profile == sessionScope:resol
 
 -- A restart finds the session the file store kept, as a property list.
 launch("second launch")
-print("stored:", (io.open(settings.sessionFile):read("a"):match("<dict>.*</dict>")))
+print("stored:", (io.open(sessionFile):read("a"):match("<dict>.*</dict>")))
 
 -- Signing out deletes it, ends the session scope and returns to onboarding.
 app:resolve("UserSessionRepository"):signOut()

@@ -1,13 +1,13 @@
 -- factoryhost run Examples/movie-loaders/main.lua
 local net = require "factoryhost.networking"
-local settings = require "movies_configuration"
+require "movies_configuration"
 
 -- A real HTTP server on loopback, one of whose answers is slow.
 local server = net.LoopbackServer.start {
   routes = { ["/movies/1"] = "Alien (1979)", ["/movies/2"] = "Brazil (1985)", ["/movies/3"] = "Heat (1995)" },
   delays = { ["/movies/3"] = 2.0 },
 }
-settings.baseURL = server.baseURL
+values { baseURL = server.baseURL }
 
 local app = container "app"
 

@@ -6,14 +6,16 @@
 -- registration: one loader per open screen, cancelled when the screen closes.
 local net = require "factoryhost.networking"
 
-local settings = { baseURL = "http://127.0.0.1:8080" }
+-- Where the movies are: a configuration value (main.lua gives its server's
+-- address with values { … }; --set baseURL=… or $MOVIES_BASE_URL win over it).
+value "baseURL" { type = "string", default = "http://127.0.0.1:8080", env = "MOVIES_BASE_URL" }
 
 scope "screen"
 
 configuration "app" {
   register "Cache" { scope = "singleton", make = function() return net.Cache.new() end },
-  register "HTTPSession" { scope = "singleton",
-    make = function() return net.HTTPSession.new { baseURL = settings.baseURL } end },
+  register "HTTPSession" { scope = "singleton", deps = { url = value "baseURL" },
+    make = function(d) return net.HTTPSession.new { baseURL = d.url } end },
   register "MovieLoaderFactory" { scope = "singleton",
     deps = { cache = "Cache", session = "HTTPSession" },
     make = function(d) return net.MovieLoaderFactory.new(d.cache, d.session) end },
@@ -32,4 +34,3 @@ configuration "app-tests" {
     make = function() return net.HTTPSession.new { baseURL = "fixture://movies" } end },
 }
 
-return settings

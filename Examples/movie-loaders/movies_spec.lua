@@ -1,5 +1,5 @@
 local net = require "factoryhost.networking"
-local settings = require "movies_configuration"
+require "movies_configuration"
 
 describe("movie loaders over real HTTP", { config = "app" }, function()
   local server
@@ -8,7 +8,7 @@ describe("movie loaders over real HTTP", { config = "app" }, function()
       routes = { ["/movies/1"] = "Alien (1979)", ["/movies/2"] = "Brazil (1985)" },
       delays = { ["/movies/2"] = 3.0 },
     }
-    settings.baseURL = server.baseURL
+    values { baseURL = server.baseURL }
   end)
   after_each(function() server:stop() end)
 

@@ -1,6 +1,7 @@
 -- factoryhost run Examples/persistence/main.lua
-local settings = require "persistence_configuration"
-settings.path = os.tmpname()          -- a scratch SQLite file for this run
+require "persistence_configuration"
+local path = os.tmpname()             -- a scratch SQLite file for this run
+values { path = path }
 
 -- A record saved under `app` survives a restart: a second container (a new
 -- process, as far as the store can tell) opens the same file and finds it.
@@ -37,4 +38,4 @@ print(select(2, pcall(reports.insert, reports, "invoices", { customer = "eve", a
 -- The injected variant builds the same containers from injected parts.
 print(container("billing-di-tests"):resolve "PersistentContainer")
 
-os.remove(settings.path)
+os.remove(path)

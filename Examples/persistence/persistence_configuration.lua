@@ -9,18 +9,21 @@
 -- override just them.
 local db = require "factoryhost.persistence"
 
--- Where `app` keeps its file (main.lua and the specs point it at a scratch file).
-local settings = { path = os.getenv("FACTORYHOST_APP_DB") or "app.sqlite" }
+-- Where `app` keeps its file: a configuration value (main.lua and the specs
+-- point it at a scratch file with values { path = … }; $FACTORYHOST_APP_DB or
+-- --set path=… win over that).
+value "path" { type = "string", default = "app.sqlite", env = "FACTORYHOST_APP_DB" }
 
 local everything = { "Users", "Invoices", "Billing" }
 
 configuration "app" {
   register "PersistentContainer" {
     scope = "singleton",
-    make = function()
+    deps = { path = value "path" },
+    make = function(d)
       return db.PersistentContainer.new {
         models = everything,
-        stores = { db.StoreDescription.sqlite { path = settings.path, migrateAutomatically = true } },
+        stores = { db.StoreDescription.sqlite { path = d.path, migrateAutomatically = true } },
       }
     end,
   },
@@ -43,11 +46,11 @@ configuration "billing-tests" {
 
 -- A read-only view of the app's file, for reports.
 configuration "reports" {
-  register "PersistentContainer" { scope = "singleton",
-    make = function()
+  register "PersistentContainer" { scope = "singleton", deps = { path = value "path" },
+    make = function(d)
       return db.PersistentContainer.new {
         models = everything,
-        stores = { db.StoreDescription.sqlite { path = settings.path, readOnly = true } },
+        stores = { db.StoreDescription.sqlite { path = d.path, readOnly = true } },
       }
     end },
 }
@@ -55,8 +58,8 @@ configuration "reports" {
 -- The dependency-injected variant: properties injected, not inherited.
 configuration "app-di" {
   register "ManagedObjectModel" { scope = "singleton", make = function() return db.ManagedObjectModel.merged(everything) end },
-  register "StoreDescription" {
-    make = function() return db.StoreDescription.sqlite { path = settings.path, migrateAutomatically = true } end },
+  register "StoreDescription" { deps = { path = value "path" },
+    make = function(d) return db.StoreDescription.sqlite { path = d.path, migrateAutomatically = true } end },
   register "DatabaseFactory" {
     deps = { model = "ManagedObjectModel", store = "StoreDescription" },
     make = function(d) return db.DatabaseFactory.new(d.model, { d.store }) end,
@@ -79,4 +82,3 @@ configuration "billing-di-tests" {
     make = function() return db.ManagedObjectModel.merged { "Billing" } end },
 }
 
-return settings

@@ -1,4 +1,4 @@
-local settings = require "persistence_configuration"
+require "persistence_configuration"
 
 local function scratch_file()
   local path = os.tmpname()
@@ -8,7 +8,7 @@ end
 
 describe("app (a SQLite file)", { config = "app" }, function()
   local path
-  before_each(function() path = scratch_file(); settings.path = path end)
+  before_each(function() path = scratch_file(); values { path = path } end)
   after_each(function() os.remove(path) end)
 
   it("keeps a record across a restart", function(c)
@@ -75,7 +75,7 @@ end)
 
 describe("a read-only store", function()
   local path
-  before_each(function() path = scratch_file(); settings.path = path end)
+  before_each(function() path = scratch_file(); values { path = path } end)
   after_each(function() os.remove(path) end)
 
   it("refuses writes with a clear error", function()

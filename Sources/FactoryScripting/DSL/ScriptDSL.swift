@@ -124,6 +124,13 @@ extension FactoryHost {
             try self.valueReferences?.rawSet(frame.pushedValue, LuaValue(name))
             return 1
         }))
+        // `values { baseURL = server.baseURL }`: values the script works out as it runs.
+        try lua.setGlobal("values", .function(lua.frameFunction("values") { [unowned self] frame in
+            try self.installPendingPlugins(for: frame)
+            guard case .table(let table) = frame.value(1) else { throw frame.typeError(1, expected: "table") }
+            try self.values.setFromScript(table, origin: frame.origin())
+            return 0
+        }))
         // `interface "Logger" { "info", "warn" }`: a type the script names,
         // whose values are tables with those methods.
         let interfaceBody = try lua.frameFunction("interface") { [unowned self] body in

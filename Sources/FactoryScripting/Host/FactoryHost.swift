@@ -410,6 +410,7 @@ public final class FactoryHost {
         let registry: Registry.Snapshot
         let specCount: Int
         let interfaces: Set<String>
+        let scriptValues: [String: ConfigurationValues.Given]
     }
 
     /// The declarations as they are now: the test runner takes them after a
@@ -421,7 +422,8 @@ public final class FactoryHost {
     /// try host.restoreDeclarations(declared)          // 'scratch' is gone
     /// ```
     public func declarations() -> Declarations {
-        Declarations(registry: registry.snapshot(), specCount: specs.count, interfaces: types.scriptInterfaceNames)
+        Declarations(registry: registry.snapshot(), specCount: specs.count, interfaces: types.scriptInterfaceNames,
+                     scriptValues: values.scriptValues)
     }
 
     /// Forgets every declaration made since `declarations` was taken.
@@ -430,6 +432,7 @@ public final class FactoryHost {
         if specs.count > declarations.specCount { specs.removeLast(specs.count - declarations.specCount) }
         // Interfaces declared since are gone too, and keys parsed with them.
         if types.removeScriptInterfaces(keeping: declarations.interfaces) { parsedKeys.removeAll() }
+        values.scriptValues = declarations.scriptValues
     }
 
     // MARK: Checking

@@ -48,6 +48,8 @@ public final class ConfigurationValues {
     }
 
     private(set) var declarations: [String: Declaration] = [:]
+    /// From scripts (`values { baseURL = … }`): over the defaults, under every outside source.
+    private var fromScripts: [String: Given] = [:]
     /// From values files, in the order they were added (later wins).
     private var fromFiles: [String: Given] = [:]
     /// From the command line (`--set`), winning over everything.
@@ -74,6 +76,39 @@ public final class ConfigurationValues {
         try set(String(assignment[..<equals]), to: String(assignment[assignment.index(after: equals)...]))
     }
 
+    /// `values { name = value, … }` in a script at `origin`: values it
+    /// works out as it runs (a scratch file, a server's port), which files,
+    /// the environment and `--set` still override.
+    func setFromScript(_ table: LuaTable, origin: Origin) throws {
+        try read(table, source: "the script at \(origin)", what: "values (\(origin))") { fromScripts[$0] = $1 }
+    }
+
+    /// What scripts gave, to go back to (the test runner: a test's values are its own).
+    var scriptValues: [String: Given] {
+        get { fromScripts }
+        set { fromScripts = newValue }
+    }
+
+    /// Reads a table of names to values.
+    private func read(_ table: LuaTable, source: String, what: String, _ store: (String, Given) -> Void) throws {
+        for (key, value) in try table.pairs() {
+            guard case .string(let name) = key else {
+                throw LuaError(.typeMismatch, "\(what): a name must be a string (got \(key.typeName))")
+            }
+            let given: Given.Value
+            switch value {
+            case .string(let text): given = .text(text.description)
+            case .integer(let number): given = .integer(number)
+            case .number(let number): given = .number(number)
+            case .boolean(let flag): given = .boolean(flag)
+            default:
+                throw LuaError(.typeMismatch, "\(what): '\(name)' is a \(value.typeName); a value is a string, number or boolean")
+            }
+            try Self.checkName(name.description, what: what)
+            store(name.description, Given(value: given, source: source))
+        }
+    }
+
     /// A values file: Lua that returns a table of names to values
     /// (`return { baseURL = "https://…", retries = 5 }`), run with no
     /// library and a time limit, in a state of its own.
@@ -90,22 +125,7 @@ public final class ConfigurationValues {
         guard case .table(let table)? = try chunk.call().first else {
             throw LuaError(.typeMismatch, "values file \(path) must return a table of names to values, as return { baseURL = \"…\" }")
         }
-        for (key, value) in try table.pairs() {
-            guard case .string(let name) = key else {
-                throw LuaError(.typeMismatch, "values file \(path): a name must be a string (got \(key.typeName))")
-            }
-            let given: Given.Value
-            switch value {
-            case .string(let text): given = .text(text.description)
-            case .integer(let number): given = .integer(number)
-            case .number(let number): given = .number(number)
-            case .boolean(let flag): given = .boolean(flag)
-            default:
-                throw LuaError(.typeMismatch, "values file \(path): '\(name)' is a \(value.typeName); a value is a string, number or boolean")
-            }
-            try Self.checkName(name.description, what: "values file \(path)")
-            fromFiles[name.description] = Given(value: given, source: "values file \(path)")
-        }
+        try read(table, source: "values file \(path)", what: "values file \(path)") { fromFiles[$0] = $1 }
     }
 
     // MARK: Declaring
@@ -145,7 +165,7 @@ public final class ConfigurationValues {
     // MARK: Reading
 
     /// The value `name` has now, as Lua sees it: the command line's, else the
-    /// environment's, else the last values file's, else the default.
+    /// environment's, else the last values file's, else a script's, else the default.
     func value(_ name: String) throws -> LuaValue {
         guard let declaration = declarations[name] else {
             throw LuaError(.typeMismatch, "no value '\(name)' is declared" + NameSuggestion.didYouMean(name, among: declarations.keys))
@@ -162,7 +182,7 @@ public final class ConfigurationValues {
         if readsEnvironment, let variable = declaration.environment, let text = getenv(variable) {
             return Given(value: .text(String(cString: text)), source: "$\(variable)")
         }
-        return fromFiles[declaration.name] ?? declaration.defaultValue
+        return fromFiles[declaration.name] ?? fromScripts[declaration.name] ?? declaration.defaultValue
     }
 
     private func convert(_ given: Given, to kind: Kind, name: String) throws -> LuaValue {
@@ -206,8 +226,9 @@ public final class ConfigurationValues {
                                               details: ["used by \(use.user) (\(use.origin))"], origin: use.origin))
             } catch {}
         }
-        let given = fromCommandLine.values.map(\.source) + fromFiles.values.map(\.source)
-        for (name, source) in zip(Array(fromCommandLine.keys) + Array(fromFiles.keys), given).sorted(by: { $0.0 < $1.0 })
+        let given = fromCommandLine.values.map(\.source) + fromFiles.values.map(\.source) + fromScripts.values.map(\.source)
+        for (name, source) in zip(Array(fromCommandLine.keys) + Array(fromFiles.keys) + Array(fromScripts.keys), given)
+            .sorted(by: { $0.0 < $1.0 })
             where declarations[name] == nil {
             problems.append(RegistryError(.missingRegistration, "\(source) gives '\(name)', which no script declares"
                                           + NameSuggestion.didYouMean(name, among: declarations.keys)))
