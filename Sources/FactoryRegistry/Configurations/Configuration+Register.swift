@@ -23,6 +23,30 @@ extension Configuration {
             factory: TypedFactory(factory)))
     }
 
+    /// Registers a factory for `type` that adds to a collection of `type`
+    /// (see ``Contribution``): `.set` joins the list, `.map(key:)` the map.
+    /// A contribution is a registration of its own, keyed `type#name`
+    /// (a map's key when no name is given; the file and line for a set's).
+    ///
+    /// ```swift
+    /// try app.register(Handler.self, name: "json", into: .set) { _ in JSONHandler() }
+    /// try app.register(Handler.self, into: .map(key: "xml")) { _ in XMLHandler() }
+    /// ```
+    public func register<T>(
+        _ type: T.Type, name: String? = nil, into contribution: Contribution, scope: Scope = .transient,
+        dependencies: [Dependency] = [], overrides: Bool = false,
+        file: String = #fileID, line: Int = #line,
+        factory: @escaping @Sendable (Resolver) throws -> T
+    ) throws {
+        var elementName = name ?? "\(file):\(line)"
+        if name == nil, case .map(let key) = contribution { elementName = key }
+        var registration = Registration(
+            key: ServiceKey(type, name: elementName), scope: scope, dependencies: dependencies,
+            origin: Origin(file: file, line: line), overrides: overrides, factory: TypedFactory(factory))
+        registration.contribution = contribution
+        try add(registration)
+    }
+
     /// Registers a factory for `type` that takes one typed runtime argument.
     ///
     /// ```swift

@@ -121,6 +121,7 @@ final class ContainerPlan: @unchecked Sendable {
             }
         }
 
+        Self.addCollectors(to: &flattened)
         let planned = flattened.enumerated().map { PlannedRegistration(index: $0.offset, registration: $0.element) }
         let index = KeyTable(flattened.map(\.key))
         var slots = 0
@@ -140,6 +141,39 @@ final class ContainerPlan: @unchecked Sendable {
         self.slotCount = slots
         self.eagerSingletons = eager
         self.problems = problems
+    }
+
+    /// Multi-bindings: each collection that registrations here contribute to
+    /// — or that one depends on, empty then — gets a registration depending
+    /// on every contribution, in order, unless the configuration registers
+    /// the collection's key itself.
+    static func addCollectors(to flattened: inout [Registration]) {
+        var contributions: [ServiceKey: [Registration]] = [:]
+        var order: [ServiceKey] = []
+        var kinds: [ServiceKey: (isMap: Bool, origin: Origin)] = [:]
+        for registration in flattened {
+            if let contribution = registration.contribution {
+                let key = contribution.collectionKey(for: registration.key.type)
+                if contributions[key] == nil { order.append(key) }
+                contributions[key, default: []].append(registration)
+                if case .map = contribution { kinds[key] = (true, registration.origin) } else { kinds[key] = (false, registration.origin) }
+            }
+            for dependency in registration.dependencies {
+                // (A collection type's name is "[T]" or "{T}": the lock only for those.)
+                guard let first = dependency.key.type.name.utf8.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{"),
+                      kinds[dependency.key] == nil,
+                      let isMap = CollectionIdentities.shared.collectionKind(dependency.key.type.id) else { continue }
+                order.append(dependency.key)
+                kinds[dependency.key] = (isMap, registration.origin)
+            }
+        }
+        guard !order.isEmpty else { return }
+        let registered = Set(flattened.map(\.key))
+        var added: Set<ServiceKey> = []
+        for key in order where !registered.contains(key) && added.insert(key).inserted {
+            let kind = kinds[key] ?? (false, Origin(file: "?", line: 0))
+            flattened.append(.collector(key, contributions: contributions[key] ?? [], isMap: kind.isMap, origin: kind.origin))
+        }
     }
 
     /// Whether scope `inner` is `outer` or nested (at any depth) inside it.

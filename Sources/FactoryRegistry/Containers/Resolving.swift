@@ -53,6 +53,27 @@ extension Resolving {
 
     /// An instance for `key`, untyped (the value is checked against the
     /// registered type). For script layers that resolve by name.
+    /// Every `.set` contribution of `type` (see ``Contribution``), in
+    /// declaration order; empty when there is none.
+    ///
+    /// ```swift
+    /// for handler in try container.resolveList(Handler.self) { handler.start() }
+    /// ```
+    public func resolveList<T>(_ type: T.Type = T.self) throws -> [T] {
+        let key = ServiceKey(.list(of: ServiceType(T.self)))
+        guard let container = resolutionEntry.container, container.registration(for: key) != nil else { return [] }
+        guard let values = try resolveAny(key) as? [Any] else { return [] }
+        return values.compactMap { $0 as? T }
+    }
+
+    /// Every `.map` contribution of `type`, by key, in declaration order.
+    public func resolveMap<T>(_ type: T.Type = T.self) throws -> [(key: String, value: T)] {
+        let key = ServiceKey(.map(of: ServiceType(T.self)))
+        guard let container = resolutionEntry.container, container.registration(for: key) != nil else { return [] }
+        guard let map = try resolveAny(key) as? ContributedMap else { return [] }
+        return zip(map.keys, map.values).compactMap { key, value in (value as? T).map { (key, $0) } }
+    }
+
     public func resolveAny(_ key: ServiceKey, arguments: Arguments = .none) throws -> Any {
         let entry = resolutionEntry
         let container = try entry.liveContainer()

@@ -23,9 +23,11 @@ public struct Registration: Sendable, CustomStringConvertible {
         var overrides: Bool
         var factory: AnyFactory
         var configuration: String
+        var contribution: Contribution?
 
         init(key: ServiceKey, scope: Scope, eager: Bool, dependencies: [Dependency], arguments: [ArgumentSpec],
-             origin: Origin, overrides: Bool, factory: AnyFactory, configuration: String) {
+             origin: Origin, overrides: Bool, factory: AnyFactory, configuration: String, contribution: Contribution? = nil) {
+            self.contribution = contribution
             self.key = key
             self.scope = scope
             self.eager = eager
@@ -39,7 +41,7 @@ public struct Registration: Sendable, CustomStringConvertible {
 
         func copy() -> Storage {
             Storage(key: key, scope: scope, eager: eager, dependencies: dependencies, arguments: arguments,
-                    origin: origin, overrides: overrides, factory: factory, configuration: configuration)
+                    origin: origin, overrides: overrides, factory: factory, configuration: configuration, contribution: contribution)
         }
     }
 
@@ -85,6 +87,11 @@ public struct Registration: Sendable, CustomStringConvertible {
     public var factory: AnyFactory {
         get { storage.factory }
         set { unique().factory = newValue }
+    }
+    /// What collection of its type it adds to (a multi-binding), if any.
+    public var contribution: Contribution? {
+        get { storage.contribution }
+        set { unique().contribution = newValue }
     }
     /// The configuration the registration was made in (set when added).
     public internal(set) var configuration: String {

@@ -53,6 +53,15 @@ struct ScriptKey {
             }
             name = explicitName
         }
+        // `[Type]` / `{Type}`: the list or map of Type's contributions.
+        if let first = typeName.first, (first == "[" && typeName.last == "]") || (first == "{" && typeName.last == "}"),
+           typeName.count > 2 {
+            guard name == nil else { throw LuaError(.typeMismatch, "'\(text)': a collection has no name") }
+            let element = try catalog.type(named: String(typeName.dropFirst().dropLast()))
+            self.type = catalog.collectionType(of: element, map: first == "{")
+            self.name = nil
+            return
+        }
         self.type = try catalog.type(named: String(typeName))
         self.name = name
     }
@@ -62,7 +71,7 @@ struct ScriptKey {
 struct RegistrationParser {
     /// The fields of a registration's body, in the order they are read.
     enum Field: String, CaseIterable {
-        case args, deps, eager, make, name, override, scope
+        case args, deps, eager, into, key, make, name, override, scope
     }
     private static let allFields = Field.allCases
     static let fields = allFields.map(\.rawValue)
@@ -89,8 +98,32 @@ struct RegistrationParser {
         // By the field's position (looking each name up compared strings 21
         // times per registration).
         func value(_ field: Field) -> LuaValue { values[Self.allFields.firstIndex(of: field) ?? 0] }
-        let name: String? = try field("name", value(.name))
+        var name: String? = try field("name", value(.name))
+        // `into = "set"` / `into = "map", key = "json"`: a contribution to a collection of the type.
+        let into: String? = try field("into", value(.into))
+        let mapKey: String? = try field("key", value(.key))
+        var contribution: Contribution?
+        switch into {
+        case nil:
+            if mapKey != nil { throw LuaError(.typeMismatch, "\(what): 'key' goes with into = \"map\"") }
+        case "set"?:
+            if mapKey != nil { throw LuaError(.typeMismatch, "\(what): a set has no keys ('key' goes with into = \"map\")") }
+            contribution = .set
+            if name == nil && !keyText.contains("#") { name = "\(origin)" }       // its own key: where it is declared
+        case "map"?:
+            guard let mapKey, !mapKey.isEmpty else {
+                throw LuaError(.typeMismatch, "\(what): a map contribution says its key: into = \"map\", key = \"…\"")
+            }
+            contribution = .map(key: mapKey)
+            if name == nil && !keyText.contains("#") { name = mapKey }
+        case let other?:
+            throw LuaError(.typeMismatch, "\(what): 'into' is \"set\" or \"map\" (got \"\(other)\")")
+        }
         let key = try ScriptKey(parsing: keyText, catalog: catalog, name: name)
+        if key.type.isCollection {
+            throw LuaError(.typeMismatch, "\(what): a collection is made from contributions — "
+                           + "register \"\(key.type.elementName ?? "Type")\" { into = \"\(key.type.name.hasPrefix("{") ? "map\", key = \"…" : "set")\", … }")
+        }
         let scopeWord: String? = try field("scope", value(.scope))
         let eager: Bool = try field("eager", value(.eager)) ?? false
         let overrides: Bool = try field("override", value(.override)) ?? false
@@ -114,10 +147,12 @@ struct RegistrationParser {
                                  dependencies: dependencies, values: valueDependencies,
                                  argumentNames: arguments.map(\.0), origin: origin)
         for use in valueDependencies { host.valueUses.append((use.name, key.description, origin)) }
-        return RegistrationSpec(Registration(
+        var registration = Registration(
             key: key.serviceKey, scope: scope, eager: eager, dependencies: dependencies,
             arguments: arguments.map { ArgumentSpec($0.0, $0.1.serviceType) }, origin: origin,
-            overrides: overrides, factory: factory.registryFactory))
+            overrides: overrides, factory: factory.registryFactory)
+        registration.contribution = contribution
+        return RegistrationSpec(registration)
     }
 
     private func field<T: LuaConvertible>(_ name: String, _ value: LuaValue) throws -> T? {

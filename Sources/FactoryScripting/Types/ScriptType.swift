@@ -27,13 +27,20 @@ public struct ScriptType: @unchecked Sendable {
 
     init(name: String, kind: Kind, serviceType: ServiceType,
          fromLua: @escaping (LuaValue, LuaState) throws -> Any,
-         fromFrame: ((LuaFrame, Int32) throws -> Any)? = nil) {
+         fromFrame: ((LuaFrame, Int32) throws -> Any)? = nil, elementName: String? = nil) {
+        self.elementName = elementName
         self.name = name
         self.kind = kind
         self.serviceType = serviceType
         self.fromLua = fromLua
         self.fromFrame = fromFrame ?? { frame, index in try fromLua(frame.value(index), frame.state) }
     }
+
+    /// The element type's name, for `[Type]` and `{Type}` (collections of
+    /// contributions, see ``Contribution``); nil for any other type.
+    public let elementName: String?
+    /// Whether this is a list or map of contributions.
+    public var isCollection: Bool { elementName != nil }
 
     /// The value as this type, converted from Lua.
     public func value(from lua: LuaValue, in state: LuaState) throws -> Any {

@@ -149,6 +149,17 @@ public final class TypeCatalog {
         }
     }
 
+    /// `[element]` (`map`: `{element}`): the list or map of its contributions
+    /// as a type scripts name in `deps` — made by the container, never
+    /// given from Lua.
+    func collectionType(of element: ScriptType, map: Bool) -> ScriptType {
+        let serviceType: ServiceType = map ? .map(of: element.serviceType) : .list(of: element.serviceType)
+        let name = map ? "{\(element.name)}" : "[\(element.name)]"
+        return ScriptType(name: name, kind: .primitive, serviceType: serviceType, fromLua: { value, _ in
+            throw LuaError(.typeMismatch, "\(name) expected, got \(value.typeName) (a collection is made by the container)")
+        }, elementName: element.name)
+    }
+
     /// The names of the interfaces scripts declared.
     var scriptInterfaceNames: Set<String> { Set(scriptInterfaces.keys) }
 
@@ -274,6 +285,14 @@ public final class TypeCatalog {
         case let v as LuaTable: return .table(v)
         case let v as LuaFunction: return .function(v)
         case let v as LuaImplemented: return .table(v.implementation.table)
+        case let list as [Any]:                      // a list of contributions: a Lua array
+            let table = try state.newTable(arrayCapacity: list.count)
+            for (index, item) in list.enumerated() { try table.rawSet(.integer(index + 1), try toLua(item, in: state)) }
+            return .table(table)
+        case let map as ContributedMap:              // a map of contributions: key → value
+            let table = try state.newTable(hashCapacity: map.keys.count)
+            for (key, item) in zip(map.keys, map.values) { try table.rawSet(LuaValue(key), try toLua(item, in: state)) }
+            return .table(table)
         default: break
         }
         if let object = classInstance(value) {

@@ -1,0 +1,106 @@
+/// How a registration adds to a collection of its type instead of being the
+/// one registration of its key — Guice's Multibinder and MapBinder. With
+/// `.set` it joins the list of its type; with `.map(key:)` the map, under
+/// `key`. A dependent asks for the collection by ``ServiceType/list(of:)``
+/// or ``ServiceType/map(of:)`` and gets every contribution its configuration
+/// has — inherited ones first, overrides in place — in declaration order.
+/// Each contribution is a registration of its own (named, so a configuration
+/// that extends another can override it); check and graph see the
+/// collection's edges to each.
+///
+/// ```swift
+/// try app.register(Handler.self, name: "json", into: .set) { _ in JSONHandler() }
+/// try app.register(Handler.self, name: "xml", into: .set) { _ in XMLHandler() }
+/// let handlers = try container.resolveList(Handler.self)      // [JSONHandler, XMLHandler]
+/// ```
+public enum Contribution: Sendable, Equatable, CustomStringConvertible {
+    case set
+    case map(key: String)
+
+    /// The key of the collection a registration of `type` contributes to.
+    public func collectionKey(for type: ServiceType) -> ServiceKey {
+        switch self {
+        case .set: return ServiceKey(.list(of: type))
+        case .map: return ServiceKey(.map(of: type))
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .set: return "set"
+        case .map(let key): return "map[\(key)]"
+        }
+    }
+}
+
+/// A map a container builds from `.map` contributions: keys and values in
+/// declaration order.
+public struct ContributedMap: @unchecked Sendable {
+    public let keys: [String]
+    public let values: [Any]
+
+    /// The value under `key`, if any.
+    public subscript(key: String) -> Any? { keys.firstIndex(of: key).map { values[$0] } }
+}
+
+extension ServiceType {
+    /// The list of `element`'s `.set` contributions (`[Handler]`): a
+    /// container builds it as an `[Any]`.
+    public static func list(of element: ServiceType) -> ServiceType {
+        ServiceType([Any].self, name: "[\(element.name)]", identity: CollectionIdentities.shared.identity(element.id, map: false))
+    }
+
+    /// The map of `element`'s `.map` contributions (`{Handler}`): a container
+    /// builds it as a ``ContributedMap``.
+    public static func map(of element: ServiceType) -> ServiceType {
+        ServiceType(ContributedMap.self, name: "{\(element.name)}", identity: CollectionIdentities.shared.identity(element.id, map: true))
+    }
+}
+
+/// One identity object per element type and kind of collection, for the
+/// collections' service types (kept for the process's life).
+final class CollectionIdentities: @unchecked Sendable {
+    static let shared = CollectionIdentities()
+    private let lock = Lock()
+    private struct Key: Hashable { let element: ObjectIdentifier; let map: Bool }
+    private final class Identity {}
+    private var identities: [Key: Identity] = [:]
+    /// Which identities are maps, by identity.
+    private var kinds: [ObjectIdentifier: Bool] = [:]
+
+    func identity(_ element: ObjectIdentifier, map: Bool) -> AnyObject {
+        lock.withLock {
+            let key = Key(element: element, map: map)
+            if let identity = identities[key] { return identity }
+            let identity = Identity()
+            identities[key] = identity
+            kinds[ObjectIdentifier(identity)] = map
+            return identity
+        }
+    }
+
+    /// Whether the type `id` is a collection's: nil if not, else whether a map.
+    func collectionKind(_ id: ObjectIdentifier) -> Bool? {
+        lock.withLock { kinds.isEmpty ? nil : kinds[id] }
+    }
+}
+
+extension Registration {
+    /// The registration a plan adds for a collection: transient, depending on
+    /// each contribution in order; its factory resolves them all.
+    static func collector(_ key: ServiceKey, contributions: [Registration], isMap: Bool,
+                          origin: Origin? = nil) -> Registration {
+        let dependencies = contributions.map { contribution -> Dependency in
+            if case .map(let mapKey)? = contribution.contribution { return Dependency(contribution.key, label: mapKey) }
+            return Dependency(contribution.key)
+        }
+        let keys = dependencies.map(\.key)
+        let labels = dependencies.map { $0.label ?? "" }
+        let factory = UntypedFactory { resolver, _ in
+            let values = try keys.map { try resolver.resolveAny($0) }
+            return isMap ? ContributedMap(keys: labels, values: values) as Any : values as Any
+        }
+        return Registration(key: key, dependencies: dependencies,
+                            origin: contributions.first?.origin ?? origin ?? Origin(file: "?", line: 0), factory: factory)
+    }
+}
