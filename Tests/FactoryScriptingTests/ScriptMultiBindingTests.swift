@@ -60,3 +60,35 @@ struct ScriptMultiBindingTests {
         #expect(text.contains(expected), "\(text)")
     }
 }
+
+/// `c:child { register … }` in scripts.
+@Suite("Child containers in scripts")
+struct ScriptChildContainerTests {
+    @Test func aChildOverridesAndSharesWhatTheParentOwns() throws {
+        let host = try makeHost()
+        let result = try host.run("""
+            local net = require "factoryhost.networking"
+            configuration "app" {
+              register "Cache" { scope = "singleton", make = function() return net.Cache.new() end },
+              register "HTTPSession" { scope = "singleton", make = function() return net.HTTPSession.new { baseURL = "fixture://real" } end },
+              register "MovieLoader" { deps = { cache = "Cache", session = "HTTPSession" },
+                make = function(d) return net.MovieLoader.new(d.cache, d.session) end },
+              register "table#client" { scope = "singleton", deps = { session = "HTTPSession" },
+                make = function(d) return { url = d.session.baseURL } end },
+            }
+            local app = container "app"
+            local test = app:child {
+              register "HTTPSession" { scope = "singleton", make = function() return net.HTTPSession.new { baseURL = "fixture://fake" } end },
+            }
+            local loader = test:resolve "MovieLoader"
+            local shared = loader.cache == app:resolve "Cache"
+            local client = test:resolve "table#client"
+            test:close()
+            return loader.session.baseURL, shared, client.url, client == app:resolve "table#client",
+                   test.parent == app, tostring(test), app.isClosed
+            """, name: "child.lua")
+        #expect(result == ["fixture://fake", true, "fixture://real", true, true, "Container(app, child, closed)", false])
+        let bad = message { _ = try host.run("container('app'):child { 42 }", name: "bad.lua") }
+        #expect(bad.contains("child container (bad.lua:1): the body holds register \"…\" { … } items only (got [1] = integer 42)"), "\(bad)")
+    }
+}

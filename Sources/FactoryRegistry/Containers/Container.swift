@@ -27,13 +27,17 @@ public final class Container: Resolving, @unchecked Sendable {
     private var openScopeList: [ScopeHandle] = []
     /// Told about instances let go that are not ScopeBound (set at creation).
     weak var disposer: (any InstanceDisposer)?
+    /// The container this one is a child of (see ``child(_:)``): it owns
+    /// what this one shares of it, and outlives this one.
+    public let parent: Container?
     /// The singletons' slots in the order they were built (under the creation lock).
     private var builtOrder: [Int] = []
     private var closed = false
 
-    init(plan: ContainerPlan, disposer: (any InstanceDisposer)? = nil) throws {
+    init(plan: ContainerPlan, disposer: (any InstanceDisposer)? = nil, parent: Container? = nil) throws {
         self.plan = plan
         self.disposer = disposer
+        self.parent = parent
         self.template = ResolutionTemplate(plan: plan)
         slots = plan.registrations.filter { $0.slot >= 0 }.map { InstanceSlot(weak: $0.lifetime == .weak) }
         for index in plan.eagerSingletons {
@@ -64,6 +68,28 @@ public final class Container: Resolving, @unchecked Sendable {
     /// ```
     public static func outsideAnyResolve<R>(_ body: () throws -> R) rethrows -> R {
         try ResolutionContext.detached(body)
+    }
+
+    // MARK: Children
+
+    /// A container that overrides some of this one's registrations (and may
+    /// add more) while sharing what this one owns: its singletons, weak and
+    /// scoped instances are resolved here, by this container, with its own
+    /// registrations — so none of them ever captures one of the child's.
+    /// Everything else (transients, the child's own registrations) is built
+    /// in the child, with the child's registrations. The child keeps this
+    /// container alive; closing the child closes only what it owns.
+    ///
+    /// ```swift
+    /// var fake = Registration(key: ServiceKey(HTTPSession.self), scope: .singleton, origin: .here(),
+    ///                         factory: TypedFactory { _, _ in HTTPSession(baseURL: "fixture://") })
+    /// let child = try container.child([fake])
+    /// let loader = try child.resolve(MovieLoader.self)     // the fake session, the parent's cache
+    /// ```
+    public func child(_ registrations: [Registration]) throws -> Container {
+        try creationLock.withLock { try checkOpen("make a child") }
+        let plan = try ContainerPlan(childOf: self.plan, adding: registrations)
+        return try Container(plan: plan, disposer: disposer, parent: self)
     }
 
     // MARK: Closing

@@ -15,6 +15,9 @@ final class PlannedRegistration: @unchecked Sendable {
     var providerDependencies: [Int] = []
     /// Where the container keeps the instance (singleton and weak), else -1.
     var slot = -1
+    /// In a child container's plan: a registration of the parent whose
+    /// instances the parent owns (singleton, weak, scoped), resolved there.
+    var delegatesToParent = false
 
     init(index: Int, registration: Registration) {
         self.index = index
@@ -141,6 +144,70 @@ final class ContainerPlan: @unchecked Sendable {
         self.slotCount = slots
         self.eagerSingletons = eager
         self.problems = problems
+    }
+
+    /// The plan of a child container: `parent`'s registrations, with
+    /// `registrations` replacing those of the same key and adding the rest.
+    /// What the parent owns (its singletons, weak and scoped instances) is
+    /// resolved by the parent — built with the parent's registrations, so it
+    /// never captures one of the child's; the rest is built in the child,
+    /// with the child's registrations.
+    init(childOf parent: ContainerPlan, adding registrations: [Registration]) throws {
+        configuration = parent.configuration
+        scopes = parent.scopes
+        var flattened = parent.registrations.map(\.registration).filter { !Self.isCollector($0) }
+        var inherited = Array(repeating: true, count: flattened.count)
+        var positions: [ServiceKey: Int] = [:]
+        for (index, registration) in flattened.enumerated() { positions[registration.key] = index }
+        var added: Set<ServiceKey> = []
+        for registration in registrations {
+            guard added.insert(registration.key).inserted else {
+                throw RegistryError(.duplicateRegistration, "\(registration.key) is registered twice in one child container",
+                                    configuration: parent.configuration, details: ["again at \(registration.origin)"],
+                                    origin: registration.origin)
+            }
+            if let existing = positions[registration.key] {
+                flattened[existing] = registration
+                inherited[existing] = false
+            } else {
+                positions[registration.key] = flattened.count
+                flattened.append(registration)
+                inherited.append(false)
+            }
+        }
+        let ownCount = flattened.count
+        Self.addCollectors(to: &flattened)
+        let planned = flattened.enumerated().map { PlannedRegistration(index: $0.offset, registration: $0.element) }
+        let index = KeyTable(flattened.map(\.key))
+        var slots = 0
+        var eager: [Int] = []
+        for p in planned {
+            p.instanceDependencies = p.registration.dependencies.filter { $0.kind == .instance }.map { index.find($0.key) ?? -1 }
+            p.providerDependencies = p.registration.dependencies.filter { $0.kind == .provider }.map { index.find($0.key) ?? -1 }
+            if p.index < ownCount && inherited[p.index] && p.lifetime != .transient && p.lifetime != .graph {
+                p.delegatesToParent = true
+                continue
+            }
+            if p.lifetime == .singleton || p.lifetime == .weak {
+                p.slot = slots
+                slots += 1
+            }
+            if p.lifetime == .singleton && p.registration.eager { eager.append(p.index) }
+        }
+        self.registrations = planned
+        self.index = index
+        self.hot = HotTable(planned, keys: index)
+        self.slotCount = slots
+        self.eagerSingletons = eager
+        self.problems = []
+    }
+
+    /// Whether `registration` is one ``addCollectors(to:)`` made.
+    static func isCollector(_ registration: Registration) -> Bool {
+        guard registration.contribution == nil, let first = registration.key.type.name.utf8.first,
+              first == UInt8(ascii: "[") || first == UInt8(ascii: "{") else { return false }
+        return CollectionIdentities.shared.collectionKind(registration.key.type.id) != nil
+            && registration.factory is UntypedFactory
     }
 
     /// Multi-bindings: each collection that registrations here contribute to

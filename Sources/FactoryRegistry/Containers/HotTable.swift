@@ -4,7 +4,7 @@
 @usableFromInline
 struct HotRegistration {
     @usableFromInline
-    enum Lifetime: UInt8 { case transient, graph, singleton, weak, custom }
+    enum Lifetime: UInt8 { case transient, graph, singleton, weak, custom, parent }
 
     @usableFromInline var lifetime: Lifetime
     /// The factory is a TypedFactory of the registered type.
@@ -56,7 +56,7 @@ final class HotTable: @unchecked Sendable {
                 dependencyTypes[cursor] = key.name == nil ? UInt(bitPattern: key.type.id) : 0
                 cursor += 1
             }
-            let lifetime: HotRegistration.Lifetime
+            var lifetime: HotRegistration.Lifetime
             switch p.lifetime {
             case .transient: lifetime = .transient
             case .graph: lifetime = .graph
@@ -64,6 +64,7 @@ final class HotTable: @unchecked Sendable {
             case .weak: lifetime = .weak
             case .custom: lifetime = .custom
             }
+            if p.delegatesToParent { lifetime = .parent }
             registrations.initializeElement(at: i, to: HotRegistration(
                 lifetime: lifetime, isTyped: p.isTyped,
                 checksResults: (p.factory as? UntypedFactory)?.checksResults ?? false, slot: Int32(p.slot), argumentCount: Int32(p.arguments.count),

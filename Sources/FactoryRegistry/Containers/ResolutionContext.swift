@@ -306,6 +306,14 @@ struct ResolutionContext {
                 }
                 return value
             }
+        case .parent:
+            // The parent owns it: resolved there, with the parent's registrations.
+            let planned = plan.registrations[index]
+            guard let parent = container.parent else {
+                throw error(.scopeClosed, "\(planned.name) belongs to a parent container that is gone", origin: planned.registration.origin)
+            }
+            let value = try ResolutionContext.detached { try parent.resolveAny(planned.key, arguments: arguments) }
+            return try cast(value, index)
         case .custom:
             let planned = plan.registrations[index]
             guard case .custom(let scopeName) = planned.lifetime else { return try build(index, entry, as: T.self, arguments) }

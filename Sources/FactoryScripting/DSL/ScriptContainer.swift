@@ -47,9 +47,22 @@ extension FactoryHost {
                 return 1
             })
             .method("close") { (object: ScriptContainer) in try object.container.close() }
+            // `c:child { register … }`: overrides some registrations, shares what the parent owns.
+            .method("child", frame: { [unowned self] object, frame in
+                guard case .table(let body) = frame.value(2) else { throw frame.typeError(2, expected: "table") }
+                let registrations = try self.childRegistrations(body, origin: frame.origin())
+                let child = try object.container.child(registrations)
+                try frame.push(self.types.toLua(ScriptContainer(child), in: self.lua))
+                return 1
+            })
+            .property("parent") { [unowned self] object -> LuaValue in
+                guard let parent = object.container.parent else { return .nil }
+                return (try? self.types.toLua(ScriptContainer(parent), in: self.lua)) ?? .nil
+            }
             .property("configuration") { $0.container.configuration }
             .property("isClosed") { $0.container.isClosed }
-            .tostring { "Container(\($0.container.configuration)\($0.container.isClosed ? ", closed" : ""))" }
+            .tostring { "Container(\($0.container.configuration)\($0.container.parent == nil ? "" : ", child")\($0.container.isClosed ? ", closed" : ""))" }
+            .equality { $0.container === $1.container }       // one container, however many userdata
     }
 
     /// The same for an open scope, plus `s:close()`, `s.name`, `s.isClosed`.
@@ -72,6 +85,26 @@ extension FactoryHost {
             .property("name") { $0.handle.name }
             .property("isClosed") { $0.handle.isClosed }
             .tostring { "Scope(\($0.handle.name)\($0.handle.isClosed ? ", closed" : ""))" }
+    }
+
+    /// The registrations of `c:child { register … }`'s body.
+    private func childRegistrations(_ body: LuaTable, origin: Origin) throws -> [Registration] {
+        var specs: [(Int, RegistrationSpec)] = []
+        for (key, item) in try body.pairs() {
+            guard case .integer(let position) = key, case .userdata(let userdata) = item,
+                  let spec = userdata.object(as: RegistrationSpec.self) else {
+                throw LuaError(.typeMismatch, "child container\(origin.line > 0 ? " (\(origin))" : ""): the body holds register \"…\" { … } items only "
+                               + "(got \(describeKey(key)) = \(describeValue(item)))")
+            }
+            specs.append((position, spec))
+        }
+        return try specs.sorted { $0.0 < $1.0 }.map { _, spec in
+            guard let registration = spec.take() else {
+                throw RegistryError(.invalidRegistration, "register \"\(spec.key)\" (\(spec.origin)) is used twice",
+                                    details: ["write one register block per configuration or child"], origin: spec.origin)
+            }
+            return registration
+        }
     }
 
     private func provider(from resolving: Resolving, frame: LuaFrame) throws -> LuaFunction {
