@@ -125,6 +125,20 @@ final class ContainerPlan: @unchecked Sendable {
         }
 
         Self.addCollectors(to: &flattened)
+        let laid = Self.lay(flattened) { _ in false }
+        self.registrations = laid.planned
+        self.index = laid.index
+        self.hot = HotTable(laid.planned, keys: laid.index)
+        self.slotCount = laid.slots
+        self.eagerSingletons = laid.eager
+        self.problems = problems
+    }
+
+    /// `flattened` as planned registrations: dependencies as indices, slots
+    /// for what the container keeps, eager singletons — except for those
+    /// `delegated` says the parent owns (a child's plan).
+    private static func lay(_ flattened: [Registration], delegated: (PlannedRegistration) -> Bool)
+        -> (planned: [PlannedRegistration], index: KeyTable, slots: Int, eager: [Int]) {
         let planned = flattened.enumerated().map { PlannedRegistration(index: $0.offset, registration: $0.element) }
         let index = KeyTable(flattened.map(\.key))
         var slots = 0
@@ -132,18 +146,17 @@ final class ContainerPlan: @unchecked Sendable {
         for p in planned {
             p.instanceDependencies = p.registration.dependencies.filter { $0.kind == .instance }.map { index.find($0.key) ?? -1 }
             p.providerDependencies = p.registration.dependencies.filter { $0.kind == .provider }.map { index.find($0.key) ?? -1 }
+            if delegated(p) {
+                p.delegatesToParent = true
+                continue
+            }
             if p.lifetime == .singleton || p.lifetime == .weak {
                 p.slot = slots
                 slots += 1
             }
             if p.lifetime == .singleton && p.registration.eager { eager.append(p.index) }
         }
-        self.registrations = planned
-        self.index = index
-        self.hot = HotTable(planned, keys: index)
-        self.slotCount = slots
-        self.eagerSingletons = eager
-        self.problems = problems
+        return (planned, index, slots, eager)
     }
 
     /// The plan of a child container: `parent`'s registrations, with
@@ -177,28 +190,14 @@ final class ContainerPlan: @unchecked Sendable {
         }
         let ownCount = flattened.count
         Self.addCollectors(to: &flattened)
-        let planned = flattened.enumerated().map { PlannedRegistration(index: $0.offset, registration: $0.element) }
-        let index = KeyTable(flattened.map(\.key))
-        var slots = 0
-        var eager: [Int] = []
-        for p in planned {
-            p.instanceDependencies = p.registration.dependencies.filter { $0.kind == .instance }.map { index.find($0.key) ?? -1 }
-            p.providerDependencies = p.registration.dependencies.filter { $0.kind == .provider }.map { index.find($0.key) ?? -1 }
-            if p.index < ownCount && inherited[p.index] && p.lifetime != .transient && p.lifetime != .graph {
-                p.delegatesToParent = true
-                continue
-            }
-            if p.lifetime == .singleton || p.lifetime == .weak {
-                p.slot = slots
-                slots += 1
-            }
-            if p.lifetime == .singleton && p.registration.eager { eager.append(p.index) }
+        let laid = Self.lay(flattened) { p in
+            p.index < ownCount && inherited[p.index] && p.lifetime != .transient && p.lifetime != .graph
         }
-        self.registrations = planned
-        self.index = index
-        self.hot = HotTable(planned, keys: index)
-        self.slotCount = slots
-        self.eagerSingletons = eager
+        self.registrations = laid.planned
+        self.index = laid.index
+        self.hot = HotTable(laid.planned, keys: laid.index)
+        self.slotCount = laid.slots
+        self.eagerSingletons = laid.eager
         self.problems = []
     }
 
