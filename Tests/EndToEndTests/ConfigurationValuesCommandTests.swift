@@ -65,6 +65,8 @@ struct ConfigurationValuesCommandTests {
                 expect(c:resolve("table#greeter").line):to_be("hey hey hey")
               end)
               it("does not see the last test's", function(c) expect(c:resolve("table#greeter").line):to_be("hey") end)
+              it("declares a value of its own", function() value "local" { type = "integer", default = 1 } end)
+              it("may declare it another way", function() value "local" { type = "string", default = "x" } end)
             end)
             """.utf8).write(to: dir.appendingPathComponent("greeter_spec.lua"))
         for jobs in ["1", "2"] {
@@ -73,7 +75,7 @@ struct ConfigurationValuesCommandTests {
             #expect(test.status == 1 && test.stdout.contains("values file v.lua: cannot open"), "a missing values file: \(test)")
         }
         let test = try CommandRunner.factoryhost(["test", "--set", "greeting=hey", "greeter_spec.lua"], in: dir)
-        #expect(test.status == 0 && test.stdout.hasSuffix("3 passed, 0 failed\n"), "\(test)")
+        #expect(test.status == 0 && test.stdout.hasSuffix("5 passed, 0 failed\n"), "\(test)")
         let repl = try CommandRunner.factoryhost(["repl", "--set", "times=2", "app.lua"], in: dir,
                                                  input: "container('app'):resolve('table#greeter').line\n")
         #expect(repl.stdout.contains("\"hello hello\""), "\(repl)")

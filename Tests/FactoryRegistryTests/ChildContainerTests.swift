@@ -86,4 +86,56 @@ struct ChildContainerTests {
         #expect(try container.child([extra]).resolveList(Cache.self).count == 2)
         #expect(try container.resolveList(Cache.self).count == 1)
     }
+
+    /// Fixes after an attack (each failed before).
+    @Test func aChildsSingletonCannotCaptureTheParentsScopedInstance() throws {
+        let (_, app) = try parent()
+        final class Holder: @unchecked Sendable { let state: ScreenState; init(_ state: ScreenState) { self.state = state } }
+        let holder = Registration(key: ServiceKey(Holder.self), scope: .singleton,
+                                  dependencies: [.instance(ScreenState.self)], origin: Origin(file: "test", line: 3),
+                                  factory: TypedFactory { r, _ in Holder(try r.resolve()) })
+        let child = try app.child([holder])
+        _ = try app.openScope("screen")
+        #expect(registryError { _ = try child.resolve(Holder.self) }?.kind == .captiveDependency)
+    }
+
+    @Test func aCycleThroughAChildIsACycle() throws {
+        final class Box: @unchecked Sendable { var child: Container? }
+        let box = Box()
+        let registry = Registry()
+        let app = try registry.defineConfiguration("app")
+        try app.register(Cache.self, scope: .singleton) { _ in
+            _ = try box.child?.resolve(Cache.self)
+            return Cache()
+        }
+        let container = try registry.container("app")
+        box.child = try container.child([])
+        let error = registryError { _ = try container.resolve(Cache.self) }
+        #expect(error?.kind == .cycle, "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("dependency cycle: Cache is being built, and building it asked for it again") == true)
+    }
+
+    @Test func closingAParentClosesItsChildrenFirst() throws {
+        final class Worker: ScopeBound, @unchecked Sendable {
+            let name: String, log: Log
+            init(_ name: String, _ log: Log) { self.name = name; self.log = log }
+            func scopeDidClose() { log.lines.append(name) }
+        }
+        final class Log: @unchecked Sendable { var lines: [String] = [] }
+        let log = Log()
+        let registry = Registry()
+        let app = try registry.defineConfiguration("app")
+        try app.register(Worker.self, scope: .singleton) { _ in Worker("parent", log) }
+        let container = try registry.container("app")
+        _ = try container.resolve(Worker.self)
+        let child = try container.child([Registration(key: ServiceKey(Worker.self, name: "own"), scope: .singleton,
+                                                      origin: Origin(file: "test", line: 4),
+                                                      factory: TypedFactory { _, _ in Worker("child", log) })])
+        _ = try child.resolve(Worker.self, name: "own")
+        try container.close()
+        #expect(log.lines == ["child", "parent"])
+        #expect(child.isClosed)
+        #expect(registryError { _ = try child.resolve(Worker.self) }?.message == "cannot build Worker: container 'app' is closed")
+    }
 }
+

@@ -53,4 +53,24 @@ struct MultiBindingTests {
         #expect(try registry.container("app").resolveList(Handler.self).isEmpty)
         #expect(registry.validate().isEmpty)
     }
+
+    /// Fixes after an attack (each failed before).
+    @Test func aContributionKeepsWhatItIsAcrossOverridesAndNames() throws {
+        let registry = Registry()
+        let app = try registry.defineConfiguration("app")
+        try app.register(Handler.self, name: "xml", into: .set) { _ in Handler("xml") }
+        let tests = try registry.defineConfiguration("tests", extends: "app")
+        try tests.register(Handler.self, name: "xml", overrides: true) { _ in Handler("plain") }
+        let problems = registry.validate("tests")
+        #expect(problems.first?.message == "Handler#xml is a contribution to [Handler] (set) in 'app' and a plain registration in 'tests'",
+                "\(problems)")
+        // A set's name and a map's key alike: two registrations of one key, said so.
+        let error = registryError { try app.register(Handler.self, into: .map(key: "xml")) { _ in Handler("map") } }
+        #expect(error?.kind == .duplicateRegistration)
+        #expect(error?.details.last?.contains("give one of them another name") == true)
+        // Asked for directly, a collection nothing contributes to is empty too.
+        let empty = try registry.container("app").resolveAny(ServiceKey(.map(of: ServiceType(Handler.self))))
+        #expect((empty as? ContributedMap)?.keys.isEmpty == true)
+    }
 }
+

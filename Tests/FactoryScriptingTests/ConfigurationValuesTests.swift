@@ -131,4 +131,33 @@ struct ConfigurationValuesTests {
         let host = try makeHost()
         #expect(message { try host.values.addFile("/nonexistent/values.lua") }.contains("values file /nonexistent/values.lua: cannot open"))
     }
+
+    /// Fixes after an attack (each failed before).
+    @Test func conversionsFollowLuasOwnReadings() throws {
+        let host = try makeHost()
+        try host.run(script(env: envName()), name: "app.lua")
+        try host.values.set(assignment: "retries=0x10")
+        try host.values.set(assignment: "verbose= true ")
+        #expect(try client(host)[1] == 16 && client(host)[3] == true)
+        let file = try writeScript("return { retries = 5.0 }", name: "values.lua")
+        let other = try makeHost()
+        try other.run(script(env: envName()), name: "app.lua")
+        try other.values.addFile(file)
+        #expect(try client(other)[1] == 5)
+        // 3 and 3.0 are one default.
+        _ = try other.run("value 'retries' { type = 'integer', default = 3.0 }", name: "again.lua")
+    }
+
+    @Test(arguments: [".", "..", "a..b", ".a", "a.", String(repeating: "x", count: 201)])
+    func oddNamesAreRefused(name: String) throws {
+        let host = try makeHost()
+        #expect(message { try host.values.set(name, to: "1") }.contains("is no value name"))
+    }
+
+    @Test func anEnvironmentVariableNameWithANulIsRefused() throws {
+        let host = try makeHost()
+        let text = message { _ = try host.run("value 'x' { type = 'string', env = 'A\\0B' }", name: "env.lua") }
+        #expect(text.contains("'env' names an environment variable"), "\(text)")
+    }
 }
+

@@ -53,6 +53,8 @@ struct ScriptMultiBindingTests {
         ("register 'Handler' { key = 'k', make = print }", "'key' goes with into = \"map\""),
         ("register 'table#t' { deps = { x = '[Handler]#n' }, make = print }", "a collection has no name"),
         ("register 'table#t' { deps = { x = '[Hanlder]' }, make = print }", "unknown type 'Hanlder', did you mean 'Handler'?"),
+        ("register 'table#t' { deps = { x = '[Handler#x]' }, make = print }", "a collection is of a type, without a name (write [Handler])"),
+        ("register 'Handler' { into = 'set', args = { n = 'integer' }, make = print }", "a contribution takes no runtime arguments"),
     ])
     func badContributionsSayWhatIsWrong(code: String, expected: String) throws {
         let host = try makeHost()
@@ -91,4 +93,20 @@ struct ScriptChildContainerTests {
         let bad = message { _ = try host.run("container('app'):child { 42 }", name: "bad.lua") }
         #expect(bad.contains("child container (bad.lua:1): the body holds register \"…\" { … } items only (got [1] = integer 42)"), "\(bad)")
     }
+
+    /// Several unnamed contributions at one place (a loop) are several, not a duplicate.
+    @Test func unnamedContributionsInALoopAreEachTheirOwn() throws {
+        let host = try makeHost()
+        let result = try host.run("""
+            interface "Handler" { "handle" }
+            local body = {}
+            for i = 1, 3 do body[#body + 1] = register "Handler" { into = "set", make = function() return { handle = function() return i end } end } end
+            configuration("app")(body)
+            local out = {}
+            for _, h in ipairs(container("app"):resolve "[Handler]") do out[#out + 1] = h:handle() end
+            return table.concat(out, ",")
+            """, name: "loop.lua")
+        #expect(result == ["1,2,3"])
+    }
 }
+

@@ -59,12 +59,17 @@ public final class Configuration: @unchecked Sendable {
         }
         try registry.lock.withLock {
             if let existing = positions.position(of: added.key, in: ordered) {
-                guard added.overrides else {
-                    let first = ordered[existing]
+                let first = ordered[existing]
+                guard added.overrides, first.contribution == added.contribution else {
+                    // Contributions share a name only by mistake (a set's and a map's, say):
+                    // an override would replace one collection's member with another's.
+                    let hint = first.contribution != nil || added.contribution != nil
+                        ? "give one of them another name (a contribution is a registration of its own, named by its name or map key)"
+                        : "say it overrides to replace the first"
                     throw RegistryError(
                         .duplicateRegistration, "\(added.key) is registered twice",
                         configuration: name,
-                        details: ["first at \(first.origin)", "again at \(added.origin) (say it overrides to replace the first)"],
+                        details: ["first at \(first.origin)", "again at \(added.origin) (\(hint))"],
                         origin: added.origin)
                 }
                 // It replaces a registration of its own configuration; whether it

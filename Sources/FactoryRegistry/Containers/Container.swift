@@ -33,6 +33,9 @@ public final class Container: Resolving, @unchecked Sendable {
     /// The singletons' slots in the order they were built (under the creation lock).
     private var builtOrder: [Int] = []
     private var closed = false
+    /// Children made from this container (weakly: a child keeps its parent,
+    /// not the other way round), closed before it.
+    private var children: [WeakContainer] = []
 
     init(plan: ContainerPlan, disposer: (any InstanceDisposer)? = nil, parent: Container? = nil) throws {
         self.plan = plan
@@ -89,7 +92,12 @@ public final class Container: Resolving, @unchecked Sendable {
     public func child(_ registrations: [Registration]) throws -> Container {
         try creationLock.withLock { try checkOpen("make a child") }
         let plan = try ContainerPlan(childOf: self.plan, adding: registrations)
-        return try Container(plan: plan, disposer: disposer, parent: self)
+        let child = try Container(plan: plan, disposer: disposer, parent: self)
+        creationLock.withLock {
+            if children.count >= 64 && children.count.isMultiple(of: 64) { children.removeAll { $0.container == nil } }
+            children.append(WeakContainer(container: child))
+        }
+        return child
     }
 
     // MARK: Closing
@@ -117,6 +125,14 @@ public final class Container: Resolving, @unchecked Sendable {
             return builtOrder
         }
         guard let order else { return }
+        // Children first (newest first): they may hold what this one owns.
+        let living = creationLock.withLock { () -> [Container] in
+            defer { children = [] }
+            return children.compactMap(\.container)
+        }
+        for child in living.reversed() {
+            do { try child.close() } catch let error as RegistryError { failures.append(error) } catch {}
+        }
         for scope in scopesOpenNow().reversed() { scope.closeCollecting(&failures) }
         let bySlot = Dictionary(plan.registrations.filter { $0.slot >= 0 }.map { ($0.slot, $0.registration) },
                                 uniquingKeysWith: { first, _ in first })
@@ -215,6 +231,11 @@ public final class Container: Resolving, @unchecked Sendable {
     public func registration(for key: ServiceKey) -> Registration? {
         plan.index.find(key).map { plan.registrations[$0].registration }
     }
+}
+
+/// A child container, held weakly by its parent.
+struct WeakContainer {
+    weak var container: Container?
 }
 
 /// The parts of a plan every resolve reads, as values that need no

@@ -98,10 +98,24 @@ final class ContainerPlan: @unchecked Sendable {
         for configuration in chain.reversed() {
             for registration in configuration.ordered {
                 if let existing = positions[registration.key] {
-                    if registration.overrides {
+                    let first = flattened[existing]
+                    if first.contribution != registration.contribution {
+                        // A contribution overridden by a plain registration (or one to
+                        // another collection) would leave its collection silently.
+                        let what: (Registration) -> String = { r in
+                            r.contribution.map { "a contribution to \($0.collectionKey(for: r.key.type)) (\($0))" } ?? "a plain registration"
+                        }
+                        problems.append(RegistryError(
+                            .invalidRegistration,
+                            "\(registration.key) is \(what(first)) in '\(first.configuration)' and \(what(registration)) in '\(registration.configuration)'",
+                            configuration: name,
+                            details: ["first at \(first.origin)", "again at \(registration.origin)",
+                                      registration.overrides ? "an override keeps what the first is: say into = … as it does"
+                                                             : "give one of them another name"],
+                            origin: registration.origin))
+                    } else if registration.overrides {
                         flattened[existing] = registration
                     } else {
-                        let first = flattened[existing]
                         problems.append(RegistryError(
                             .duplicateRegistration,
                             "\(registration.key) is registered by '\(first.configuration)' and again by '\(registration.configuration)'",

@@ -292,6 +292,16 @@ struct ResolutionContext {
             return try container.creationLock.withLock {
                 if let existing = slot.value { return try cast(existing, index) }
                 try container.checkOpen("build \(plan.registrations[index].name)")
+                // Building it asked for it again (through a child, its parent or
+                // a provider: a path this resolve cannot see): a cycle.
+                guard !slot.isBeingBuilt else {
+                    let planned = plan.registrations[index]
+                    throw error(.cycle, "dependency cycle: \(planned.name) is being built, and building it asked for it again "
+                                + "(through another container — a child or its parent — or a provider)",
+                                details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
+                }
+                slot.isBeingBuilt = true
+                defer { slot.isBeingBuilt = false }
                 let value = try build(index, entry, as: T.self, arguments)
                 if entry.lifetime == .weak && !(Swift.type(of: value as Any) is AnyObject.Type) {
                     let planned = plan.registrations[index]
@@ -307,13 +317,23 @@ struct ResolutionContext {
                 return value
             }
         case .parent:
-            // The parent owns it: resolved there, with the parent's registrations.
+            // The parent owns it: resolved there, with the parent's registrations —
+            // after the checks a scoped instance gets here (a child's singleton
+            // must not capture the parent's session object either).
             let planned = plan.registrations[index]
             guard let parent = container.parent else {
                 throw error(.scopeClosed, "\(planned.name) belongs to a parent container that is gone", origin: planned.registration.origin)
             }
-            let value = try ResolutionContext.detached { try parent.resolveAny(planned.key, arguments: arguments) }
-            return try cast(value, index)
+            try container.creationLock.withLock { try container.checkOpen("build \(planned.name)") }
+            if case .custom(let scopeName) = planned.lifetime { try checkCaptive(planned, scopeName) }
+            do {
+                let value = try ResolutionContext.detached { try parent.resolveAny(planned.key, arguments: arguments) }
+                return try cast(value, index)
+            } catch var error as RegistryError where error.kind == .scopeNotOpen {
+                error.details.append("\(planned.name) is the parent container's: its scopes are the parent's "
+                                     + "(open them on the parent; a child shares the scopes open there)")
+                throw error
+            }
         case .custom:
             let planned = plan.registrations[index]
             guard case .custom(let scopeName) = planned.lifetime else { return try build(index, entry, as: T.self, arguments) }

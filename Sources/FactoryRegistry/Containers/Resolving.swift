@@ -51,8 +51,6 @@ extension Resolving {
         }
     }
 
-    /// An instance for `key`, untyped (the value is checked against the
-    /// registered type). For script layers that resolve by name.
     /// Every `.set` contribution of `type` (see ``Contribution``), in
     /// declaration order; empty when there is none.
     ///
@@ -74,10 +72,18 @@ extension Resolving {
         return zip(map.keys, map.values).compactMap { key, value in (value as? T).map { (key, $0) } }
     }
 
+    /// An instance for `key`, untyped (the value is checked against the
+    /// registered type). For script layers that resolve by name. A
+    /// collection nothing contributes to (see ``Contribution``) is empty.
     public func resolveAny(_ key: ServiceKey, arguments: Arguments = .none) throws -> Any {
         let entry = resolutionEntry
         let container = try entry.liveContainer()
-        guard let index = container.plan.index.find(key) else { throw missing(key.description, container) }
+        guard let index = container.plan.index.find(key) else {
+            if let isMap = CollectionIdentities.shared.collectionKind(key.type.id), key.name == nil {
+                return isMap ? ContributedMap(keys: [], values: []) as Any : [Any]() as Any
+            }
+            throw missing(key.description, container)
+        }
         return try ResolutionContext.run(container: container, scope: entry.scope) {
             try $0.resolve(index, as: Any.self, arguments: arguments)
         }

@@ -44,6 +44,12 @@ struct DisposalFailures {
         }
     }
 
+    /// A child container's close that failed: its lines join these.
+    mutating func append(_ error: RegistryError) {
+        lines += error.details.isEmpty ? [error.message] : error.details
+        if firstOrigin == nil { firstOrigin = error.origin }
+    }
+
     mutating func append(_ other: DisposalFailures) {
         lines += other.lines
         if firstOrigin == nil { firstOrigin = other.firstOrigin }

@@ -6,6 +6,9 @@ final class InstanceSlot: @unchecked Sendable {
     private var strong: Any?
     private weak var weakObject: AnyObject?
     let isWeak: Bool
+    /// Its instance is being built now (read and written under the
+    /// container's creation lock): asked for again meanwhile, it is a cycle.
+    var isBeingBuilt = false
 
     init(weak: Bool) { isWeak = weak }
 

@@ -18,6 +18,9 @@ final class RegistrationSpec: LuaExportable {
         pending = registration
     }
 
+    /// The registration, if no one took it yet (left in place).
+    func peek() -> Registration? { pending }
+
     /// The registration, for the configuration that holds it; nil if one
     /// already took it. (Handed over, not copied: the configuration stamps
     /// its name on the one registration.)
@@ -42,7 +45,9 @@ struct ScriptKey {
 
     init(parsing text: String, catalog: TypeCatalog, name explicitName: String? = nil) throws {
         var typeName = Substring(text), name: String? = nil
-        if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) {           // (a byte search: Characters cost more)
+        // `[Type]` / `{Type}` first: a '#' inside the brackets is the type's (and an error).
+        let bracketed = text.hasPrefix("[") && text.hasSuffix("]") || text.hasPrefix("{") && text.hasSuffix("}")
+        if !bracketed, let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) {           // (a byte search: Characters cost more)
             typeName = text[..<hash]
             name = String(text[text.utf8.index(after: hash)...])
             guard name?.isEmpty == false else { throw LuaError(.typeMismatch, "'\(text)': the name after '#' is empty") }
@@ -57,7 +62,11 @@ struct ScriptKey {
         if let first = typeName.first, (first == "[" && typeName.last == "]") || (first == "{" && typeName.last == "}"),
            typeName.count > 2 {
             guard name == nil else { throw LuaError(.typeMismatch, "'\(text)': a collection has no name") }
-            let element = try catalog.type(named: String(typeName.dropFirst().dropLast()))
+            let inner = String(typeName.dropFirst().dropLast())
+            guard !inner.contains("#") else {
+                throw LuaError(.typeMismatch, "'\(text)': a collection is of a type, without a name (write [\(inner.prefix { $0 != "#" })])")
+            }
+            let element = try catalog.type(named: inner)
             self.type = catalog.collectionType(of: element, map: first == "{")
             self.name = nil
             return
@@ -109,7 +118,7 @@ struct RegistrationParser {
         case "set"?:
             if mapKey != nil { throw LuaError(.typeMismatch, "\(what): a set has no keys ('key' goes with into = \"map\")") }
             contribution = .set
-            if name == nil && !keyText.contains("#") { name = "\(origin)" }       // its own key: where it is declared
+            if name == nil && !keyText.contains("#") { name = host.contributionName(at: origin) }   // where it is declared
         case "map"?:
             guard let mapKey, !mapKey.isEmpty else {
                 throw LuaError(.typeMismatch, "\(what): a map contribution says its key: into = \"map\", key = \"…\"")
@@ -143,6 +152,9 @@ struct RegistrationParser {
         }
         let (dependencies, valueDependencies) = try parseDependencies(value(.deps), host: host)
         let arguments = try parseArguments(value(.args))
+        if contribution != nil && !arguments.isEmpty {
+            throw LuaError(.typeMismatch, "\(what): a contribution takes no runtime arguments (its collection is built whole)")
+        }
         let factory = LuaFactory(host: host, make: make, key: key.description, resultType: key.type,
                                  dependencies: dependencies, values: valueDependencies,
                                  argumentNames: arguments.map(\.0), origin: origin)

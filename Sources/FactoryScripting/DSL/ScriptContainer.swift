@@ -52,6 +52,7 @@ extension FactoryHost {
                 guard case .table(let body) = frame.value(2) else { throw frame.typeError(2, expected: "table") }
                 let registrations = try self.childRegistrations(body, origin: frame.origin())
                 let child = try object.container.child(registrations)
+                try self.adoptChildRegistrations(body)          // only once the child is made
                 try frame.push(self.types.toLua(ScriptContainer(child), in: self.lua))
                 return 1
             })
@@ -99,11 +100,21 @@ extension FactoryHost {
             specs.append((position, spec))
         }
         return try specs.sorted { $0.0 < $1.0 }.map { _, spec in
-            guard let registration = spec.take() else {
+            guard let registration = spec.peek() else {
                 throw RegistryError(.invalidRegistration, "register \"\(spec.key)\" (\(spec.origin)) is used twice",
                                     details: ["write one register block per configuration or child"], origin: spec.origin)
             }
             return registration
+        }
+    }
+
+    /// The body's registrations are the child's now: taken (a spec serves
+    /// once) and forgotten by the host (a child made in a loop keeps nothing).
+    private func adoptChildRegistrations(_ body: LuaTable) throws {
+        for (_, item) in try body.pairs() {
+            guard case .userdata(let userdata) = item, let spec = userdata.object(as: RegistrationSpec.self) else { continue }
+            _ = spec.take()
+            if let index = specs.lastIndex(where: { $0 === spec }) { specs.remove(at: index) }
         }
     }
 

@@ -294,7 +294,8 @@ extension FactoryHost {
         var environment: String?
         switch try body.rawGet("env") {
         case .nil: break
-        case .string(let variable) where !variable.description.isEmpty && !variable.description.contains("="):
+        case .string(let variable) where !variable.description.isEmpty && !variable.description.contains("=")
+                && !variable.description.utf8.contains(0):
             environment = variable.description
         case let other:
             throw LuaError(.typeMismatch, "value '\(name)' (\(origin)): 'env' names an environment variable (got \(describeValue(other)))")

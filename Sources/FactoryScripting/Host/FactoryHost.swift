@@ -84,6 +84,17 @@ public final class FactoryHost {
     /// Every value a registration's `deps` names, for check.
     var valueUses: [(name: String, user: String, origin: Origin)] = []
 
+    /// How many unnamed set contributions each place declared, for their names.
+    private var contributionsAt: [Origin: Int] = [:]
+
+    /// The name of an unnamed set contribution declared at `origin`: the
+    /// place, then `place/2`, `place/3` for more at one place (a loop).
+    func contributionName(at origin: Origin) -> String {
+        let count = (contributionsAt[origin] ?? 0) + 1
+        contributionsAt[origin] = count
+        return count == 1 ? "\(origin)" : "\(origin)/\(count)"
+    }
+
     /// How many Lua factories are running now (nested), for telling a
     /// finalizer's resolve from the running factory's own.
     var runningLuaFactories = 0
@@ -410,7 +421,8 @@ public final class FactoryHost {
         let registry: Registry.Snapshot
         let specCount: Int
         let interfaces: Set<String>
-        let scriptValues: [String: ConfigurationValues.Given]
+        let scriptValues: (declarations: [String: ConfigurationValues.Declaration], given: [String: ConfigurationValues.Given])
+        let valueUseCount: Int
     }
 
     /// The declarations as they are now: the test runner takes them after a
@@ -423,7 +435,7 @@ public final class FactoryHost {
     /// ```
     public func declarations() -> Declarations {
         Declarations(registry: registry.snapshot(), specCount: specs.count, interfaces: types.scriptInterfaceNames,
-                     scriptValues: values.scriptValues)
+                     scriptValues: values.scriptState, valueUseCount: valueUses.count)
     }
 
     /// Forgets every declaration made since `declarations` was taken.
@@ -432,7 +444,8 @@ public final class FactoryHost {
         if specs.count > declarations.specCount { specs.removeLast(specs.count - declarations.specCount) }
         // Interfaces declared since are gone too, and keys parsed with them.
         if types.removeScriptInterfaces(keeping: declarations.interfaces) { parsedKeys.removeAll() }
-        values.scriptValues = declarations.scriptValues
+        values.scriptState = declarations.scriptValues
+        if valueUses.count > declarations.valueUseCount { valueUses.removeLast(valueUses.count - declarations.valueUseCount) }
     }
 
     // MARK: Checking

@@ -35,8 +35,13 @@ public final class ConfigurationValues {
         var origin: Origin
 
         func sameDeclaration(as other: Declaration) -> Bool {
-            name == other.name && kind == other.kind && defaultValue?.value == other.defaultValue?.value
-                && environment == other.environment
+            guard name == other.name, kind == other.kind, environment == other.environment else { return false }
+            switch (defaultValue?.value, other.defaultValue?.value) {
+            case (nil, nil): return true
+            case (.integer(let a)?, .number(let b)?), (.number(let b)?, .integer(let a)?): return Double(a) == b   // 3 and 3.0
+            case (let a?, let b?): return a == b
+            default: return false
+            }
         }
     }
 
@@ -80,13 +85,15 @@ public final class ConfigurationValues {
     /// works out as it runs (a scratch file, a server's port), which files,
     /// the environment and `--set` still override.
     func setFromScript(_ table: LuaTable, origin: Origin) throws {
-        try read(table, source: "the script at \(origin)", what: "values (\(origin))") { fromScripts[$0] = $1 }
+        let place = origin.line > 0 ? " at \(origin)" : ""
+        try read(table, source: "the script\(place)", what: "values\(origin.line > 0 ? " (\(origin))" : "")") { fromScripts[$0] = $1 }
     }
 
-    /// What scripts gave, to go back to (the test runner: a test's values are its own).
-    var scriptValues: [String: Given] {
-        get { fromScripts }
-        set { fromScripts = newValue }
+    /// What scripts declared and gave, to go back to (the test runner: a
+    /// test's values and declarations are its own).
+    var scriptState: (declarations: [String: Declaration], given: [String: Given]) {
+        get { (declarations, fromScripts) }
+        set { (declarations, fromScripts) = newValue }
     }
 
     /// Reads a table of names to values.
@@ -122,7 +129,13 @@ public final class ConfigurationValues {
         } catch let error as LuaError {
             throw LuaError(.file, "values file \(path): \(error.message)")
         }
-        guard case .table(let table)? = try chunk.call().first else {
+        let results: [LuaValue]
+        do {
+            results = try chunk.call()
+        } catch let error as LuaError {
+            throw LuaError(error.kind, "values file \(path): \(error.message)")
+        }
+        guard case .table(let table)? = results.first else {
             throw LuaError(.typeMismatch, "values file \(path) must return a table of names to values, as return { baseURL = \"…\" }")
         }
         try read(table, source: "values file \(path)", what: "values file \(path)") { fromFiles[$0] = $1 }
@@ -156,9 +169,15 @@ public final class ConfigurationValues {
     }
 
     static func checkName(_ name: String, what: String) throws {
-        guard let first = name.utf8.first, !(48...57).contains(first),
-              name.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 || $0 == 46 }) else {
-            throw LuaError(.typeMismatch, "\(what): '\(name)' is no value name (letters, digits, _ and ., not starting with a digit)")
+        // Words of letters, digits and _ (not starting with a digit), joined by single dots.
+        let words = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard name.utf8.count <= 200, words.allSatisfy({ word in
+            guard let first = word.utf8.first, !(48...57).contains(first) else { return false }
+            return word.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
+        }) else {
+            let shown = name.utf8.count > 60 ? String(name.prefix(57)) + "..." : name
+            throw LuaError(.typeMismatch, "\(what): '\(shown)' is no value name (words of letters, digits and _, "
+                           + "not starting with a digit, joined by dots; at most 200 bytes)")
         }
     }
 
@@ -192,8 +211,14 @@ public final class ConfigurationValues {
         switch (kind, given.value) {
         case (.string, .text(let text)): return LuaValue(text)
         case (.integer, .integer(let number)): return .integer(number)
+        case (.integer, .number(let number)):                 // 5.0 is 5, as Lua's math.tointeger says
+            guard number.isFinite, number == number.rounded(), let exact = Int(exactly: number) else { throw wrong() }
+            return .integer(exact)
         case (.integer, .text(let text)):
-            guard let number = Int(text.trimmingCharacters(in: " ")) else { throw wrong() }
+            let trimmed = text.trimmingCharacters(in: " ")
+            let hex = trimmed.lowercased().hasPrefix("0x") ? Int(trimmed.dropFirst(2), radix: 16)
+                : trimmed.lowercased().hasPrefix("-0x") ? Int(trimmed.dropFirst(3), radix: 16).map { -$0 } : nil
+            guard let number = hex ?? Int(trimmed) else { throw wrong() }
             return .integer(number)
         case (.number, .number(let number)) where number.isFinite: return .number(number)
         case (.number, .integer(let number)): return .number(Double(number))
@@ -202,7 +227,7 @@ public final class ConfigurationValues {
             return .number(number)
         case (.boolean, .boolean(let flag)): return .boolean(flag)
         case (.boolean, .text(let text)):
-            switch text.lowercased() {
+            switch text.trimmingCharacters(in: " ").lowercased() {
             case "true", "yes", "1": return .boolean(true)
             case "false", "no", "0": return .boolean(false)
             default: throw wrong()
