@@ -35,6 +35,8 @@ struct ResolutionState {
     /// A resolve inside the factory running now asked for what the factory
     /// does not declare: the factory fails with this, whatever it caught.
     var undeclared: RegistryError?
+    /// Whether `undeclared` holds one (a flag, cheap to test after every factory).
+    @usableFromInline var undeclaredPending = false
 
     @usableFromInline
     init(container: Container, scope: ScopeHandle?) {
@@ -294,12 +296,7 @@ struct ResolutionContext {
                 try container.checkOpen("build \(plan.registrations[index].name)")
                 // Building it asked for it again (through a child, its parent or
                 // a provider: a path this resolve cannot see): a cycle.
-                guard !slot.isBeingBuilt else {
-                    let planned = plan.registrations[index]
-                    throw error(.cycle, "dependency cycle: \(planned.name) is being built, and building it asked for it again "
-                                + "(through another container — a child or its parent — or a provider)",
-                                details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
-                }
+                if slot.isBeingBuilt { try throwBeingBuiltCycle(index) }
                 slot.isBeingBuilt = true
                 defer { slot.isBeingBuilt = false }
                 let value = try build(index, entry, as: T.self, arguments)
@@ -317,23 +314,7 @@ struct ResolutionContext {
                 return value
             }
         case .parent:
-            // The parent owns it: resolved there, with the parent's registrations —
-            // after the checks a scoped instance gets here (a child's singleton
-            // must not capture the parent's session object either).
-            let planned = plan.registrations[index]
-            guard let parent = container.parent else {
-                throw error(.scopeClosed, "\(planned.name) belongs to a parent container that is gone", origin: planned.registration.origin)
-            }
-            try container.creationLock.withLock { try container.checkOpen("build \(planned.name)") }
-            if case .custom(let scopeName) = planned.lifetime { try checkCaptive(planned, scopeName) }
-            do {
-                let value = try ResolutionContext.detached { try parent.resolveAny(planned.key, arguments: arguments) }
-                return try cast(value, index)
-            } catch var error as RegistryError where error.kind == .scopeNotOpen {
-                error.details.append("\(planned.name) is the parent container's: its scopes are the parent's "
-                                     + "(open them on the parent; a child shares the scopes open there)")
-                throw error
-            }
+            return try cast(resolveInParent(index, arguments), index)
         case .custom:
             let planned = plan.registrations[index]
             guard case .custom(let scopeName) = planned.lifetime else { return try build(index, entry, as: T.self, arguments) }
@@ -343,16 +324,55 @@ struct ResolutionContext {
             return try container.creationLock.withLock {
                 if let existing = try scope.instance(at: index) { return try cast(existing, index) }
                 let value = try build(index, entry, as: T.self, arguments)
-                do {
-                    try scope.store(value, at: index)
-                } catch {
-                    // The scope closed while its factory ran: close this one too.
-                    var failures = DisposalFailures()
-                    failures.dispose(value, registration: planned.registration, disposer: container.disposer)
-                    throw failures.error(closing: "\(planned.name), built as its scope closed", configuration: plan.configuration) ?? error
-                }
+                try store(value, in: scope, at: index)
                 return value
             }
+        }
+    }
+
+    // The rarer paths of `resolve`, out of its frame: every level of a deep
+    // graph pays for the stack `resolve` takes.
+
+    /// A registration the parent container owns (a child's plan): resolved
+    /// there, with the parent's registrations — after the checks a scoped
+    /// instance gets here (a child's singleton must not capture the
+    /// parent's session object either).
+    @inline(never)
+    private func resolveInParent(_ index: Int, _ arguments: Arguments) throws -> Any {
+        let planned = plan.registrations[index]
+        guard let parent = container.parent else {
+            throw error(.scopeClosed, "\(planned.name) belongs to a parent container that is gone", origin: planned.registration.origin)
+        }
+        try container.creationLock.withLock { try container.checkOpen("build \(planned.name)") }
+        if case .custom(let scopeName) = planned.lifetime { try checkCaptive(planned, scopeName) }
+        do {
+            return try ResolutionContext.detached { try parent.resolveAny(planned.key, arguments: arguments) }
+        } catch var error as RegistryError where error.kind == .scopeNotOpen {
+            error.details.append("\(planned.name) is the parent container's: its scopes are the parent's "
+                                 + "(open them on the parent; a child shares the scopes open there)")
+            throw error
+        }
+    }
+
+    @inline(never)
+    private func throwBeingBuiltCycle(_ index: Int) throws {
+        let planned = plan.registrations[index]
+        throw error(.cycle, "dependency cycle: \(planned.name) is being built, and building it asked for it again "
+                     + "(through another container — a child or its parent — or a provider)",
+                     details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
+    }
+
+    /// Keeps `value` in `scope` — or, if the scope closed while its factory
+    /// ran, closes it too and throws.
+    @inline(never)
+    private func store(_ value: Any, in scope: ScopeHandle, at index: Int) throws {
+        do {
+            try scope.store(value, at: index)
+        } catch {
+            let planned = plan.registrations[index]
+            var failures = DisposalFailures()
+            failures.dispose(value, registration: planned.registration, disposer: container.disposer)
+            throw failures.error(closing: "\(planned.name), built as its scope closed", configuration: plan.configuration) ?? error
         }
     }
 
@@ -401,7 +421,7 @@ struct ResolutionContext {
     /// one of that factory's declared dependencies, or the graph `check` and
     /// `graph` show is not the graph that is built. (A provider's call is
     /// declared already, by whoever declared the provider.)
-    @usableFromInline
+    @usableFromInline @inline(never)
     func checkDeclaredByOuter(_ index: Int) throws {
         guard let outer = state.pointee.outer, !state.pointee.fromProvider else { return }
         let outerPath = ResolutionContext(state: outer, token: 0).path
@@ -417,7 +437,10 @@ struct ResolutionContext {
                       + "(a provider of it, to build it later), so check and graph see the edge"],
             origin: holder.registration.origin)
         // The factory fails with it as it is, however its code handled it.
-        if outer.pointee.undeclared == nil { outer.pointee.undeclared = error }
+        if outer.pointee.undeclared == nil {
+            outer.pointee.undeclared = error
+            outer.pointee.undeclaredPending = true
+        }
         throw error
     }
 
@@ -428,46 +451,39 @@ struct ResolutionContext {
     }
 
     /// Runs the factory of registration `index`, after checking the arguments.
+    /// A resolve its factory made of what it does not declare fails it with
+    /// that error, whatever the factory did with it (see ``checkDeclaredByOuter(_:)``).
     @inline(__always)
     private func build<T>(_ index: Int, _ entry: HotRegistration, as type: T.Type, _ arguments: Arguments) throws -> T {
-        let value: T
-        do {
-            value = try buildChecked(index, entry, as: T.self, arguments)
-        } catch {
-            throw takeUndeclared() ?? error
-        }
-        if let undeclared = takeUndeclared() { throw undeclared }
-        return value
-    }
-
-    private func takeUndeclared() -> RegistryError? {
-        guard let error = state.pointee.undeclared else { return nil }
-        state.pointee.undeclared = nil
-        return error
-    }
-
-    private func buildChecked<T>(_ index: Int, _ entry: HotRegistration, as type: T.Type, _ arguments: Arguments) throws -> T {
         if arguments.count != 0 || entry.argumentCount != 0 { try checkArguments(arguments, for: plan.registrations[index]) }
         let resolver = Resolver(context: self, current: index)
         do {
+            let built: T
             // A typed factory registered for exactly T: call it without any cast
             // (a generic `as?` would look up TypedFactory<T>'s metadata every time).
             if entry.isTyped && entry.typeID == ObjectIdentifier(T.self) {
-                return try entry.factory._withUnsafeGuaranteedRef {
+                built = try entry.factory._withUnsafeGuaranteedRef {
                     try unsafeDowncast($0, to: TypedFactory<T>.self).makeTyped(resolver, arguments)
                 }
+            } else {
+                let value = try entry.factory._withUnsafeGuaranteedRef { try $0.make(resolver, arguments) }
+                // Already checked by the factory, and asked for as Any: hand it over as it is.
+                if T.self == Any.self, entry.checksResults, let value = value as? T {
+                    built = value
+                } else {
+                    let planned = plan.registrations[index]
+                    guard planned.key.type.accepts(value) else {
+                        throw error(.wrongType,
+                                    "the factory for \(planned.name) returned \(describe(value)), expected \(planned.key.type.name)",
+                                    details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
+                    }
+                    built = try cast(value, index)
+                }
             }
-            let value = try entry.factory._withUnsafeGuaranteedRef { try $0.make(resolver, arguments) }
-            // Already checked by the factory, and asked for as Any: hand it over as it is.
-            if T.self == Any.self, entry.checksResults, let value = value as? T { return value }
-            let planned = plan.registrations[index]
-            guard planned.key.type.accepts(value) else {
-                throw error(.wrongType,
-                            "the factory for \(planned.name) returned \(describe(value)), expected \(planned.key.type.name)",
-                            details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
-            }
-            return try cast(value, index)
+            if state.pointee.undeclaredPending { try throwUndeclared() }
+            return built
         } catch var error as RegistryError {
+            if state.pointee.undeclaredPending { try throwUndeclared() }
             // Thrown by the factory itself (a script factory's type check, say):
             // give it the configuration and path the registry knows.
             if error.configuration == nil {
@@ -476,10 +492,23 @@ struct ResolutionContext {
             }
             throw error
         } catch {
+            if state.pointee.undeclaredPending { try throwUndeclared() }
             let planned = plan.registrations[index]
             throw self.error(.factoryFailed, "the factory for \(planned.name) failed: \(error)",
                              details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
         }
+    }
+
+    /// Throws the undeclared resolve a factory made (see `undeclaredPending`).
+    /// (Out of line, like the other rare errors of `resolve` and `build`: a
+    /// thrown error's temporaries would take room in their frames, which
+    /// every level of a deep graph pays for.)
+    @inline(never)
+    private func throwUndeclared() throws {
+        let error = state.pointee.undeclared ?? RegistryError(.undeclaredDependency, "a factory resolved what it does not declare")
+        state.pointee.undeclared = nil
+        state.pointee.undeclaredPending = false
+        throw error
     }
 
     private func cast<T>(_ value: Any, _ index: Int) throws -> T {

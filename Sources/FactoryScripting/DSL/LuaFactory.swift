@@ -82,10 +82,7 @@ final class LuaFactory: @unchecked Sendable {
         do {
             return try make.call(pushing: { frame in
                 frame.pushNewTable(hashCapacity: Int32(dependencies.count + values.count))
-                for value in values {
-                    try frame.push(host.values.value(value.name))
-                    frame.setField(value.label, inTableAt: -2)
-                }
+                if !values.isEmpty { try pushValues(to: frame, from: host) }
                 for dependency in prepared {
                     switch dependency.kind {
                     case .instance:
@@ -119,6 +116,16 @@ final class LuaFactory: @unchecked Sendable {
             // A value that was not text stays reachable: scripts get it as `err.cause`.
             throw RegistryError(.factoryFailed, "the factory for \(key) failed: \(error.message)",
                                 details: ["registered at \(origin)"], origin: origin, causeID: error.errorValueID)
+        }
+    }
+
+    /// The configuration values `make` receives, into the deps table on top
+    /// (apart: a deep graph's every level pays for the frame of `build`).
+    @inline(never)
+    private func pushValues(to frame: LuaFrame, from host: FactoryHost) throws {
+        for value in values {
+            try frame.push(host.values.value(value.name))
+            frame.setField(value.label, inTableAt: -2)
         }
     }
 
