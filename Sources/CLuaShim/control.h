@@ -27,7 +27,6 @@ typedef struct fh_control {
     size_t used;          /* bytes allocated now (counted once `counting`) */
     int counting;         /* fh_alloc is installed (since the first memory limit) */
     int memo_off;         /* memoizing methods answer from Swift every time */
-    lua_Integer memo_epoch; /* memos made in an earlier epoch are forgotten (fh_forget_memos) */
     size_t limit;         /* 0 = no cap */
     int enforce;          /* the cap applies only while Lua code runs */
 

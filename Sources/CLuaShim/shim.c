@@ -737,9 +737,7 @@ static int memo_trampoline(lua_State *L) {
         fh_object *receiver = object_at(L, 1);
         if (receiver != NULL && receiver->object != NULL) {
             lua_pushvalue(L, 1);
-            if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TTABLE
-                && lua_rawgeti(L, -1, 0) == LUA_TNUMBER && lua_tointeger(L, -1) == control(L)->memo_epoch) {
-                lua_pop(L, 1);                       /* the epoch */
+            if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TTABLE) {
                 lua_pushvalue(L, 2);
                 if (lua_rawget(L, -2) != LUA_TNIL) {
                     fh_object *answer = object_at(L, -1);
@@ -753,18 +751,11 @@ static int memo_trampoline(lua_State *L) {
     if (results != 2 || lua_touserdata(L, -1) != (void *)&memo_marker) return results;
     lua_pop(L, 1);                                   /* the marker */
     if (!memoizable) return 1;                       /* (the body checks this too) */
-    /* Stack: object, key, result. A memo of an earlier epoch is replaced. */
+    /* Stack: object, key, result. */
     lua_pushvalue(L, 1);
-    int current = lua_rawget(L, lua_upvalueindex(2)) == LUA_TTABLE;
-    if (current) {
-        current = lua_rawgeti(L, -1, 0) == LUA_TNUMBER && lua_tointeger(L, -1) == control(L)->memo_epoch;
+    if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TTABLE) {
         lua_pop(L, 1);
-    }
-    if (!current) {
-        lua_pop(L, 1);
-        lua_createtable(L, 1, 4);
-        lua_pushinteger(L, control(L)->memo_epoch);
-        lua_rawseti(L, -2, 0);
+        lua_createtable(L, 0, 4);
         lua_pushvalue(L, 1);
         lua_pushvalue(L, -2);
         lua_rawset(L, lua_upvalueindex(2));
@@ -776,6 +767,9 @@ static int memo_trampoline(lua_State *L) {
     return 1;
 }
 
+/* Registry slot: every memo made, so that fh_forget_memos can empty them. */
+static char memo_tables_key;
+
 static int wrap_memoizing(lua_State *L) {
     if (lua_tocfunction(L, 1) != fh_trampoline || lua_getupvalue(L, 1, 1) == NULL)
         return luaL_error(L, "only a Swift function can memoize");
@@ -784,6 +778,15 @@ static int wrap_memoizing(lua_State *L) {
     lua_pushliteral(L, "k");
     lua_setfield(L, -2, "__mode");
     lua_setmetatable(L, -2);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &memo_tables_key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &memo_tables_key);
+    }
+    lua_pushvalue(L, -2);
+    lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+    lua_pop(L, 1);
     lua_pushcclosure(L, memo_trampoline, 2);
     return 1;
 }
@@ -886,7 +889,27 @@ void fh_drain_unrefs(lua_State *L) {
 
 void fh_set_owner(lua_State *L, void *owner) { control(L)->owner = owner; }
 void fh_set_memoizing(lua_State *L, int on) { control(L)->memo_off = !on; }
-void fh_forget_memos(lua_State *L) { control(L)->memo_epoch++; }
+/* Empties every memo (each memoizing method's table of object → answers). */
+static int do_forget_memos(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &memo_tables_key) != LUA_TTABLE) return 0;
+    lua_Integer count = (lua_Integer)lua_rawlen(L, -1);
+    for (lua_Integer i = 1; i <= count; i++) {
+        if (lua_rawgeti(L, 1, i) == LUA_TTABLE) {
+            int memo = lua_gettop(L);
+            lua_pushnil(L);
+            while (lua_next(L, memo)) {              /* clearing a field while traversing is allowed */
+                lua_pop(L, 1);
+                lua_pushvalue(L, -1);
+                lua_pushnil(L);
+                lua_rawset(L, memo);
+            }
+        }
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+void fh_forget_memos(lua_State *L) { (void)protected_call(L, do_forget_memos, 0, 0); }
 void *fh_owner(lua_State *L) { return control(L)->owner; }
 
 // MARK: - Limits

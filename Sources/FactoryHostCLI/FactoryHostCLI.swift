@@ -87,7 +87,7 @@ extension HostSetup {
     /// The values files and `--set`s, given to `host` (a sandbox reads no
     /// environment variable for a value unless granted the environment).
     func applyValues(to host: FactoryHost) throws {
-        host.values.readsEnvironment = libraries != .sandboxed || granted.contains(.environment)
+        if libraries == .sandboxed && !granted.contains(.environment) { host.values.readsEnvironment = false }
         for file in valueFiles { try host.values.addFile(file) }
         for assignment in valueAssignments { try host.values.set(assignment: assignment) }
     }

@@ -90,6 +90,16 @@ struct ScriptChildContainerTests {
                    test.parent == app, tostring(test), app.isClosed
             """, name: "child.lua")
         #expect(result == ["fixture://fake", true, "fixture://real", true, true, "Container(app, child, closed)", false])
+        // A child that fails leaves its registrations for a corrected one, unreported.
+        let retried = try host.run("""
+            local net = require "factoryhost.networking"
+            local app = container "app"
+            local fake = register "HTTPSession" { scope = "singleton", make = function() return net.HTTPSession.new { baseURL = "fixture://again" } end }
+            local ok = pcall(app.child, app, { fake, register "HTTPSession" { make = print } })
+            return ok, app:child({ fake }):resolve("MovieLoader").session.baseURL
+            """, name: "retry.lua")
+        #expect(retried == [false, "fixture://again"])
+        #expect(host.check().isEmpty, "\(host.check())")
         let bad = message { _ = try host.run("container('app'):child { 42 }", name: "bad.lua") }
         #expect(bad.contains("child container (bad.lua:1): the body holds register \"…\" { … } items only (got [1] = integer 42)"), "\(bad)")
     }
@@ -109,4 +119,3 @@ struct ScriptChildContainerTests {
         #expect(result == ["1,2,3"])
     }
 }
-

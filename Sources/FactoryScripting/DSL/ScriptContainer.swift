@@ -51,8 +51,16 @@ extension FactoryHost {
             .method("child", frame: { [unowned self] object, frame in
                 guard case .table(let body) = frame.value(2) else { throw frame.typeError(2, expected: "table") }
                 let registrations = try self.childRegistrations(body, origin: frame.origin())
-                let child = try object.container.child(registrations)
-                try self.adoptChildRegistrations(body)          // only once the child is made
+                let child: Container
+                do {
+                    child = try object.container.child(registrations)
+                } catch {
+                    // Not taken (a corrected child may use them), nor left to be
+                    // reported as in no configuration: the error said what is wrong.
+                    try self.forgetChildRegistrations(body, taking: false)
+                    throw error
+                }
+                try self.forgetChildRegistrations(body, taking: true)   // the child's now
                 try frame.push(self.types.toLua(ScriptContainer(child), in: self.lua))
                 return 1
             })
@@ -108,12 +116,12 @@ extension FactoryHost {
         }
     }
 
-    /// The body's registrations are the child's now: taken (a spec serves
-    /// once) and forgotten by the host (a child made in a loop keeps nothing).
-    private func adoptChildRegistrations(_ body: LuaTable) throws {
+    /// Forgets the body's registrations (a child made in a loop keeps
+    /// nothing in the host) — `taking` them when the child has them.
+    private func forgetChildRegistrations(_ body: LuaTable, taking: Bool) throws {
         for (_, item) in try body.pairs() {
             guard case .userdata(let userdata) = item, let spec = userdata.object(as: RegistrationSpec.self) else { continue }
-            _ = spec.take()
+            if taking { _ = spec.take() }
             if let index = specs.lastIndex(where: { $0 === spec }) { specs.remove(at: index) }
         }
     }

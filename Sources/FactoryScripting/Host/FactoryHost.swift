@@ -77,7 +77,7 @@ public final class FactoryHost {
 
     /// The configuration values scripts declare and factories receive
     /// (`value "baseURL" { … }`, `deps = { url = value "baseURL" }`).
-    public let values = ConfigurationValues()
+    public private(set) lazy var values = ConfigurationValues()     // made when first used
     /// What each `value "name"` call returned, by function (weak keys): how
     /// `deps` tells a value from a function.
     var valueReferences: LuaTable?
