@@ -148,4 +148,19 @@ struct DryRunEscapeTests {
         let syntax = try CommandRunner.factoryhost(["check", "-"], in: dir, input: "configuration \"a\" {}\nx = = 1\n", killAfter: 30)
         #expect(syntax.stdout == "stdin:2: unexpected symbol near '='\n1 problem in 0 configurations, 0 registrations\n", "\(syntax)")
     }
+
+    /// A path that is not a string is Lua's own error, from the guarded searchers too.
+    @Test func searchPathsMustBeStrings() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for (field, module) in [("path", "absent"), ("cpath", "absent.sub")] {
+            let result = try check("""
+                package.\(field) = 42
+                local ok, message = pcall(require, "\(module)")
+                io.stderr:write(message, "\\n")
+                """, in: dir)
+            #expect(result.stderr.contains("'package.\(field)' must be a string"), "\(field): \(result)")
+        }
+    }
 }
+

@@ -131,7 +131,7 @@ public final class Container: Resolving, @unchecked Sendable {
             return children.compactMap(\.container)
         }
         for child in living.reversed() {
-            do { try child.close() } catch let error as RegistryError { failures.append(error) } catch {}
+            do { try child.close() } catch { failures.append(error) }
         }
         for scope in scopesOpenNow().reversed() { scope.closeCollecting(&failures) }
         let bySlot = Dictionary(plan.registrations.filter { $0.slot >= 0 }.map { ($0.slot, $0.registration) },

@@ -58,17 +58,13 @@ extension Resolving {
     /// for handler in try container.resolveList(Handler.self) { handler.start() }
     /// ```
     public func resolveList<T>(_ type: T.Type = T.self) throws -> [T] {
-        let key = ServiceKey(.list(of: ServiceType(T.self)))
-        guard let container = resolutionEntry.container, container.registration(for: key) != nil else { return [] }
-        guard let values = try resolveAny(key) as? [Any] else { return [] }
+        guard let values = try resolveAny(ServiceKey(.list(of: ServiceType(T.self)))) as? [Any] else { return [] }
         return values.compactMap { $0 as? T }
     }
 
     /// Every `.map` contribution of `type`, by key, in declaration order.
     public func resolveMap<T>(_ type: T.Type = T.self) throws -> [(key: String, value: T)] {
-        let key = ServiceKey(.map(of: ServiceType(T.self)))
-        guard let container = resolutionEntry.container, container.registration(for: key) != nil else { return [] }
-        guard let map = try resolveAny(key) as? ContributedMap else { return [] }
+        guard let map = try resolveAny(ServiceKey(.map(of: ServiceType(T.self)))) as? ContributedMap else { return [] }
         return zip(map.keys, map.values).compactMap { key, value in (value as? T).map { (key, $0) } }
     }
 

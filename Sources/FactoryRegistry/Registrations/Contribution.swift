@@ -35,7 +35,7 @@ public enum Contribution: Sendable, Equatable, CustomStringConvertible {
 
 /// A map a container builds from `.map` contributions: keys and values in
 /// declaration order.
-public struct ContributedMap: @unchecked Sendable {
+public struct ContributedMap {
     public let keys: [String]
     public let values: [Any]
 

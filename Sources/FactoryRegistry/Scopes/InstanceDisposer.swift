@@ -45,14 +45,10 @@ struct DisposalFailures {
     }
 
     /// A child container's close that failed: its lines join these.
-    mutating func append(_ error: RegistryError) {
+    mutating func append(_ error: any Error) {
+        guard let error = error as? RegistryError else { return lines.append("\(error)") }
         lines += error.details.isEmpty ? [error.message] : error.details
         if firstOrigin == nil { firstOrigin = error.origin }
-    }
-
-    mutating func append(_ other: DisposalFailures) {
-        lines += other.lines
-        if firstOrigin == nil { firstOrigin = other.firstOrigin }
     }
 
     /// The error to throw for closing `what` (nil when nothing failed).

@@ -36,10 +36,7 @@ extension FactoryHost {
                                           + "or configuration(\"\(name)\")({ … })")
             }
             if self.isDryRun { self.startedDeclarations.insert(frame.origin()) }
-            frame.pushArgument(1)
-            frame.push(frame.origin())
-            try frame.pushBound(configurationBody, values: 3)
-            return 1
+            return try Self.pushDeclarationBody(configurationBody, in: frame)
         }))
         let registerBody = try lua.frameFunction("register") { [unowned self] body in
             let keyText = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2)
@@ -56,10 +53,7 @@ extension FactoryHost {
         try lua.setGlobal("register", .function(lua.frameFunction("register") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
             _ = try frame.string(1)
-            frame.pushArgument(1)
-            frame.push(frame.origin())
-            try frame.pushBound(registerBody, values: 3)
-            return 1
+            return try Self.pushDeclarationBody(registerBody, in: frame)
         }))
         try lua.setGlobal("provider", .function(lua.frameFunction("provider") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
@@ -114,9 +108,7 @@ extension FactoryHost {
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
             try ConfigurationValues.checkName(name, what: "value")
-            frame.pushArgument(1)
-            frame.push(frame.origin())
-            try frame.pushBound(valueBody, values: 3)
+            _ = try Self.pushDeclarationBody(valueBody, in: frame)
             // Remembered, so that `deps` knows this function stands for the value.
             if self.valueReferences == nil {
                 self.valueReferences = try self.lua.run("return setmetatable({}, { __mode = 'k' })", name: "=[values]").first?.table()
@@ -165,10 +157,7 @@ extension FactoryHost {
                 throw frame.argumentError(1, "an interface name is a type name such as \"Logger\": letters, digits and _, "
                                           + "not starting with a digit, at most 200 bytes, not a Lua type")
             }
-            frame.pushArgument(1)
-            frame.push(frame.origin())
-            try frame.pushBound(interfaceBody, values: 3)
-            return 1
+            return try Self.pushDeclarationBody(interfaceBody, in: frame)
         }))
         try lua.setGlobal("implement", .function(lua.frameFunction("implement") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
@@ -257,6 +246,16 @@ extension FactoryHost {
         try types.push(value, to: frame)
         return onContainer && onScriptResolve == nil && frame.count == position
             && registration?.scope == .singleton
+    }
+
+    /// What `configuration "x"`, `register "K"`, `value "x"` and `interface
+    /// "X"` return: `body` bound to the name (argument 1) and the caller's
+    /// place, to be called with the declaration's table.
+    private static func pushDeclarationBody(_ body: LuaFunction, in frame: LuaFrame) throws -> Int32 {
+        frame.pushArgument(1)
+        frame.push(frame.origin())
+        try frame.pushBound(body, values: 3)
+        return 1
     }
 
     /// Runs `body` as no factory's own when a finalizer (or hook) called
