@@ -29,7 +29,8 @@ let busted = executable(["/usr/bin/busted", "/usr/local/bin/busted", "/opt/homeb
 
 /// Spawns `argv` (stdin and stdout from/to /dev/null) in `directory` and
 /// waits; throws if it cannot start or exits with a status other than
-/// `expected`. Returns the child's peak resident size in bytes.
+/// `expected`. Returns the child's `ru_maxrss` in bytes, which is at least
+/// this process's own resident size (see ``timeAndPeakMemory(_:)``).
 @discardableResult
 func spawnAndWait(_ argv: [String], in directory: String? = nil, expected: Int32 = 0) throws -> Double {
     var pid: pid_t = 0
@@ -246,11 +247,28 @@ func deepGraphCases() throws -> [CaseResult] {
 
 // MARK: - check at scale
 
-/// Runs `argv` once; its wall time in ns and its peak resident size in bytes.
-func timeAndPeakMemory(_ argv: [String]) throws -> (ns: Double, bytes: Double) {
+let gnuTime = executable(["/usr/bin/time"])
+
+/// Runs `argv` once; its wall time in ns and its peak resident size in
+/// bytes (nil without GNU time). The peak is read by GNU time, a small
+/// process: a child spawned by this one inherits, as its own peak, this
+/// process's resident size at the spawn (Linux carries `ru_maxrss` across
+/// exec), which hid tens of megabytes of check's peak.
+func timeAndPeakMemory(_ argv: [String]) throws -> (ns: Double, bytes: Double?) {
+    guard let gnuTime else {
+        let start = now()
+        try spawnAndWait(argv)
+        return (Double(now() - start), nil)
+    }
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("factoryhost-bench-peak-\(getpid())").path
     let start = now()
-    let bytes = try spawnAndWait(argv)
-    return (Double(now() - start), bytes)
+    try spawnAndWait([gnuTime, "-f", "%M", "-o", report] + argv)
+    let ns = Double(now() - start)
+    let text = try String(contentsOfFile: report, encoding: .utf8)
+    guard let kilobytes = text.split(separator: "\n").last.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) else {
+        throw NSError(domain: "time", code: 1, userInfo: [NSLocalizedDescriptionKey: "no peak memory in \(report): \(text)"])
+    }
+    return (ns, kilobytes * 1024)
 }
 
 /// `check100k`: `factoryhost check` of 100,000 registrations, each depending
@@ -273,19 +291,24 @@ func checkScaleCases() throws -> [CaseResult] {
     }
     let chained = try write(chain.joined(separator: "\n") + "\n", to: directory, "chain3000.lua")
     let empty = try write("", to: directory, "empty.lua")
-    func medianRun(_ argv: [String]) throws -> (ns: Double, bytes: Double) {
+    func medianRun(_ argv: [String]) throws -> (ns: Double, bytes: Double?) {
         let runs = try (0..<3).map { _ in try timeAndPeakMemory(argv) }
-        return (median(runs.map(\.ns)), median(runs.map(\.bytes)))
+        let bytes = runs.compactMap(\.bytes)
+        return (median(runs.map(\.ns)), bytes.count == runs.count ? median(bytes) : nil)
     }
     let base = try medianRun([binary, "check", empty])
     let hundred = try medianRun([binary, "check", big])
     let chainRun = try medianRun([binary, "check", chained])
     var check = CaseResult(name: "check100k")
     check.add("factoryhost", hundred.ns)
-    check.add("bytes_per_registration", (hundred.bytes - base.bytes) / 100_000)
+    if let bytes = hundred.bytes, let baseBytes = base.bytes {
+        check.add("bytes_per_registration", (bytes - baseBytes) / 100_000)
+    } else {
+        FileHandle.standardError.write(Data("check100k: /usr/bin/time (GNU time) is not installed; peak memory not measured\n".utf8))
+    }
     var chainResult = CaseResult(name: "check_chain3000")
     chainResult.add("factoryhost", chainRun.ns)
-    chainResult.add("peak_megabytes", chainRun.bytes / 1_048_576)
+    if let bytes = chainRun.bytes { chainResult.add("peak_megabytes", bytes / 1_048_576) }
     return [check, chainResult, try captiveScaleCase(binary: binary, directory: directory)]
 }
 
