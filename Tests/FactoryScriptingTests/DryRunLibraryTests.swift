@@ -1,3 +1,4 @@
+import FactoryRegistry
 import Foundation
 @testable import FactoryScripting
 import LuaBridge
@@ -149,5 +150,48 @@ struct DryRunLibraryTests {
         // A module nested past any real one is refused, not a C stack overflow.
         let deep = try host.lua.run("local t = {} for i = 1, 1000 do t = { t } end return t", name: "deep")
         #expect(message { _ = try stopped.call(deep[0], LuaValue("x")) }.contains("nests tables more than 64 deep"))
+    }
+}
+
+/// A dry run keeps no factories: nothing it declares is ever built, so a
+/// registration does not hold its `make` function (a quarter of check's memory).
+@Suite("A dry run keeps no factories")
+struct DryRunFactoryTests {
+    @Test func makeIsNotKeptAndBuildingSaysWhy() throws {
+        let host = try makeHost()
+        let path = try writeScript("""
+            local weak = setmetatable({}, { __mode = "v" })
+            local make = function() return {} end
+            weak[1] = make
+            configuration "app" { register "table#x" { make = make } }
+            make = nil
+            collectgarbage(); collectgarbage()
+            kept = weak[1] ~= nil
+            """)
+        let run = host.declare(file: path)
+        #expect(run.error == nil, "\(String(describing: run.error))")
+        #expect(try host.lua.global("kept") == .boolean(false))
+        // An embedder who builds from the dry run's registry anyway is told why.
+        let container = try host.registry.container("app")
+        #expect {
+            _ = try container.resolveAny(ServiceKey(host.types.type(named: "table").serviceType, name: "x"))
+        } throws: { error in
+            "\(error)".contains("declared during a dry run (check or graph), which keeps no factories")
+        }
+    }
+
+    /// Outside a dry run the same script's factory is kept and builds.
+    @Test func aRunKeepsMake() throws {
+        let host = try makeHost()
+        try host.run("""
+            local weak = setmetatable({}, { __mode = "v" })
+            local make = function() return { built = true } end
+            weak[1] = make
+            configuration "app" { register "table#x" { make = make } }
+            make = nil
+            collectgarbage(); collectgarbage()
+            assert(weak[1] ~= nil, "the factory's make was collected")
+            assert(container("app"):resolve("table#x").built)
+            """, name: "run.lua")
     }
 }

@@ -43,6 +43,14 @@ extension FactoryHost {
         if case .function(let search) = try library.rawGet("loaded_files") { loadedFilesSearch = search }
     }
 
+    /// The factory of every registration a dry run declares: a dry run
+    /// stops at the first container, so nothing it declares is ever built,
+    /// and an embedder who builds from its registry anyway is told why.
+    static let dryRunFactory = UntypedFactory(checksResults: true) { _, _ in
+        throw RegistryError(.factoryFailed, "declared during a dry run (check or graph), which keeps no factories: "
+                            + "declare it again in a host that is not in a dry run to build it")
+    }
+
     /// Stops the dry run for good (see ``LuaState/stop(_:)``) and returns
     /// the error to raise: `place` is Lua's `"file:line: "` or empty.
     func stopDryRun(_ reason: DeclarationRun.Stop.Reason, at place: String, reason text: String) -> LuaRaise {
@@ -332,6 +340,10 @@ extension FactoryHost {
         }
         defer { fclose(file) }
         var bytes: [UInt8] = []
+        var status = stat()
+        if fstat(fileno(file), &status) == 0, status.st_size > 0, status.st_size < 1 << 31 {
+            bytes.reserveCapacity(Int(status.st_size))       // one buffer, not a doubling series of them
+        }
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = fread(&buffer, 1, buffer.count, file)

@@ -6,14 +6,16 @@ import LuaBridge
 /// reported when the script ends (it would otherwise be lost silently).
 final class RegistrationSpec: LuaExportable {
     static let luaTypeName = "factoryhost.registration"
-    let key: ServiceKey
+    /// The key, as messages show it (a string, not the `ServiceKey`: a spec
+    /// lives as long as its script, and a check may hold 100,000 of them).
+    let key: String
     let origin: Origin
     /// The registration until a configuration takes it.
     private var pending: Registration?
     var added: Bool { pending == nil }
 
-    init(_ registration: Registration) {
-        key = registration.key
+    init(_ registration: Registration, key: String) {
+        self.key = key
         origin = registration.origin
         pending = registration
     }
@@ -44,6 +46,25 @@ struct ScriptKey {
     var description: String { name.map { "\(type.name)#\($0)" } ?? type.name }
 
     init(parsing text: String, catalog: TypeCatalog, name explicitName: String? = nil) throws {
+        // The common case, `Type` or `Type#name`, read as bytes.
+        let first = text.utf8.first
+        if first != UInt8(ascii: "[") && first != UInt8(ascii: "{") {
+            var typeName = text, name: String?
+            if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) {
+                typeName = String(text[..<hash])
+                name = String(text[text.utf8.index(after: hash)...])
+                guard name?.isEmpty == false else { throw LuaError(.typeMismatch, "'\(text)': the name after '#' is empty") }
+            }
+            if let explicitName {
+                if let name, name != explicitName {
+                    throw LuaError(.typeMismatch, "'\(text)' names '\(name)', but the registration also says name = '\(explicitName)'")
+                }
+                name = explicitName
+            }
+            self.type = try catalog.type(named: typeName)
+            self.name = name
+            return
+        }
         var typeName = Substring(text), name: String? = nil
         // `[Type]` / `{Type}` first: a '#' inside the brackets is the type's (and an error).
         let bracketed = text.hasPrefix("[") && text.hasSuffix("]") || text.hasPrefix("{") && text.hasSuffix("}")
@@ -96,8 +117,8 @@ struct RegistrationParser {
     func parse(body: LuaTable, host: FactoryHost) throws -> RegistrationSpec {
         // The known fields, read raw; any other entry is an unknown field
         // (looked for only then: converting every key costs more than this).
-        let values = try Self.fieldNames.map { try body.rawGet($0) }
-        if try values.count(where: { !$0.isNil }) != body.entryCount {
+        let (values, entryCount) = try body.rawGet(fields: Self.fieldNames)
+        if values.count(where: { !$0.isNil }) != entryCount {
             for (field, _) in try body.pairs() {
                 guard case .string(let text) = field, Self.fields.contains(text.description) else {
                     throw LuaError(.typeMismatch, "\(what): unknown field \(describeKey(field)) (fields: \(Self.fields.joined(separator: ", ")))")
@@ -155,16 +176,20 @@ struct RegistrationParser {
         if contribution != nil && !arguments.isEmpty {
             throw LuaError(.typeMismatch, "\(what): a contribution takes no runtime arguments (its collection is built whole)")
         }
-        let factory = LuaFactory(host: host, make: make, key: key.description, resultType: key.type,
-                                 dependencies: dependencies, values: valueDependencies,
-                                 argumentNames: arguments.map(\.0), origin: origin)
+        // A dry run (check, graph) never builds: its registrations share one
+        // factory that says so, and `make` is not kept (a factory held ~400
+        // bytes per registration, a quarter of check's memory).
+        let factory = host.isDryRun ? FactoryHost.dryRunFactory
+            : LuaFactory(host: host, make: make, key: key.description, resultType: key.type,
+                         dependencies: dependencies, values: valueDependencies,
+                         argumentNames: arguments.map(\.0), origin: origin).registryFactory
         for use in valueDependencies { host.valueUses.append((use.name, key.description, origin)) }
         var registration = Registration(
             key: key.serviceKey, scope: scope, eager: eager, dependencies: dependencies,
             arguments: arguments.map { ArgumentSpec($0.0, $0.1.serviceType) }, origin: origin,
-            overrides: overrides, factory: factory.registryFactory)
+            overrides: overrides, factory: factory)
         registration.contribution = contribution
-        return RegistrationSpec(registration)
+        return RegistrationSpec(registration, key: key.description)
     }
 
     private func field<T: LuaConvertible>(_ name: String, _ value: LuaValue) throws -> T? {
