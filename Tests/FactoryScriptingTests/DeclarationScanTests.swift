@@ -54,4 +54,34 @@ struct DeclarationScanTests {
         #expect(sites.all.map(\.inFunction) == [false, true, false])
         #expect(sites.all[1].function == "late")
     }
+
+    /// Only what the unreached-declaration report reads is kept: functions
+    /// that declare, and calls of them and of aliases — not a call per
+    /// registration and a `make` function per registration.
+    @Test func keepsOnlyDeclaringFunctionsAndTheirCalls() {
+        let sites = DeclarationSites(source: Array("""
+            local c = configuration
+            local function setup() configuration "late" { } end
+            local function other() return 1 end
+            configuration "app" {
+              register "A" { make = function() return {} end },
+              register "B" { make = function() return {} end },
+            }
+            other()
+            setup()
+            c "x" { }
+            """.utf8))
+        #expect(sites.functions.map(\.name) == ["setup"])
+        #expect(sites.calls.map(\.name) == ["setup", "c"])
+        #expect(sites.calls.map(\.line) == [9, 10])
+        #expect(sites.aliases.map(\.name) == ["c"])
+    }
+
+    /// A string with escapes is read as Lua reads it before it is compared
+    /// (`"sco\z   pe"` is "scope").
+    @Test func escapedStringsAreComparedDecoded() {
+        let sites = DeclarationSites(source: Array(#"_G["sco\z   pe"] "s" ; require "mo\z  d""#.utf8))
+        #expect(sites.opaque.map(\.what) == ["scope reached by index"])
+        #expect(sites.requires.map(\.name) == ["mod"])
+    }
 }

@@ -43,10 +43,10 @@ struct DeclarationSites {
     /// Files the source runs by a literal name (`dofile "x.lua"`, `loadfile "x.lua"`).
     private(set) var files: [(name: String, line: Int)] = []
     private(set) var opaque: [Opaque] = []
-    /// Calls of a name (`f(`, `f "…"`, `f {`), with their line: to find the
-    /// calls of functions that declare.
+    /// Calls of an alias or of a function that declares (`f(`, `f "…"`,
+    /// `f {`), with their line.
     private(set) var calls: [(name: String, line: Int)] = []
-    /// Named functions and the lines their bodies span.
+    /// Named functions that declare, and the lines their bodies span.
     private(set) var functions: [(name: String, first: Int, last: Int)] = []
     /// Names bound to the DSL (`local c = configuration`) or to a declaration
     /// waiting for its body (`local late = configuration "late"`): calling
@@ -55,109 +55,132 @@ struct DeclarationSites {
 
     init(source: [UInt8]) {
         var lexer = LuaLexer(source)
-        var tokens: [LuaLexer.Token] = []          // the last few, newest last
+        typealias Raw = LuaLexer.RawToken
+        var tokens: [Raw] = []                     // the last few, newest last
         tokens.reserveCapacity(65)
         // Open blocks: the name of a function body (or "" for an anonymous
         // one), nil for other blocks; with the line it opened on.
         var blocks: [(function: String?, line: Int)] = []
-        func previous(_ back: Int) -> LuaLexer.Token? { tokens.count >= back ? tokens[tokens.count - back] : nil }
-        var pending: (token: LuaLexer.Token, line: Int)?
-        var awaiting: (String, Int)?               // require/dofile/loadfile: its argument comes next
-        while let token = lexer.next() {
+        // (Not closures over `tokens`: a captured variable is checked for
+        // exclusive access at every use, a third of the scan's time.)
+        func previous(_ tokens: [Raw], _ back: Int) -> Raw? { tokens.count >= back ? tokens[tokens.count - back] : nil }
+        func previousIs(_ tokens: [Raw], _ back: Int, _ symbol: Unicode.Scalar) -> Bool {
+            tokens.count >= back && tokens[tokens.count - back].isSymbol(symbol)
+        }
+        // Calls, as places in the source: only a few are spelled out, at the end.
+        var callSites: [(start: Int32, end: Int32, line: Int32)] = []
+        var pending: Raw?                          // a name: what follows decides what it is
+        var awaiting: (name: String, line: Int)?   // require/dofile/loadfile: its argument comes next
+        while let token = lexer.nextRaw() {
             let line = lexer.line
-            if let (word, wordLine) = pending.map({ ($0.token, $0.line) }) {
+            if let word = pending {
                 pending = nil
-                if case .name(let name, _) = word {
-                    let inFunction = blocks.contains { $0.function != nil }
-                    let function = blocks.last { $0.function != nil && $0.function != "" }?.function
-                    let isCall: Bool
-                    var literal: String?
-                    switch token {
-                    case .string(let text): isCall = true; literal = text
-                    case .symbol("("), .symbol("{"): isCall = true
-                    default: isCall = false
-                    }
-                    if isCall { calls.append((name, wordLine)) }
+                let wordLine = word.line
+                let literal: Raw? = token.kind == .string ? token : nil
+                let isCall = literal != nil || token.isSymbol("(") || token.isSymbol("{")
+                if isCall { callSites.append((Int32(truncatingIfNeeded: word.start), Int32(truncatingIfNeeded: word.end), Int32(truncatingIfNeeded: wordLine))) }
+                let isConfiguration = lexer.spells(word, "configuration"), isScope = !isConfiguration && lexer.spells(word, "scope")
+                if isConfiguration || isScope {
                     // `NAME = configuration` or `NAME = configuration "x"`: NAME declares when called.
-                    if name == "configuration" || name == "scope", let equals = previous(2), equals == .symbol("="),
-                       case .name(let alias, _)? = previous(3) {
-                        aliases.append((alias, wordLine))
+                    if previousIs(tokens, 2, "="), let alias = previous(tokens, 3), alias.kind == .name {
+                        aliases.append((lexer.text(alias), wordLine))
                     }
-                    switch name {
-                    case "configuration", "scope":
-                        if isCall {
-                            all.append(Site(kind: name == "scope" ? .scope : .configuration, name: literal,
-                                            line: wordLine, inFunction: inFunction, function: function))
-                        } else if token != .symbol("=") {   // `scope = "x"`: a field or variable of that name, no use
-                            opaque.append(Opaque(line: wordLine, what: "\(name) used as a value"))
-                        }
-                    case "require", "dofile", "loadfile":
-                        if let literal {
-                            if name == "require" { requires.append((literal, wordLine)) } else { files.append((literal, wordLine)) }
-                        } else if token == .symbol("(") || token == .symbol(",") {
-                            awaiting = (name, wordLine)           // the argument decides
-                            tokens.append(token)
-                            if tokens.count > 64 { tokens.removeFirst(60) }   // only the last four are looked at
-                            continue
-                        }
-                    case "load", "loadstring":
-                        opaque.append(Opaque(line: wordLine, what: "\(name) of code"))
-                    default: break
+                    let name = isScope ? "scope" : "configuration"
+                    if isCall {
+                        all.append(Site(kind: isScope ? .scope : .configuration, name: literal.map(lexer.text),
+                                        line: wordLine, inFunction: blocks.contains { $0.function != nil },
+                                        function: blocks.last { $0.function != nil && $0.function != "" }?.function))
+                    } else if !token.isSymbol("=") {   // `scope = "x"`: a field or variable of that name, no use
+                        opaque.append(Opaque(line: wordLine, what: "\(name) used as a value"))
                     }
+                } else if lexer.spells(word, "require") || lexer.spells(word, "dofile") || lexer.spells(word, "loadfile") {
+                    let isRequire = lexer.spells(word, "require")
+                    if let literal {
+                        if isRequire { requires.append((lexer.text(literal), wordLine)) } else { files.append((lexer.text(literal), wordLine)) }
+                    } else if token.isSymbol("(") || token.isSymbol(",") {
+                        awaiting = (lexer.text(word), wordLine)      // the argument decides
+                        tokens.append(token)
+                        if tokens.count > 64 { tokens.removeFirst(60) }   // only the last four are looked at
+                        continue
+                    }
+                } else if lexer.spells(word, "load") || lexer.spells(word, "loadstring") {
+                    opaque.append(Opaque(line: wordLine, what: "\(lexer.text(word)) of code"))
                 }
             }
             // `require("x")`, `dofile("x")`, `pcall(require, "x")`: the argument after "(" or ",".
             if let (name, wordLine) = awaiting {
                 awaiting = nil
-                if case .string(let text) = token {
-                    if name == "require" { requires.append((text, wordLine)) } else { files.append((text, wordLine)) }
+                if token.kind == .string {
+                    if name == "require" { requires.append((lexer.text(token), wordLine)) } else { files.append((lexer.text(token), wordLine)) }
                 } else {
                     opaque.append(Opaque(line: wordLine, what: "\(name) of a computed name"))
                 }
             }
-            if case .string(let text) = token, (text == "configuration" || text == "scope") {
-                if previous(1) == .symbol("[") {
-                    opaque.append(Opaque(line: line, what: "\(text) reached by index"))
-                } else if previous(1) == .symbol(","), previous(3) == .symbol("("), case .name("rawget", _)? = previous(4) {
-                    opaque.append(Opaque(line: line, what: "\(text) reached by rawget"))     // rawget(_G, "configuration")
+            if token.kind == .string {
+                let isConfiguration = lexer.stringIs(token, "configuration")
+                if isConfiguration || lexer.stringIs(token, "scope") {
+                    let text = isConfiguration ? "configuration" : "scope"
+                    if previousIs(tokens, 1, "[") {
+                        opaque.append(Opaque(line: line, what: "\(text) reached by index"))
+                    } else if previousIs(tokens, 1, ","), previousIs(tokens, 3, "("), let callee = previous(tokens, 4), callee.kind == .name,
+                              lexer.spells(callee, "rawget") {
+                        opaque.append(Opaque(line: line, what: "\(text) reached by rawget"))     // rawget(_G, "configuration")
+                    }
                 }
             }
-            switch token {
-            case .name(let word, _):
-                let before = previous(1)
-                if before == .symbol(".") || before == .symbol(":") {
-                    if word == "configuration" || word == "scope" { opaque.append(Opaque(line: lexer.line, what: "\(word) reached as a field")) }
-                } else if before != .keyword("local") && before != .keyword("function") {
-                    pending = (token, lexer.line)
-                }
-            case .keyword("function"):
-                // Its name: `function a.b:name(`, `local function name(`, `name = function(`, `local name = function(`.
-                var name = ""
-                if previous(1) == .symbol("="), case .name(let assigned, _)? = previous(2) { name = assigned }
-                blocks.append((function: name, line: line))
-                if name.isEmpty {
-                    // `function NAME…(`: the name follows; take the last part before "(".
-                    var last = ""
-                    while let next = lexer.next() {
-                        if case .name(let part, _) = next { last = part; continue }
-                        if next == .symbol(".") || next == .symbol(":") { continue }
-                        tokens.append(next)
-                        break
+            switch token.kind {
+            case .name:
+                if previousIs(tokens, 1, ".") || previousIs(tokens, 1, ":") {
+                    if lexer.spells(token, "configuration") || lexer.spells(token, "scope") {
+                        opaque.append(Opaque(line: lexer.line, what: "\(lexer.text(token)) reached as a field"))
                     }
-                    blocks[blocks.count - 1].function = last
-                    if let last = tokens.last { tokens = [last] }
-                    continue
+                } else if previous(tokens, 1)?.isKeyword(.local) != true && previous(tokens, 1)?.isKeyword(.function) != true {
+                    pending = token
                 }
-            case .keyword("do"), .keyword("if"), .keyword("repeat"):
-                blocks.append((function: nil, line: line))
-            case .keyword("end"), .keyword("until"):
-                if let closed = blocks.popLast(), let name = closed.function, !name.isEmpty {
-                    functions.append((name, closed.line, line))
+            case .keyword:
+                switch token.keyword {
+                case .function?:
+                    // Its name: `function a.b:name(`, `local function name(`, `name = function(`, `local name = function(`.
+                    var name = ""
+                    if previousIs(tokens, 1, "="), let assigned = previous(tokens, 2), assigned.kind == .name { name = lexer.text(assigned) }
+                    blocks.append((function: name, line: line))
+                    if name.isEmpty {
+                        // `function NAME…(`: the name follows; take the last part before "(".
+                        var last: Raw?
+                        while let next = lexer.nextRaw() {
+                            if next.kind == .name { last = next; continue }
+                            if next.isSymbol(".") || next.isSymbol(":") { continue }
+                            tokens.append(next)
+                            break
+                        }
+                        blocks[blocks.count - 1].function = last.map(lexer.text) ?? ""
+                        if let last = tokens.last { tokens = [last] }
+                        continue
+                    }
+                case .do?, .if?, .repeat?:
+                    blocks.append((function: nil, line: line))
+                case .end?, .until?:
+                    if let closed = blocks.popLast(), let name = closed.function, !name.isEmpty {
+                        functions.append((name, closed.line, line))
+                    }
+                default: break
                 }
             default: break
             }
             tokens.append(token)
             if tokens.count > 64 { tokens.removeFirst(60) }   // only the last four are looked at
+        }
+        // Only functions that declare, and calls of them and of aliases, are
+        // ever looked at: the others (a call per registration, say) are not
+        // kept while the script runs.
+        let declaring = Set(all.compactMap(\.function))
+        functions = functions.filter { declaring.contains($0.name) }      // (every `make = function` is named "make")
+        let callees = Set(aliases.map(\.name)).union(declaring)
+        if !callees.isEmpty {
+            for call in callSites {
+                let name = lexer.text(LuaLexer.RawToken(kind: .name, start: Int(call.start), end: Int(call.end)))
+                if callees.contains(name) { calls.append((name, Int(call.line))) }
+            }
         }
     }
 }
@@ -165,6 +188,10 @@ struct DeclarationSites {
 /// Just enough of Lua's lexer to find names outside comments and strings:
 /// names (with their line), keywords, literal strings (short and long, with
 /// escapes), and single symbols. Numbers and other symbols are skipped over.
+///
+/// ``nextRaw()`` reads a token as a place in the source (no string made:
+/// the declaration scan reads every token of a script but spells out few);
+/// ``next()`` reads it spelled out.
 package struct LuaLexer {
     package enum Token: Equatable {
         case name(String, line: Int)
@@ -174,42 +201,34 @@ package struct LuaLexer {
         case other
     }
 
+    package enum Keyword: String {
+        case and, `break`, `do`, `else`, elseif, end, `false`, `for`, function, goto, `if`, `in`,
+             local, `nil`, not, or, `repeat`, `return`, then, `true`, until, `while`
+    }
+
+    /// A token as a place in the source: a name or keyword is
+    /// `bytes[start..<end]`; a string's contents (escapes not yet decoded)
+    /// are; a symbol is `symbol`.
+    package struct RawToken {
+        package enum Kind: UInt8 { case name, keyword, string, symbol, other }
+        package var kind: Kind
+        package var start = 0
+        package var end = 0
+        /// The line a name starts on.
+        package var line = 0
+        package var symbol: UInt8 = 0
+        package var keyword: Keyword?
+        /// A short string with escapes (decoded when spelled out).
+        package var escaped = false
+
+        package func isSymbol(_ c: Unicode.Scalar) -> Bool { kind == .symbol && UInt32(symbol) == c.value }
+        package func isKeyword(_ word: Keyword) -> Bool { kind == .keyword && keyword == word }
+    }
+
     private let bytes: [UInt8]
     private var i = 0
     /// The line the lexer is on (after the last token read).
     package private(set) var line = 1
-
-    /// The keyword `bytes[start..<end]` spells, if it is one (compared as
-    /// bytes, by first letter: hashing every name cost more than the rest of
-    /// the lexer).
-    private func keyword(_ start: Int, _ end: Int) -> String? {
-        func spells(_ word: StaticString) -> String? {
-            guard word.utf8CodeUnitCount == end - start else { return nil }
-            let matches = word.withUTF8Buffer { letters in
-                var k = 1
-                while k < letters.count && letters[k] == bytes[start + k] { k += 1 }
-                return k == letters.count
-            }
-            return matches ? word.description : nil
-        }
-        switch bytes[start] {
-        case UInt8(ascii: "a"): return spells("and")
-        case UInt8(ascii: "b"): return spells("break")
-        case UInt8(ascii: "d"): return spells("do")
-        case UInt8(ascii: "e"): return spells("end") ?? spells("else") ?? spells("elseif")
-        case UInt8(ascii: "f"): return spells("function") ?? spells("false") ?? spells("for")
-        case UInt8(ascii: "g"): return spells("goto")
-        case UInt8(ascii: "i"): return spells("if") ?? spells("in")
-        case UInt8(ascii: "l"): return spells("local")
-        case UInt8(ascii: "n"): return spells("nil") ?? spells("not")
-        case UInt8(ascii: "o"): return spells("or")
-        case UInt8(ascii: "r"): return spells("return") ?? spells("repeat")
-        case UInt8(ascii: "t"): return spells("then") ?? spells("true")
-        case UInt8(ascii: "u"): return spells("until")
-        case UInt8(ascii: "w"): return spells("while")
-        default: return nil
-        }
-    }
 
     package init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -219,9 +238,41 @@ package struct LuaLexer {
         }
     }
 
+    /// The next token, spelled out.
+    package mutating func next() -> Token? {
+        guard let raw = nextRaw() else { return nil }
+        switch raw.kind {
+        case .name: return .name(text(raw), line: raw.line)
+        case .keyword: return .keyword(raw.keyword?.rawValue ?? "")
+        case .string: return .string(text(raw))
+        case .symbol: return .symbol(Unicode.Scalar(raw.symbol))
+        case .other: return .other
+        }
+    }
+
+    /// A name's or a string's text (a string's escapes decoded).
+    package func text(_ token: RawToken) -> String {
+        token.escaped ? decodeShortString(token.start, token.end) : String(decoding: bytes[token.start..<token.end], as: UTF8.self)
+    }
+
+    /// Whether a name (or a string without escapes) spells `word`.
+    package func spells(_ token: RawToken, _ word: StaticString) -> Bool {
+        guard !token.escaped, word.utf8CodeUnitCount == token.end - token.start else { return false }
+        return word.withUTF8Buffer { letters in
+            var k = 0
+            while k < letters.count && letters[k] == bytes[token.start + k] { k += 1 }
+            return k == letters.count
+        }
+    }
+
+    /// Whether a string token's text is `word` (escapes decoded).
+    package func stringIs(_ token: RawToken, _ word: StaticString) -> Bool {
+        token.escaped ? text(token) == word.description : spells(token, word)
+    }
+
     private func at(_ offset: Int) -> UInt8? { i + offset < bytes.count ? bytes[i + offset] : nil }
 
-    package mutating func next() -> Token? {
+    package mutating func nextRaw() -> RawToken? {
         while i < bytes.count {
             let c = bytes[i]
             switch c {
@@ -238,35 +289,66 @@ package struct LuaLexer {
                     while i < bytes.count && bytes[i] != 10 { i += 1 }
                 }
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                return .string(shortString(quote: c))
+                return shortString(quote: c)
             case UInt8(ascii: "[") where longBracketLevel() != nil:
-                let level = longBracketLevel() ?? 0
-                return .string(longString(level: level))
+                return longString(level: longBracketLevel() ?? 0)
             case _ where Self.isNameStart(c):
                 let start = i
-                let startLine = line
                 while i < bytes.count && Self.isNameByte(bytes[i]) { i += 1 }
-                if let keyword = keyword(start, i) { return .keyword(keyword) }
-                return .name(String(decoding: bytes[start..<i], as: UTF8.self), line: startLine)
+                if let keyword = keyword(start, i) { return RawToken(kind: .keyword, start: start, end: i, line: line, keyword: keyword) }
+                return RawToken(kind: .name, start: start, end: i, line: line)
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 // A number (hex, exponents, fractions): letters and digits and '.', and a sign after an exponent.
                 while i < bytes.count {
                     let d = bytes[i]
                     if Self.isNameByte(d) || d == UInt8(ascii: ".") { i += 1; continue }
-                    if (d == UInt8(ascii: "+") || d == UInt8(ascii: "-")),
-                       let e = i > 0 ? bytes[i - 1] : nil, [UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "p"), UInt8(ascii: "P")].contains(e) {
-                        i += 1
-                        continue
+                    if d == UInt8(ascii: "+") || d == UInt8(ascii: "-") {
+                        let e = bytes[i - 1] | 0x20                  // (i > 0: a digit came first)
+                        if e == UInt8(ascii: "e") || e == UInt8(ascii: "p") { i += 1; continue }
                     }
                     break
                 }
-                return .other
+                return RawToken(kind: .other)
             default:
                 i += 1
-                return .symbol(Unicode.Scalar(c))
+                return RawToken(kind: .symbol, symbol: c)
             }
         }
         return nil
+    }
+
+    /// The keyword `bytes[start..<end]` spells, if it is one (compared as
+    /// bytes, by first letter: hashing every name cost more than the rest of
+    /// the lexer).
+    private func keyword(_ start: Int, _ end: Int) -> Keyword? {
+        let length = end - start
+        guard length >= 2 && length <= 8 else { return nil }
+        func spells(_ word: StaticString, _ keyword: Keyword) -> Keyword? {
+            guard word.utf8CodeUnitCount == length else { return nil }
+            let matches = word.withUTF8Buffer { letters in
+                var k = 1
+                while k < letters.count && letters[k] == bytes[start + k] { k += 1 }
+                return k == letters.count
+            }
+            return matches ? keyword : nil
+        }
+        switch bytes[start] {
+        case UInt8(ascii: "a"): return spells("and", .and)
+        case UInt8(ascii: "b"): return spells("break", .break)
+        case UInt8(ascii: "d"): return spells("do", .do)
+        case UInt8(ascii: "e"): return spells("end", .end) ?? spells("else", .else) ?? spells("elseif", .elseif)
+        case UInt8(ascii: "f"): return spells("function", .function) ?? spells("false", .false) ?? spells("for", .for)
+        case UInt8(ascii: "g"): return spells("goto", .goto)
+        case UInt8(ascii: "i"): return spells("if", .if) ?? spells("in", .in)
+        case UInt8(ascii: "l"): return spells("local", .local)
+        case UInt8(ascii: "n"): return spells("nil", .nil) ?? spells("not", .not)
+        case UInt8(ascii: "o"): return spells("or", .or)
+        case UInt8(ascii: "r"): return spells("return", .return) ?? spells("repeat", .repeat)
+        case UInt8(ascii: "t"): return spells("then", .then) ?? spells("true", .true)
+        case UInt8(ascii: "u"): return spells("until", .until)
+        case UInt8(ascii: "w"): return spells("while", .while)
+        default: return nil
+        }
     }
 
     private static func isNameStart(_ c: UInt8) -> Bool {
@@ -283,7 +365,7 @@ package struct LuaLexer {
         return at(1 + level) == UInt8(ascii: "[") ? level : nil
     }
 
-    private mutating func longString(level: Int) -> String {
+    private mutating func longString(level: Int) -> RawToken {
         i += level + 2
         if at(0) == 13 { i += 1 }                // a first newline is skipped
         if at(0) == 10 { line += 1; i += 1 }
@@ -293,52 +375,66 @@ package struct LuaLexer {
                 var j = 1
                 while at(j) == UInt8(ascii: "=") { j += 1 }
                 if j - 1 == level && at(j) == UInt8(ascii: "]") {
-                    let text = String(decoding: bytes[start..<i], as: UTF8.self)
+                    let end = i
                     i += j + 1
-                    return text
+                    return RawToken(kind: .string, start: start, end: end)
                 }
             }
             if bytes[i] == 10 { line += 1 }
             i += 1
         }
-        return String(decoding: bytes[start...], as: UTF8.self)
+        return RawToken(kind: .string, start: start, end: bytes.count)
     }
 
-    private mutating func shortString(quote: UInt8) -> String {
+    /// A short string: its contents end at the closing quote, or at a line's
+    /// end or the source's (unfinished). Lines are counted here; escapes are
+    /// decoded only when it is spelled out.
+    private mutating func shortString(quote: UInt8) -> RawToken {
         i += 1
-        // Most strings have no escape: their bytes as they are.
-        var end = i
-        while end < bytes.count, bytes[end] != quote, bytes[end] != 10, bytes[end] != UInt8(ascii: "\\") { end += 1 }
-        if end == bytes.count || bytes[end] != UInt8(ascii: "\\") {
-            let text = String(decoding: bytes[i..<end], as: UTF8.self)
-            i = end < bytes.count && bytes[end] == quote ? end + 1 : end
-            return text
-        }
-        var out: [UInt8] = Array(bytes[i..<end])
-        i = end
+        let start = i
+        var escaped = false
         while i < bytes.count, bytes[i] != quote, bytes[i] != 10 {
-            if bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count {
-                let e = bytes[i + 1]
-                switch e {
-                case UInt8(ascii: "n"): out.append(10)
-                case UInt8(ascii: "t"): out.append(9)
-                case 10: out.append(10); line += 1
-                case UInt8(ascii: "z"):
-                    i += 2
-                    while i < bytes.count, [9, 10, 11, 12, 13, 32].contains(bytes[i]) {
-                        if bytes[i] == 10 { line += 1 }
-                        i += 1
-                    }
-                    continue
-                default: out.append(e)                // \" \\ \' and the rest, close enough for a name
-                }
+            guard bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count else { i += 1; continue }
+            escaped = true
+            switch bytes[i + 1] {
+            case 10:
+                line += 1
                 i += 2
-                continue
+            case UInt8(ascii: "z"):
+                i += 2
+                while i < bytes.count, Self.isSpace(bytes[i]) {
+                    if bytes[i] == 10 { line += 1 }
+                    i += 1
+                }
+            default:
+                i += 2
             }
-            out.append(bytes[i])
-            i += 1
         }
+        let end = i
         if i < bytes.count && bytes[i] == quote { i += 1 }
+        return RawToken(kind: .string, start: start, end: end, escaped: escaped)
+    }
+
+    private static func isSpace(_ c: UInt8) -> Bool { c == 32 || (c >= 9 && c <= 13) }
+
+    /// The text of a short string's contents with their escapes decoded
+    /// (`\n`, `\t`, a newline, `\z`; any other escaped byte stands for
+    /// itself: close enough for a name).
+    private func decodeShortString(_ start: Int, _ end: Int) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(end - start)
+        var k = start
+        while k < end {
+            guard bytes[k] == UInt8(ascii: "\\"), k + 1 < end else { out.append(bytes[k]); k += 1; continue }
+            let e = bytes[k + 1]
+            k += 2
+            switch e {
+            case UInt8(ascii: "n"): out.append(10)
+            case UInt8(ascii: "t"): out.append(9)
+            case UInt8(ascii: "z"): while k < end, Self.isSpace(bytes[k]) { k += 1 }
+            default: out.append(e)                    // \" \\ \' a newline and the rest
+            }
+        }
         return String(decoding: out, as: UTF8.self)
     }
 }
