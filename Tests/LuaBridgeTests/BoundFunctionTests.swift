@@ -103,4 +103,28 @@ struct BoundFunctionTests {
         #expect(try table.entryCount == 3)
         #expect(try lua.newTable().entryCount == 0)
     }
+
+    /// `boundString(_:reusing:)` hands out the cached string only while the
+    /// bytes are the same: long names (heap strings), short ones, a NUL
+    /// inside, and back again.
+    @Test func aReusedBoundStringIsNeverStale() throws {
+        let files = LuaStringCache()
+        let read = try lua.frameFunction("read") { f in
+            f.push(f.boundString(1, reusing: files) ?? "<nil>")
+            return 1
+        }
+        lua.registerFrame("bind") { f in
+            f.pushArgument(1)
+            try f.pushBound(read, values: 1)
+            return 1
+        }
+        let long = "/a/rather/long/path/to/some/script.lua"
+        let names = [long, long, long + "x", "short", "short", "nul\0here", "nul\0there", long, "", long]
+        for name in names {
+            let literal = name.replacingOccurrences(of: "\0", with: "\\0")
+            let out = try lua.run("return bind('\(literal)')()", name: "b")
+            #expect(out == [LuaValue(name.replacingOccurrences(of: "\\0", with: "\u{0}"))], "\(name)")
+        }
+        #expect(lua.stackTop == 0)
+    }
 }

@@ -90,4 +90,49 @@ struct UserdataTests {
         #expect(counter.released == 1)
         #expect(counter.alive == 0)
     }
+
+    /// A userdata's type name is its own, whichever type came before (the
+    /// last name is reused only while it is the same).
+    @Test func typeNamesFollowEachUserdata() throws {
+        let lua = try LuaState()
+        let counter = LifeCounter()
+        for type in ["Tracked", "Tracked", "factoryhost.registration.long", "Other", "Tracked"] {
+            let ud = try lua.pushObject(Tracked(counter), type: type)
+            #expect(ud.typeName == type)
+        }
+    }
+
+    /// `forEachPair` sees every pair once, as `pairs()` does, lets each go
+    /// before the next, and leaves the stack as it was, also when its body throws.
+    @Test func forEachPairVisitsEveryPairAndKeepsTheStack() throws {
+        let lua = try LuaState()
+        let counter = LifeCounter()
+        guard case .table(let table)? = try lua.run("return { 'a', 'b', x = 1, y = true, [2.5] = 'z' }", name: "t").first else {
+            Issue.record("no table")
+            return
+        }
+        var seen: [String] = []
+        try table.forEachPair { key, value in seen.append("\(key)=\(value)") }
+        #expect(seen.sorted() == (try table.pairs()).map { "\($0.key)=\($0.value)" }.sorted())
+        #expect(seen.count == 5)
+        struct Stop: Error {}
+        var visited = 0
+        #expect(throws: Stop.self) {
+            try table.forEachPair { _, _ in
+                visited += 1
+                if visited == 2 { throw Stop() }
+            }
+        }
+        #expect(visited == 2)
+        #expect(lua.stackTop == 0)
+        // Userdata values: each reference is let go before the next pair.
+        let many = try lua.newTable()
+        for i in 1...100 { try many.rawSet(.integer(i), .userdata(try lua.pushObject(Tracked(counter), type: "Tracked"))) }
+        var live = 0
+        try many.forEachPair { _, value in
+            if case .userdata(let ud) = value, ud.object(as: Tracked.self) != nil { live += 1 }
+        }
+        #expect(live == 100)
+        #expect(lua.stackTop == 0)
+    }
 }

@@ -126,8 +126,9 @@ public final class Registry: @unchecked Sendable {
     /// the next registration).
     ///
     /// `caching: false` builds a plan that is not kept (unless one already
-    /// is): validating every configuration then holds one flattened plan at
-    /// a time, not all of them — memory that grew with the square of an
+    /// is), for validation only (no container may use it: it lacks the hot
+    /// table): validating every configuration then holds one flattened plan
+    /// at a time, not all of them — memory that grew with the square of an
     /// `extends` chain (3,000 chained configurations took 1.7 GB).
     func plan(_ name: String, caching: Bool = true) throws -> ContainerPlan {
         try lock.withLock {
@@ -138,7 +139,7 @@ public final class Registry: @unchecked Sendable {
                                     details: ["defined: " + (configurationOrder.isEmpty ? "none" : configurationOrder.joined(separator: ", "))])
             }
             let plan = ContainerPlan(configuration: name, registry: self,
-                                     configurations: configurationsByName, scopes: scopeDeclarations)
+                                     configurations: configurationsByName, scopes: scopeDeclarations, resolvable: caching)
             if caching { plans[name] = plan }
             return plan
         }

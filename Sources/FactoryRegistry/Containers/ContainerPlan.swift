@@ -49,8 +49,10 @@ final class ContainerPlan: @unchecked Sendable {
     /// Unknown or cyclic parents, duplicates, overrides of nothing.
     let problems: [RegistryError]
 
+    /// `resolvable: false` plans for validation only, without the hot
+    /// table resolution reads (a plan that is not kept is never resolved from).
     init(configuration name: String, registry: Registry, configurations: [String: Configuration],
-         scopes: [String: ScopeDeclaration]) {
+         scopes: [String: ScopeDeclaration], resolvable: Bool = true) {
         configuration = name
         self.scopes = scopes
         var problems: [RegistryError] = []
@@ -142,7 +144,7 @@ final class ContainerPlan: @unchecked Sendable {
         let laid = Self.lay(flattened) { _ in false }
         self.registrations = laid.planned
         self.index = laid.index
-        self.hot = HotTable(laid.planned, keys: laid.index)
+        self.hot = resolvable ? HotTable(laid.planned, keys: laid.index) : HotTable(unresolvable: laid.index)
         self.slotCount = laid.slots
         self.eagerSingletons = laid.eager
         self.problems = problems

@@ -74,6 +74,15 @@ final class HotTable: @unchecked Sendable {
         }
     }
 
+    /// A table for a plan that only validates: keys, and nothing to resolve
+    /// with (a slot each, never read).
+    init(unresolvable keys: KeyTable) {
+        self.keys = keys
+        dependencies = .allocate(capacity: 1)
+        dependencyTypes = .allocate(capacity: 1)
+        registrations = .allocate(capacity: 1)
+    }
+
     deinit {
         registrations.deallocate()
         dependencies.deallocate()

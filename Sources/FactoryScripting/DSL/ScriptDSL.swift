@@ -16,7 +16,7 @@ extension FactoryHost {
         // the body: the same Swift function each time, bound to the name and
         // where it was written (no Swift closure per declaration).
         let configurationBody = try lua.frameFunction("configuration") { [unowned self] body in
-            let name = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2)
+            let name = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2, files: self.originFiles)
             // Reached when its body is applied (`local c = configuration "x"` alone declares nothing).
             if self.isDryRun { self.recordReached(origin, name: name) }
             do {
@@ -39,7 +39,7 @@ extension FactoryHost {
             return try Self.pushDeclarationBody(configurationBody, in: frame)
         }))
         let registerBody = try lua.frameFunction("register") { [unowned self] body in
-            let keyText = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2)
+            let keyText = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2, files: self.originFiles)
             guard case .table(let table) = body.value(1) else {
                 throw LuaError(.typeMismatch, "bad argument #1 to 'register \"\(keyText)\"' "
                                + "(table (register \"\(keyText)\" { make = function() … end }) expected, got \(body.typeName(1)))")
@@ -47,7 +47,8 @@ extension FactoryHost {
             let parser = RegistrationParser(catalog: self.types, keyText: keyText, origin: origin)
             let spec = try parser.parse(body: table, host: self)
             self.specs.append(spec)
-            try body.push(.userdata(self.lua.pushObject(spec, type: RegistrationSpec.luaTypeName)))
+            try body.reserve(1)
+            body.pushObject(spec, type: RegistrationSpec.luaTypeName)
             return 1
         }
         try lua.setGlobal("register", .function(lua.frameFunction("register") { [unowned self] frame in
@@ -96,7 +97,7 @@ extension FactoryHost {
         // declares a configuration value; `value "baseURL"` alone, in `deps`,
         // injects it.
         let valueBody = try lua.frameFunction("value") { [unowned self] body in
-            let name = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2)
+            let name = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2, files: self.originFiles)
             guard case .table(let table) = body.value(1) else {
                 throw LuaError(.typeMismatch, "bad argument #1 to 'value \"\(name)\"' (table (value \"\(name)\" { type = \"string\" }) "
                                + "expected, got \(body.typeName(1))); to inject the value, put value \"\(name)\" in a registration's deps")
@@ -126,7 +127,7 @@ extension FactoryHost {
         // `interface "Logger" { "info", "warn" }`: a type the script names,
         // whose values are tables with those methods.
         let interfaceBody = try lua.frameFunction("interface") { [unowned self] body in
-            let name = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2)
+            let name = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2, files: self.originFiles)
             guard case .table(let table) = body.value(1) else {
                 throw LuaError(.typeMismatch, "bad argument #1 to 'interface \"\(name)\"' "
                                + "(table of method names (interface \"\(name)\" { \"method\", … }) expected, got \(body.typeName(1)))")
@@ -185,7 +186,7 @@ extension FactoryHost {
         }
         var specs: [(Int, RegistrationSpec)] = []
         var parent: String?
-        for (key, item) in try body.pairs() {
+        try body.forEachPair { key, item in
             switch key {
             case .integer(let position):
                 guard case .userdata(let userdata) = item, let spec = userdata.object(as: RegistrationSpec.self) else {

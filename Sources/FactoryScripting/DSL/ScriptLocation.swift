@@ -9,15 +9,15 @@ extension LuaFrame {
         return Origin(file: chunk, line: line)
     }
 
-    /// Pushes `origin` as two values (see ``boundOrigin(at:)``).
+    /// Pushes `origin` as two values (see ``boundOrigin(at:files:)``).
     func push(_ origin: Origin) {
         push(origin.file)
         push(origin.line)
     }
 
     /// The origin bound as values `index` and `index + 1`.
-    func boundOrigin(at index: Int32) -> Origin {
-        Origin(file: boundString(index) ?? "?", line: boundInteger(index + 1) ?? 0)
+    func boundOrigin(at index: Int32, files: LuaStringCache) -> Origin {
+        Origin(file: boundString(index, reusing: files) ?? "?", line: boundInteger(index + 1) ?? 0)
     }
 }
 

@@ -123,6 +123,9 @@ public final class FactoryHost {
     var moduleCapabilities: [String: PluginCapabilities] = [:]
     /// Registrations scripts made, to report any that reach no configuration.
     var specs: [RegistrationSpec] = []
+    /// The file of the last declaration's origin, shared by the next ones
+    /// in the same file.
+    let originFiles = LuaStringCache()
     /// Keys scripts resolved, parsed (see ``parsedKey(_:)``).
     var parsedKeys: [String: ScriptKey] = [:]
     /// Userdata already handed to Lua, kept weakly: the one a Lua factory

@@ -8,7 +8,10 @@ import LuaBridge
 /// time a script needs them — by `require` of their module, or when an
 /// object of theirs is first handed to Lua — so start-up stays cheap.
 public final class TypeCatalog {
-    private var types: [String: ScriptType] = [:]
+    private var types: [String: ScriptType] = [:] { didSet { lastFound = nil } }
+    /// The type `type(named:)` found last: declarations name the same type
+    /// again and again (a dictionary lookup was a quarter of parsing a key).
+    private var lastFound: ScriptType?
     /// Exported class names by Swift class, for handing objects to Lua.
     private var classNames: [ObjectIdentifier: String] = [:]
     /// How to install each exported class, until it is installed.
@@ -67,7 +70,11 @@ public final class TypeCatalog {
     /// The type scripts call `name`; an unknown name is an error listing the
     /// exported ones.
     public func type(named name: String) throws -> ScriptType {
-        if let type = types[name] { return type }
+        if let lastFound, lastFound.name == name { return lastFound }
+        if let type = types[name] {
+            lastFound = type
+            return type
+        }
         let exported = types.values.filter { $0.kind != .primitive }.map(\.name).sorted()
         let suggestion = NameSuggestion.didYouMean(name, among: types.keys)
         throw LuaError(.typeMismatch, "unknown type '\(name)'\(suggestion)"

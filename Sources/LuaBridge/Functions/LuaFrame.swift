@@ -219,6 +219,28 @@ public struct LuaFrame {
         return String(validating: UnsafeRawBufferPointer(start: chars, count: length), as: UTF8.self)
     }
 
+    /// Bound value `index` as a string, if it is one — `cache`'s string when
+    /// it spells the same bytes (the file of a declaration's origin, say:
+    /// the same long name for every declaration in a file, which would
+    /// otherwise be a new Swift string each time).
+    ///
+    /// ```swift
+    /// let files = LuaStringCache()
+    /// let file = frame.boundString(2, reusing: files)
+    /// ```
+    public func boundString(_ index: Int32, reusing cache: LuaStringCache) -> String? {
+        guard calledFromLua, index >= 1, index <= 250 else { return nil }
+        let slot = fh_bound_index(index)
+        guard lua_type(L, slot) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let chars = fh_tolstring(L, slot, &length) else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: chars, count: length)
+        if let last = cache.last, spells(last, bytes) { return last }
+        let text = String(validating: bytes, as: UTF8.self)
+        cache.last = text
+        return text
+    }
+
     /// Bound value `index` as an integer, if it is one.
     public func boundInteger(_ index: Int32) -> Int? {
         guard calledFromLua, index >= 1, index <= 250 else { return nil }

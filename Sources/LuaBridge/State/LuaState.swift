@@ -19,6 +19,8 @@ import CLuaShim
 /// try out[0].string()   // "hello, world"
 /// ```
 public final class LuaState {
+    /// The type name a ``LuaUserdata`` was made with last, for the next.
+    let userdataTypeNames = LuaStringCache()
     /// Which standard libraries a new state opens.
     public enum Libraries: Sendable {
         /// All of them, as the stock `lua` interpreter.
@@ -46,7 +48,7 @@ public final class LuaState {
 
     /// `bytes` (a chunk name) as text, the last one's storage when equal.
     func chunkName(_ bytes: UnsafeRawBufferPointer) -> String {
-        if lastChunkName.utf8.elementsEqual(bytes) { return lastChunkName }
+        if spells(lastChunkName, bytes) { return lastChunkName }
         lastChunkName = String(decoding: bytes, as: UTF8.self)
         return lastChunkName
     }

@@ -24,3 +24,34 @@ public struct LuaString: Hashable, Sendable, ExpressibleByStringLiteral, CustomS
     /// The bytes as text, invalid sequences replaced by U+FFFD (for display).
     public var description: String { String(decoding: bytes, as: UTF8.self) }
 }
+
+/// The last string ``LuaFrame/boundString(_:reusing:)`` made, handed out
+/// again while the bytes it is asked for are the same.
+public final class LuaStringCache {
+    var last: String?
+    public init() {}
+
+    /// `bytes` as a string (invalid UTF-8 repaired): the last one, if it
+    /// spells the same.
+    func string(_ bytes: UnsafeRawBufferPointer) -> String {
+        if let last, spells(last, bytes) { return last }
+        let text = String(decoding: bytes, as: UTF8.self)
+        last = text
+        return text
+    }
+}
+
+/// Whether `text`'s UTF-8 is exactly `bytes` (a plain loop over both: the
+/// generic `elementsEqual` over a string's view cost ~50 instructions a byte).
+func spells(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard text.utf8.count == bytes.count else { return false }
+    let same = text.utf8.withContiguousStorageIfAvailable { mine -> Bool in
+        var i = 0
+        while i < mine.count {
+            if mine[i] != bytes[i] { return false }
+            i += 1
+        }
+        return true
+    }
+    return same ?? text.utf8.elementsEqual(bytes)
+}

@@ -17,8 +17,11 @@ public final class LuaUserdata: LuaReference {
         var name = "userdata"
         if lua_getmetatable(L, index) != 0 {
             lua_pushstring(L, "__name")
-            if lua_rawget(L, -2) == LUA_TSTRING, let chars = fh_tolstring(L, -1, nil) {
-                name = String(cString: chars)
+            var length = 0
+            if lua_rawget(L, -2) == LUA_TSTRING, let chars = fh_tolstring(L, -1, &length) {
+                // The same few names again and again: the last one is reused.
+                let bytes = UnsafeRawBufferPointer(start: chars, count: length)
+                name = state.userdataTypeNames.string(UnsafeRawBufferPointer(rebasing: bytes[..<(bytes.firstIndex(of: 0) ?? length)]))
             }
             fh_pop(L, 2)
         }
