@@ -153,11 +153,12 @@ struct DryRunLibraryTests {
     }
 }
 
-/// A dry run keeps no factories: nothing it declares is ever built, so a
-/// registration does not hold its `make` function (a quarter of check's memory).
-@Suite("A dry run keeps no factories")
+/// A dry run keeps no factories: nothing it declares is ever built. It keeps
+/// each `make` all the same, so the script runs as under `run`: no finalizer of
+/// a captured value runs mid-script, and weak tables see the same.
+@Suite("A dry run keeps no factories, and keeps make")
 struct DryRunFactoryTests {
-    @Test func makeIsNotKeptAndBuildingSaysWhy() throws {
+    @Test func makeIsKeptAndBuildingSaysWhy() throws {
         let host = try makeHost()
         let path = try writeScript("""
             local weak = setmetatable({}, { __mode = "v" })
@@ -170,7 +171,7 @@ struct DryRunFactoryTests {
             """)
         let run = host.declare(file: path)
         #expect(run.error == nil, "\(String(describing: run.error))")
-        #expect(try host.lua.global("kept") == .boolean(false))
+        #expect(try host.lua.global("kept") == .boolean(true))
         // An embedder who builds from the dry run's registry anyway is told why.
         let container = try host.registry.container("app")
         #expect {
@@ -178,6 +179,27 @@ struct DryRunFactoryTests {
         } throws: { error in
             "\(error)".contains("declared during a dry run (check or graph), which keeps no factories")
         }
+    }
+
+    /// A finalizer of what a factory captured does not run while the script
+    /// runs (it would stop the dry run at its side effect).
+    @Test func capturedFinalizersDoNotRunMidScript() throws {
+        let host = try makeHost()
+        let path = try writeScript("""
+            local function withLog(path)
+              local handle = setmetatable({}, { __gc = function() os.remove(path) end })
+              return function() return { handle = handle } end
+            end
+            configuration "app" { register "table#logger" { scope = "singleton", make = withLog("/nonexistent/app.log") } }
+            local big = {}
+            for i = 1, 200000 do big[i] = { i } end
+            collectgarbage(); collectgarbage()
+            configuration "later" { register "table#x" { make = function() return {} end } }
+            """)
+        let run = host.declare(file: path)
+        #expect(run.error == nil, "\(String(describing: run.error))")
+        #expect(run.stop == nil, "\(String(describing: run.stop))")
+        #expect(run.unreached.isEmpty, "\(run.unreached)")
     }
 
     /// Outside a dry run the same script's factory is kept and builds.

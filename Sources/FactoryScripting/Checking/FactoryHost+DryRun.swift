@@ -40,6 +40,7 @@ extension FactoryHost {
         }
         stoppedModule = stopped
         specStubs = stubs
+        dryRunMakes = try lua.newTable()
         if case .function(let search) = try library.rawGet("loaded_files") { loadedFilesSearch = search }
     }
 
@@ -49,6 +50,12 @@ extension FactoryHost {
     static let dryRunFactory = UntypedFactory(checksResults: true) { _, _ in
         throw RegistryError(.factoryFailed, "declared during a dry run (check or graph), which keeps no factories: "
                             + "declare it again in a host that is not in a dry run to build it")
+    }
+
+    /// Keeps a dry run's `make` alive as long as the run (see ``dryRunMakes``).
+    func keepForDryRun(_ make: LuaFunction) throws {
+        dryRunMakeCount += 1
+        try dryRunMakes?.rawSet(.integer(dryRunMakeCount), .function(make))
     }
 
     /// Stops the dry run for good (see ``LuaState/stop(_:)``) and returns

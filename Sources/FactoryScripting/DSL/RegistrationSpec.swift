@@ -177,8 +177,11 @@ struct RegistrationParser {
             throw LuaError(.typeMismatch, "\(what): a contribution takes no runtime arguments (its collection is built whole)")
         }
         // A dry run (check, graph) never builds: its registrations share one
-        // factory that says so, and `make` is not kept (a factory held ~400
-        // bytes per registration, a quarter of check's memory).
+        // factory that says so (a factory held ~400 bytes per registration,
+        // a quarter of check's memory). `make` is kept all the same, in one
+        // table: collected, it would run its captured values' finalizers
+        // mid-script, and weak tables would see what `run` does not.
+        if host.isDryRun { try host.keepForDryRun(make) }
         let factory = host.isDryRun ? FactoryHost.dryRunFactory
             : LuaFactory(host: host, make: make, key: key.description, resultType: key.type,
                          dependencies: dependencies, values: valueDependencies,
@@ -279,7 +282,7 @@ struct RegistrationParser {
             }
             result.sort { $0.0 < $1.0 }
         }
-        if result.count > 1 && !ordered && result.count != Set(result.map(\.0)).count {
+        if result.count > 1 && result.count != Set(result.map(\.0)).count {
             throw LuaError(.typeMismatch, "\(what): an argument name appears twice")
         }
         return result

@@ -114,6 +114,11 @@ public final class FactoryHost {
     var stoppedModule: LuaFunction?
     /// Installs the no-op test globals for checking a spec file.
     var specStubs: LuaFunction?
+    /// A dry run's `make` functions, kept as a factory would keep them (not
+    /// collected, so their captured values' finalizers do not run, and weak
+    /// tables see what `run` sees), in one table: a slot each.
+    var dryRunMakes: LuaTable?
+    var dryRunMakeCount = 0
     /// The dry run's module lookup (`package.searchpath`), compiled on first use.
     var moduleSearch: LuaFunction?
     /// The files of the modules loaded since the dry run began (see
@@ -126,6 +131,8 @@ public final class FactoryHost {
     /// The file of the last declaration's origin, shared by the next ones
     /// in the same file.
     let originFiles = LuaStringCache()
+    /// The same file, as the Lua string declarations are bound to.
+    let originFilesPushed = LuaPushedString()
     /// Keys scripts resolved, parsed (see ``parsedKey(_:)``).
     var parsedKeys: [String: ScriptKey] = [:]
     /// Userdata already handed to Lua, kept weakly: the one a Lua factory
