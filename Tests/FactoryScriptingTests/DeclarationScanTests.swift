@@ -1,4 +1,5 @@
 @testable import FactoryScripting
+import LuaBridge
 import Testing
 
 /// The scan `check` uses to find declarations the run never reached: its
@@ -83,5 +84,43 @@ struct DeclarationScanTests {
         let sites = DeclarationSites(source: Array(#"_G["sco\z   pe"] "s" ; require "mo\z  d""#.utf8))
         #expect(sites.opaque.map(\.what) == ["scope reached by index"])
         #expect(sites.requires.map(\.name) == ["mod"])
+    }
+
+    /// Every escape Lua knows is decoded as Lua decodes it, so a literal
+    /// name written with escapes is the name the run declares.
+    @Test func escapesDecodeAsLuaDecodesThem() throws {
+        let cases: [(String, String)] = [
+            (#""\65pp""#, "App"), (#""\x41pp""#, "App"), (#""\u{41}pp""#, "App"), (#""\u{E9}t\u{E9}""#, "été"),
+            (#""\u{1F600}""#, "😀"), (#""a\0b""#, "a\u{0}b"), (#""\97\98\99""#, "abc"), (#""\0659""#, "A9"),
+            (#""\a\b\f\n\r\t\v""#, "\u{7}\u{8}\u{C}\n\r\t\u{B}"), (#""x\z   \n y""#, "x\n y"),
+        ]
+        let lua = try LuaState()
+        for (literal, expected) in cases {
+            #expect(tokens(literal) == [.string(expected)], "\(literal)")
+            // …and Lua agrees.
+            guard case .string(let text)? = try lua.run("return " + literal, name: "s").first else { continue }
+            #expect(text.description == expected, "\(literal)")
+        }
+        // An escaped line break (\r\n as one) counts its line.
+        #expect(tokens("s = 'a\\\r\nb' t") == [.name("s", line: 1), .symbol("="), .string("a\nb"), .name("t", line: 2)])
+    }
+
+    /// A function reached as a field (`M.setup(…)`) or bound through an
+    /// alias with an attribute (`local c <const> = configuration`) is still
+    /// a call the report can follow.
+    @Test func fieldCallsAndAttributedAliasesAreKept() {
+        let sites = DeclarationSites(source: Array("""
+            local M = {}
+            function M.setup(n) configuration(n) { } end
+            local c <const> = configuration
+            local t = { cfg = configuration }
+            M.setup("late")
+            c "x" { }
+            t.cfg "y" { }
+            """.utf8))
+        #expect(sites.functions.map(\.name) == ["setup"])
+        #expect(sites.aliases.map(\.name).sorted() == ["c", "cfg"])
+        #expect(sites.calls.map(\.name) == ["setup", "c", "cfg"])
+        #expect(sites.calls.map(\.line) == [5, 6, 7])
     }
 }

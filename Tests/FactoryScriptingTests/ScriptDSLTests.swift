@@ -21,6 +21,22 @@ struct ScriptDSLTests {
         #expect(try host.container("app-tests").resolve(Cache.self) !== loader.cache)   // containers share nothing
     }
 
+    /// Origins stay right across chunks with long names (reused strings
+    /// must follow the file: a name of 41 bytes or more is not interned by Lua).
+    @Test func originsFollowTheirFileAcrossLongChunkNames() throws {
+        let host = try makeHost()
+        let long = "some/rather/long/directory/name/for/the/first.lua"
+        let names = [long, long, "short.lua", long + ".2", long]
+        for (i, name) in names.enumerated() {
+            _ = try host.run("configuration 'c\(i)' {\n register 'table#x' { make = function() return {} end },\n"
+                             + " register 'table#y' { make = function() return {} end } }", name: name)
+        }
+        for (i, name) in names.enumerated() {
+            let origins = try host.registry.registrations(in: "c\(i)").map(\.origin.description)
+            #expect(origins == ["\(name):2", "\(name):3"])
+        }
+    }
+
     @Test func originsAreScriptLines() throws {
         let host = try makeHost()
         try host.run(appScript, name: "app.lua")
@@ -130,6 +146,8 @@ struct ScriptDSLTests {
          "x.lua:1: register \"Cache\" (x.lua:1): 'args' must be a table (got integer)"),
         ("configuration 'app' { register 'Cache' { args = { {'n'} }, make = print } }",
          "x.lua:1: register \"Cache\" (x.lua:1): each entry of an ordered 'args' list is { \"name\", \"Type\" }"),
+        ("configuration 'app' { register 'Cache' { args = { {'n', 'number'}, {'n', 'string'} }, make = print } }",
+         "x.lua:1: register \"Cache\" (x.lua:1): an argument name appears twice"),
         ("configuration 'app' { register 'Cache#' { make = print } }", "x.lua:1: 'Cache#': the name after '#' is empty"),
         ("configuration 'app' { register 'Cache#a' { name = 'b', make = print } }",
          "x.lua:1: 'Cache#a' names 'a', but the registration also says name = 'b'"),

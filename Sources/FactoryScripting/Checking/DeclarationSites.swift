@@ -70,6 +70,7 @@ struct DeclarationSites {
         // Calls, as places in the source: only a few are spelled out, at the end.
         var callSites: [(start: Int32, end: Int32, line: Int32)] = []
         var pending: Raw?                          // a name: what follows decides what it is
+        var pendingIsField = false                 // (`M.name`: only whether it is called)
         var awaiting: (name: String, line: Int)?   // require/dofile/loadfile: its argument comes next
         while let token = lexer.nextRaw() {
             let line = lexer.line
@@ -79,11 +80,19 @@ struct DeclarationSites {
                 let literal: Raw? = token.kind == .string ? token : nil
                 let isCall = literal != nil || token.isSymbol("(") || token.isSymbol("{")
                 if isCall { callSites.append((Int32(truncatingIfNeeded: word.start), Int32(truncatingIfNeeded: word.end), Int32(truncatingIfNeeded: wordLine))) }
-                let isConfiguration = lexer.spells(word, "configuration"), isScope = !isConfiguration && lexer.spells(word, "scope")
-                if isConfiguration || isScope {
-                    // `NAME = configuration` or `NAME = configuration "x"`: NAME declares when called.
-                    if previousIs(tokens, 2, "="), let alias = previous(tokens, 3), alias.kind == .name {
-                        aliases.append((lexer.text(alias), wordLine))
+                let isConfiguration = !pendingIsField && lexer.spells(word, "configuration")
+                let isScope = !pendingIsField && !isConfiguration && lexer.spells(word, "scope")
+                if pendingIsField {
+                    // `M.setup(…)`, `t.cfg "x"`: a call, nothing more.
+                } else if isConfiguration || isScope {
+                    // `NAME = configuration`, `local NAME <const> = configuration` or
+                    // `NAME = configuration "x"`: NAME declares when called.
+                    if previousIs(tokens, 2, "=") {
+                        var alias = previous(tokens, 3)
+                        if previousIs(tokens, 3, ">"), previous(tokens, 4)?.kind == .name, previousIs(tokens, 5, "<") {
+                            alias = previous(tokens, 6)
+                        }
+                        if let alias, alias.kind == .name { aliases.append((lexer.text(alias), wordLine)) }
                     }
                     let name = isScope ? "scope" : "configuration"
                     if isCall {
@@ -134,8 +143,11 @@ struct DeclarationSites {
                     if lexer.spells(token, "configuration") || lexer.spells(token, "scope") {
                         opaque.append(Opaque(line: lexer.line, what: "\(lexer.text(token)) reached as a field"))
                     }
+                    pending = token
+                    pendingIsField = true
                 } else if previous(tokens, 1)?.isKeyword(.local) != true && previous(tokens, 1)?.isKeyword(.function) != true {
                     pending = token
+                    pendingIsField = false
                 }
             case .keyword:
                 switch token.keyword {
@@ -397,9 +409,10 @@ package struct LuaLexer {
             guard bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count else { i += 1; continue }
             escaped = true
             switch bytes[i + 1] {
-            case 10:
+            case 10, 13:                                 // an escaped line break (\r\n or \n\r: one)
                 line += 1
                 i += 2
+                if i < bytes.count, bytes[i] == 23 - bytes[i - 1] { i += 1 }
             case UInt8(ascii: "z"):
                 i += 2
                 while i < bytes.count, Self.isSpace(bytes[i]) {
@@ -417,24 +430,73 @@ package struct LuaLexer {
 
     private static func isSpace(_ c: UInt8) -> Bool { c == 32 || (c >= 9 && c <= 13) }
 
-    /// The text of a short string's contents with their escapes decoded
-    /// (`\n`, `\t`, a newline, `\z`; any other escaped byte stands for
-    /// itself: close enough for a name).
+    /// The text of a short string's contents with their escapes decoded as
+    /// Lua decodes them: `\\n` and the other letters, `\\ddd`, `\\xhh`,
+    /// `\\u{h…}`, `\\z`, an escaped line break; any other escaped byte stands
+    /// for itself.
     private func decodeShortString(_ start: Int, _ end: Int) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(end - start)
         var k = start
+        func hexValue(_ c: UInt8) -> UInt32? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(c - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(c - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(c - UInt8(ascii: "A") + 10)
+            default: return nil
+            }
+        }
         while k < end {
             guard bytes[k] == UInt8(ascii: "\\"), k + 1 < end else { out.append(bytes[k]); k += 1; continue }
             let e = bytes[k + 1]
             k += 2
             switch e {
+            case UInt8(ascii: "a"): out.append(7)
+            case UInt8(ascii: "b"): out.append(8)
+            case UInt8(ascii: "f"): out.append(12)
             case UInt8(ascii: "n"): out.append(10)
+            case UInt8(ascii: "r"): out.append(13)
             case UInt8(ascii: "t"): out.append(9)
+            case UInt8(ascii: "v"): out.append(11)
+            case 10, 13:                                 // an escaped line break (\r\n or \n\r: one)
+                out.append(10)
+                if k < end, bytes[k] == 23 - e { k += 1 }
+            case UInt8(ascii: "x"):
+                var value: UInt32 = 0, digits = 0
+                while digits < 2, k < end, let digit = hexValue(bytes[k]) { value = value * 16 + digit; digits += 1; k += 1 }
+                out.append(UInt8(truncatingIfNeeded: value))
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                var value = UInt32(e - UInt8(ascii: "0")), digits = 1
+                while digits < 3, k < end, bytes[k] >= UInt8(ascii: "0"), bytes[k] <= UInt8(ascii: "9") {
+                    value = value * 10 + UInt32(bytes[k] - UInt8(ascii: "0"))
+                    digits += 1
+                    k += 1
+                }
+                out.append(UInt8(truncatingIfNeeded: value))
+            case UInt8(ascii: "u") where k < end && bytes[k] == UInt8(ascii: "{"):
+                var value: UInt32 = 0
+                k += 1
+                while k < end, let digit = hexValue(bytes[k]), value < 0x800_0000 { value = value * 16 + digit; k += 1 }
+                if k < end, bytes[k] == UInt8(ascii: "}") { k += 1 }
+                out.append(contentsOf: Self.utf8(value))
             case UInt8(ascii: "z"): while k < end, Self.isSpace(bytes[k]) { k += 1 }
-            default: out.append(e)                    // \" \\ \' a newline and the rest
+            default: out.append(e)                    // \" \\ \' and the rest
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `value` in UTF-8 as Lua writes `\\u{…}` (up to 2^31, six bytes).
+    private static func utf8(_ value: UInt32) -> [UInt8] {
+        if value < 0x80 { return [UInt8(value)] }
+        var bytes: [UInt8] = []
+        var rest = value, limit: UInt32 = 0x3F                // what fits in the first byte
+        while rest > limit {
+            bytes.insert(UInt8(0x80 | (rest & 0x3F)), at: 0)
+            rest >>= 6
+            limit >>= 1
+        }
+        bytes.insert(UInt8((~limit << 1) & 0xFF) | UInt8(rest), at: 0)
+        return bytes
     }
 }
