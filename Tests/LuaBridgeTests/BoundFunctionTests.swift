@@ -127,4 +127,23 @@ struct BoundFunctionTests {
         }
         #expect(lua.stackTop == 0)
     }
+
+    /// `push(_:reusing:)` pushes the kept Lua string only for the same text
+    /// in the same state: every push reads back as its own text.
+    @Test func aReusedPushedStringIsNeverStale() throws {
+        let pushed = LuaPushedString()
+        let other = try LuaState()
+        for state in [lua, other] {
+            state.registerFrame("echo") { f in
+                f.push(try f.string(1), reusing: pushed)
+                return 1
+            }
+        }
+        let long = String(repeating: "/long/path", count: 6) + ".lua"
+        for (state, text) in [(lua, long), (lua, long), (lua, "short"), (other, "short"), (other, long), (lua, long), (lua, long + "!")] {
+            try state.setGlobal("text", LuaValue(text))
+            #expect(try state.run("return echo(text)", name: "e") == [LuaValue(text)])
+        }
+        #expect(lua.stackTop == 0)
+    }
 }

@@ -36,7 +36,7 @@ extension FactoryHost {
                                           + "or configuration(\"\(name)\")({ … })")
             }
             if self.isDryRun { self.startedDeclarations.insert(frame.origin()) }
-            return try Self.pushDeclarationBody(configurationBody, in: frame)
+            return try self.pushDeclarationBody(configurationBody, in: frame)
         }))
         let registerBody = try lua.frameFunction("register") { [unowned self] body in
             let keyText = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2, files: self.originFiles)
@@ -54,7 +54,7 @@ extension FactoryHost {
         try lua.setGlobal("register", .function(lua.frameFunction("register") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
             _ = try frame.string(1)
-            return try Self.pushDeclarationBody(registerBody, in: frame)
+            return try self.pushDeclarationBody(registerBody, in: frame)
         }))
         try lua.setGlobal("provider", .function(lua.frameFunction("provider") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
@@ -109,7 +109,7 @@ extension FactoryHost {
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
             try ConfigurationValues.checkName(name, what: "value")
-            _ = try Self.pushDeclarationBody(valueBody, in: frame)
+            _ = try self.pushDeclarationBody(valueBody, in: frame)
             // Remembered, so that `deps` knows this function stands for the value.
             if self.valueReferences == nil {
                 self.valueReferences = try self.lua.run("return setmetatable({}, { __mode = 'k' })", name: "=[values]").first?.table()
@@ -158,7 +158,7 @@ extension FactoryHost {
                 throw frame.argumentError(1, "an interface name is a type name such as \"Logger\": letters, digits and _, "
                                           + "not starting with a digit, at most 200 bytes, not a Lua type")
             }
-            return try Self.pushDeclarationBody(interfaceBody, in: frame)
+            return try self.pushDeclarationBody(interfaceBody, in: frame)
         }))
         try lua.setGlobal("implement", .function(lua.frameFunction("implement") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
@@ -252,9 +252,9 @@ extension FactoryHost {
     /// What `configuration "x"`, `register "K"`, `value "x"` and `interface
     /// "X"` return: `body` bound to the name (argument 1) and the caller's
     /// place, to be called with the declaration's table.
-    private static func pushDeclarationBody(_ body: LuaFunction, in frame: LuaFrame) throws -> Int32 {
+    private func pushDeclarationBody(_ body: LuaFunction, in frame: LuaFrame) throws -> Int32 {
         frame.pushArgument(1)
-        frame.push(frame.origin())
+        frame.push(frame.origin(), files: originFilesPushed)
         try frame.pushBound(body, values: 3)
         return 1
     }

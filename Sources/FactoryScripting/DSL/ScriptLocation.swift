@@ -10,8 +10,8 @@ extension LuaFrame {
     }
 
     /// Pushes `origin` as two values (see ``boundOrigin(at:files:)``).
-    func push(_ origin: Origin) {
-        push(origin.file)
+    func push(_ origin: Origin, files: LuaPushedString) {
+        push(origin.file, reusing: files)
         push(origin.line)
     }
 

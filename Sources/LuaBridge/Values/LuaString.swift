@@ -1,3 +1,6 @@
+import CLua
+import CLuaShim
+
 /// A Lua string: bytes, not characters. Embedded NUL bytes and invalid UTF-8
 /// survive the trip both ways; `string()` checks UTF-8 where Swift needs it.
 ///
@@ -54,4 +57,37 @@ func spells(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
         return true
     }
     return same ?? text.utf8.elementsEqual(bytes)
+}
+
+/// The last string pushed through ``LuaFrame/push(_:reusing:)``, kept in
+/// the registry: the same text pushed again is that Lua string, not a new
+/// one (Lua does not intern a string of 41 bytes or more, and a script
+/// declaring 100,000 things pushed its long file name 100,000 times).
+public final class LuaPushedString {
+    var text: String?
+    var reference: Int32 = 0
+    var stateSerial: UInt64 = 0
+    public init() {}
+}
+
+extension LuaFrame {
+    /// Pushes `text` — the string `cache` kept, when it is the same text in
+    /// the same state.
+    ///
+    /// ```swift
+    /// let files = LuaPushedString()
+    /// frame.push(origin.file, reusing: files)
+    /// ```
+    public func push(_ text: String, reusing cache: LuaPushedString) {
+        if cache.stateSerial == state.serial, let last = cache.text, last == text {
+            fh_getref(L, cache.reference)
+            return
+        }
+        push(text)
+        if cache.stateSerial == state.serial, cache.text != nil { fh_unref(L, cache.reference) }
+        lua_pushvalue(L, -1)
+        cache.reference = fh_ref(L)
+        cache.text = text
+        cache.stateSerial = state.serial
+    }
 }
