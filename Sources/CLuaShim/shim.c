@@ -1252,6 +1252,16 @@ static int do_collect_since_mark(lua_State *L) {
 }
 int fh_collect_since_mark(lua_State *L) { return protected_call(L, do_collect_since_mark, 0, 0); }
 void fh_stop_collector(lua_State *L) { lua_gc(L, LUA_GCSTOP); }
+/* Held while Swift walks a table with lua_next and makes references (which
+   allocate): no collection step, so no finalizer — no script code — runs
+   between two calls of lua_next to change the table, which would make the
+   next call raise ("invalid key to 'next'") through Swift frames. */
+int fh_hold_collector(lua_State *L) {
+    int running = lua_gc(L, LUA_GCISRUNNING);
+    if (running) lua_gc(L, LUA_GCSTOP);
+    return running;
+}
+void fh_release_collector(lua_State *L, int was_running) { if (was_running) lua_gc(L, LUA_GCRESTART); }
 void fh_line_buffer_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
 void fh_pop(lua_State *L, int n) { lua_pop(L, n); }
 int fh_isnoneornil(lua_State *L, int idx) { return lua_isnoneornil(L, idx); }

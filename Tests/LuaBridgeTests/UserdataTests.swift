@@ -135,4 +135,30 @@ struct UserdataTests {
         #expect(live == 100)
         #expect(lua.stackTop == 0)
     }
+
+    /// Walking a table holds the collector (no finalizer may change the
+    /// table between two `lua_next`) and gives it back as it was: running
+    /// stays running, stopped stays stopped — also when the walk throws.
+    @Test func walkingATableLeavesTheCollectorAsItWas() throws {
+        let lua = try LuaState()
+        guard case .table(let table)? = try lua.run("return { a = {}, b = {}, c = function() end }", name: "t").first else {
+            Issue.record("no table")
+            return
+        }
+        var running: [Bool] = []
+        try table.forEachPair { _, _ in
+            running.append(try lua.run("return collectgarbage('isrunning')", name: "r").first == .boolean(true))
+        }
+        #expect(running == [false, false, false])
+        #expect(try lua.run("return collectgarbage('isrunning')", name: "r") == [.boolean(true)])
+        _ = try table.pairs()
+        #expect(try lua.run("return collectgarbage('isrunning')", name: "r") == [.boolean(true)])
+        struct Stop: Error {}
+        #expect(throws: Stop.self) { try table.forEachPair { _, _ in throw Stop() } }
+        #expect(try lua.run("return collectgarbage('isrunning')", name: "r") == [.boolean(true)])
+        _ = try lua.run("collectgarbage('stop')", name: "s")
+        _ = try table.pairs()
+        try table.forEachPair { _, _ in }
+        #expect(try lua.run("return collectgarbage('isrunning')", name: "r") == [.boolean(false)])
+    }
 }

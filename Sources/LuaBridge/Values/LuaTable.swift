@@ -140,7 +140,11 @@ public final class LuaTable: LuaReference {
     public func pairs() throws -> [(key: LuaValue, value: LuaValue)] {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
-        defer { lua_settop(L, t - 1) }
+        let collector = fh_hold_collector(L)          // no finalizer changes the table mid-walk
+        defer {
+            lua_settop(L, t - 1)
+            fh_release_collector(L, collector)
+        }
         var result: [(key: LuaValue, value: LuaValue)] = []
         lua_pushnil(L)
         while lua_next(L, t) != 0 {
@@ -153,8 +157,9 @@ public final class LuaTable: LuaReference {
     /// Calls `body` with each key/value pair in turn, in Lua's `next` order
     /// (no metamethods): unlike ``pairs()``, a pair's values are let go
     /// before the next pair is read — a configuration of 100,000
-    /// registrations held 100,000 userdata references at once. `body` must
-    /// not add keys to the table.
+    /// registrations held 100,000 userdata references at once. The
+    /// collector is held meanwhile (no finalizer runs to change the table);
+    /// `body` must not add keys to it.
     ///
     /// ```swift
     /// try table.forEachPair { key, value in print(key, value) }
@@ -162,7 +167,11 @@ public final class LuaTable: LuaReference {
     public func forEachPair(_ body: (_ key: LuaValue, _ value: LuaValue) throws -> Void) throws {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
-        defer { lua_settop(L, t - 1) }
+        let collector = fh_hold_collector(L)          // no finalizer changes the table mid-walk
+        defer {
+            lua_settop(L, t - 1)
+            fh_release_collector(L, collector)
+        }
         try state.reserve(3, in: L)
         lua_pushnil(L)
         while lua_next(L, t) != 0 {
