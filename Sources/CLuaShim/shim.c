@@ -1252,16 +1252,23 @@ static int do_collect_since_mark(lua_State *L) {
 }
 int fh_collect_since_mark(lua_State *L) { return protected_call(L, do_collect_since_mark, 0, 0); }
 void fh_stop_collector(lua_State *L) { lua_gc(L, LUA_GCSTOP); }
-/* Held while Swift walks a table with lua_next and makes references (which
-   allocate): no collection step, so no finalizer — no script code — runs
-   between two calls of lua_next to change the table, which would make the
-   next call raise ("invalid key to 'next'") through Swift frames. */
-int fh_hold_collector(lua_State *L) {
-    int running = lua_gc(L, LUA_GCISRUNNING);
-    if (running) lua_gc(L, LUA_GCSTOP);
-    return running;
+/* lua_next, protected. Swift makes references between two steps of a walk;
+   they allocate, an allocation may run a finalizer, and a finalizer may
+   change the table: lua_next then raises ("invalid key to 'next'") — here,
+   inside a pcall, not through Swift frames. (Stopping the collector for the
+   walk instead made its restart start a collection cycle at once, after
+   every table read: quadratic.) The key is on top: 1, the next key and value
+   replace it; 0, the end (the key is gone); -1, the error message replaces it. */
+static int do_next(lua_State *L) { return lua_next(L, 1) ? 2 : 0; }   /* t k */
+int fh_pnext(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    int base = lua_gettop(L) - 1;      /* below the key */
+    lua_pushcfunction(L, do_next);     /* k f */
+    lua_pushvalue(L, idx);             /* k f t */
+    lua_rotate(L, -3, -1);             /* f t k */
+    if (lua_pcall(L, 2, LUA_MULTRET, 0) != LUA_OK) return -1;
+    return lua_gettop(L) > base ? 1 : 0;
 }
-void fh_release_collector(lua_State *L, int was_running) { if (was_running) lua_gc(L, LUA_GCRESTART); }
 void fh_line_buffer_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
 void fh_pop(lua_State *L, int n) { lua_pop(L, n); }
 int fh_isnoneornil(lua_State *L, int idx) { return lua_isnoneornil(L, idx); }

@@ -241,10 +241,9 @@ int fh_mark_young(lua_State *L);
 /// Collects what became garbage since the mark: a young collection if no
 /// collection ran since, else a full one (generational mode restored), protected.
 int fh_collect_since_mark(lua_State *L);
-/// Stops the collector while Swift walks a table (see shim.c); returns
-/// whether it was running, for fh_release_collector.
-int fh_hold_collector(lua_State *L);
-void fh_release_collector(lua_State *L, int was_running);
+/// lua_next, protected (see shim.c): 1 pair pushed, 0 the end, -1 the
+/// error message pushed. Needs 3 free stack slots.
+int fh_pnext(lua_State *L, int idx);
 void fh_pop(lua_State *L, int n);
 int fh_isnoneornil(lua_State *L, int idx);
 const char *fh_tolstring(lua_State *L, int idx, size_t *len);

@@ -140,14 +140,11 @@ public final class LuaTable: LuaReference {
     public func pairs() throws -> [(key: LuaValue, value: LuaValue)] {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
-        let collector = fh_hold_collector(L)          // no finalizer changes the table mid-walk
-        defer {
-            lua_settop(L, t - 1)
-            fh_release_collector(L, collector)
-        }
+        defer { lua_settop(L, t - 1) }
+        try state.reserve(4, in: L)
         var result: [(key: LuaValue, value: LuaValue)] = []
         lua_pushnil(L)
-        while lua_next(L, t) != 0 {
+        while try Self.next(L, t, state) {
             result.append((state.value(at: -2, in: L), state.value(at: -1, in: L)))
             fh_pop(L, 1)
         }
@@ -157,9 +154,9 @@ public final class LuaTable: LuaReference {
     /// Calls `body` with each key/value pair in turn, in Lua's `next` order
     /// (no metamethods): unlike ``pairs()``, a pair's values are let go
     /// before the next pair is read — a configuration of 100,000
-    /// registrations held 100,000 userdata references at once. The
-    /// collector is held meanwhile (no finalizer runs to change the table);
-    /// `body` must not add keys to it.
+    /// registrations held 100,000 userdata references at once. A table
+    /// changed meanwhile (by a finalizer) is an error, not a crash; `body`
+    /// must not add keys to it.
     ///
     /// ```swift
     /// try table.forEachPair { key, value in print(key, value) }
@@ -167,17 +164,26 @@ public final class LuaTable: LuaReference {
     public func forEachPair(_ body: (_ key: LuaValue, _ value: LuaValue) throws -> Void) throws {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
-        let collector = fh_hold_collector(L)          // no finalizer changes the table mid-walk
-        defer {
-            lua_settop(L, t - 1)
-            fh_release_collector(L, collector)
-        }
-        try state.reserve(3, in: L)
+        defer { lua_settop(L, t - 1) }
+        try state.reserve(4, in: L)
         lua_pushnil(L)
-        while lua_next(L, t) != 0 {
+        while try Self.next(L, t, state) {
             let key = state.value(at: -2, in: L), value = state.value(at: -1, in: L)
             lua_settop(L, t + 1)                 // the key stays, for `next`
             try body(key, value)
+        }
+    }
+
+    /// One protected step of a walk (see `fh_pnext`): a finalizer that ran
+    /// since the last step may have changed the table, and Lua's `next`
+    /// then fails — as an error thrown here.
+    private static func next(_ L: OpaquePointer, _ t: Int32, _ state: LuaState) throws -> Bool {
+        switch fh_pnext(L, t) {
+        case 1: return true
+        case 0: return false
+        default:
+            let message = (try? state.value(at: -1, in: L).string()) ?? "?"
+            throw LuaError(.runtime, "the table changed while it was read (\(message))")
         }
     }
 
