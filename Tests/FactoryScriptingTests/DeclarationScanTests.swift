@@ -119,8 +119,11 @@ struct DeclarationScanTests {
             t.cfg "y" { }
             """.utf8))
         #expect(sites.functions.map(\.name) == ["setup"])
-        #expect(sites.aliases.map(\.name).sorted() == ["c", "cfg"])
+        #expect(sites.functions.map(\.qualifier) == ["M"])
+        #expect(sites.aliases.map(\.name) == ["c", "cfg"])
+        #expect(sites.aliases.map(\.inTable) == [false, true])
         #expect(sites.calls.map(\.name) == ["setup", "c", "cfg"])
         #expect(sites.calls.map(\.line) == [5, 6, 7])
+        #expect(sites.calls.map(\.qualifier) == ["M", nil, "t"])
     }
 }

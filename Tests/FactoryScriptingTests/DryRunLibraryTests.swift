@@ -202,6 +202,32 @@ struct DryRunFactoryTests {
         #expect(run.unreached.isEmpty, "\(run.unreached)")
     }
 
+    /// After a stop, check reports a declaring function called as it was
+    /// defined (`setup(…)`, `M.setup(…)`), not a call that only shares its
+    /// name (`obj.setup()`, `string.format`), and not a function that only
+    /// shares its name with one that declares.
+    @Test func callsAfterAStopAreMatchedAsDefined() throws {
+        let host = try makeHost()
+        let path = try writeScript("""
+            local M = {}
+            local function setup() configuration "app" { register "table" { make = function() return {} end } } end
+            function M.format(n) configuration(n) { } end
+            local other = { setup = function() return 1 end }
+            setup()
+            M.format("early")
+            local c = container "app"
+            local obj = { setup = function() end }
+            obj.setup(); obj:setup(); other.setup()
+            local s = string.format("%d", 1) .. ("x"):format()
+            M.format("late")
+            setup()
+            """)
+        let run = host.declare(file: path)
+        #expect(run.stop?.reason == .container)
+        #expect(run.unreached.map { "\($0.origin.line) \($0.declaration.prefix { $0 != "(" })" } == ["12 setup", "11 format"],
+                "\(run.unreached)")
+    }
+
     /// Outside a dry run the same script's factory is kept and builds.
     @Test func aRunKeepsMake() throws {
         let host = try makeHost()

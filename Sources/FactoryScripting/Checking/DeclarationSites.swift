@@ -45,13 +45,19 @@ struct DeclarationSites {
     private(set) var opaque: [Opaque] = []
     /// Calls of an alias or of a function that declares (`f(`, `f "…"`,
     /// `f {`), with their line.
-    private(set) var calls: [(name: String, line: Int)] = []
+    /// (`qualifier`: the table a field call reaches it through — `M` in
+    /// `M.setup(…)` or `M:setup(…)` — nil for a plain call.)
+    private(set) var calls: [(name: String, line: Int, qualifier: String?)] = []
     /// Named functions that declare, and the lines their bodies span.
-    private(set) var functions: [(name: String, first: Int, last: Int)] = []
+    /// (`qualifier`: the table it is defined in — `M` in `function M.setup` —
+    /// nil for a plain function.)
+    private(set) var functions: [(name: String, first: Int, last: Int, qualifier: String?)] = []
     /// Names bound to the DSL (`local c = configuration`) or to a declaration
     /// waiting for its body (`local late = configuration "late"`): calling
     /// them declares.
-    private(set) var aliases: [(name: String, line: Int)] = []
+    /// (`inTable`: a field of a table constructor, `{ cfg = configuration }`,
+    /// called through the table.)
+    private(set) var aliases: [(name: String, line: Int, inTable: Bool)] = []
 
     init(source: [UInt8]) {
         var lexer = LuaLexer(source)
@@ -60,7 +66,7 @@ struct DeclarationSites {
         tokens.reserveCapacity(65)
         // Open blocks: the name of a function body (or "" for an anonymous
         // one), nil for other blocks; with the line it opened on.
-        var blocks: [(function: String?, line: Int)] = []
+        var blocks: [(function: String?, qualifier: String?, line: Int)] = []
         // (Not closures over `tokens`: a captured variable is checked for
         // exclusive access at every use, a third of the scan's time.)
         func previous(_ tokens: [Raw], _ back: Int) -> Raw? { tokens.count >= back ? tokens[tokens.count - back] : nil }
@@ -68,9 +74,11 @@ struct DeclarationSites {
             tokens.count >= back && tokens[tokens.count - back].isSymbol(symbol)
         }
         // Calls, as places in the source: only a few are spelled out, at the end.
-        var callSites: [(start: Int32, end: Int32, line: Int32)] = []
+        // (qualifierStart -1: none)
+        var callSites: [(start: Int32, end: Int32, line: Int32, qualifierStart: Int32, qualifierEnd: Int32)] = []
         var pending: Raw?                          // a name: what follows decides what it is
         var pendingIsField = false                 // (`M.name`: only whether it is called)
+        var pendingQualifier: Raw?                 // (`M` of `M.name`)
         var awaiting: (name: String, line: Int)?   // require/dofile/loadfile: its argument comes next
         while let token = lexer.nextRaw() {
             let line = lexer.line
@@ -79,7 +87,11 @@ struct DeclarationSites {
                 let wordLine = word.line
                 let literal: Raw? = token.kind == .string ? token : nil
                 let isCall = literal != nil || token.isSymbol("(") || token.isSymbol("{")
-                if isCall { callSites.append((Int32(truncatingIfNeeded: word.start), Int32(truncatingIfNeeded: word.end), Int32(truncatingIfNeeded: wordLine))) }
+                if isCall {
+                    let qualifier = pendingIsField ? pendingQualifier : nil
+                    callSites.append((Int32(truncatingIfNeeded: word.start), Int32(truncatingIfNeeded: word.end), Int32(truncatingIfNeeded: wordLine),
+                                      Int32(truncatingIfNeeded: qualifier?.start ?? -1), Int32(truncatingIfNeeded: qualifier?.end ?? -1)))
+                }
                 let isConfiguration = !pendingIsField && lexer.spells(word, "configuration")
                 let isScope = !pendingIsField && !isConfiguration && lexer.spells(word, "scope")
                 if pendingIsField {
@@ -92,7 +104,10 @@ struct DeclarationSites {
                         if previousIs(tokens, 3, ">"), previous(tokens, 4)?.kind == .name, previousIs(tokens, 5, "<") {
                             alias = previous(tokens, 6)
                         }
-                        if let alias, alias.kind == .name { aliases.append((lexer.text(alias), wordLine)) }
+                        if let alias, alias.kind == .name {
+                            let inTable = previousIs(tokens, 4, "{") || previousIs(tokens, 4, ",")
+                            aliases.append((lexer.text(alias), wordLine, inTable))
+                        }
                     }
                     let name = isScope ? "scope" : "configuration"
                     if isCall {
@@ -145,6 +160,7 @@ struct DeclarationSites {
                     }
                     pending = token
                     pendingIsField = true
+                    pendingQualifier = previous(tokens, 2).flatMap { $0.kind == .name ? $0 : nil }
                 } else if previous(tokens, 1)?.isKeyword(.local) != true && previous(tokens, 1)?.isKeyword(.function) != true {
                     pending = token
                     pendingIsField = false
@@ -153,27 +169,35 @@ struct DeclarationSites {
                 switch token.keyword {
                 case .function?:
                     // Its name: `function a.b:name(`, `local function name(`, `name = function(`, `local name = function(`.
-                    var name = ""
-                    if previousIs(tokens, 1, "="), let assigned = previous(tokens, 2), assigned.kind == .name { name = lexer.text(assigned) }
-                    blocks.append((function: name, line: line))
+                    var name = "", qualifier: String?
+                    if previousIs(tokens, 1, "="), let assigned = previous(tokens, 2), assigned.kind == .name {
+                        name = lexer.text(assigned)
+                        // `M.name = function(`: M is its table.
+                        if previousIs(tokens, 3, ".") || previousIs(tokens, 3, ":"), let table = previous(tokens, 4), table.kind == .name {
+                            qualifier = lexer.text(table)
+                        }
+                    }
+                    blocks.append((function: name, qualifier: qualifier, line: line))
                     if name.isEmpty {
-                        // `function NAME…(`: the name follows; take the last part before "(".
-                        var last: Raw?
+                        // `function NAME…(`: the name follows; take the last part before "(",
+                        // and the part before it as its table.
+                        var last: Raw?, table: Raw?
                         while let next = lexer.nextRaw() {
-                            if next.kind == .name { last = next; continue }
+                            if next.kind == .name { table = last; last = next; continue }
                             if next.isSymbol(".") || next.isSymbol(":") { continue }
                             tokens.append(next)
                             break
                         }
                         blocks[blocks.count - 1].function = last.map(lexer.text) ?? ""
+                        blocks[blocks.count - 1].qualifier = table.map(lexer.text)
                         if let last = tokens.last { tokens = [last] }
                         continue
                     }
                 case .do?, .if?, .repeat?:
-                    blocks.append((function: nil, line: line))
+                    blocks.append((function: nil, qualifier: nil, line: line))
                 case .end?, .until?:
                     if let closed = blocks.popLast(), let name = closed.function, !name.isEmpty {
-                        functions.append((name, closed.line, line))
+                        functions.append((name, closed.line, line, closed.qualifier))
                     }
                 default: break
                 }
@@ -186,12 +210,20 @@ struct DeclarationSites {
         // ever looked at: the others (a call per registration, say) are not
         // kept while the script runs.
         let declaring = Set(all.compactMap(\.function))
-        functions = functions.filter { declaring.contains($0.name) }      // (every `make = function` is named "make")
+        // A function declares if a declaration lies in its body (not merely
+        // one of its name: every `make = function` is named "make").
+        functions = functions.filter { function in
+            declaring.contains(function.name)
+                && all.contains { $0.function == function.name && $0.line >= function.first && $0.line <= function.last }
+        }
         let callees = Set(aliases.map(\.name)).union(declaring)
         if !callees.isEmpty {
             for call in callSites {
                 let name = lexer.text(LuaLexer.RawToken(kind: .name, start: Int(call.start), end: Int(call.end)))
-                if callees.contains(name) { calls.append((name, Int(call.line))) }
+                guard callees.contains(name) else { continue }
+                let qualifier = call.qualifierStart < 0 ? nil
+                    : lexer.text(LuaLexer.RawToken(kind: .name, start: Int(call.qualifierStart), end: Int(call.qualifierEnd)))
+                calls.append((name, Int(call.line), qualifier))
             }
         }
     }

@@ -224,7 +224,9 @@ extension FactoryHost {
                                        hint: hint))
                 }
                 for alias in sites.aliases {
-                    for call in sites.calls where call.name == alias.name && usedAfter(call.line) && call.line != alias.line {
+                    // A plain call of the alias, or, for a field of a table constructor, a call through a table.
+                    for call in sites.calls where call.name == alias.name && (call.qualifier == nil || alias.inTable)
+                        && usedAfter(call.line) && call.line != alias.line {
                         found.append(.init(origin: Origin(file: entry.chunk, line: call.line),
                                            declaration: "\(alias.name) (the DSL, as bound at \(entry.chunk):\(alias.line))",
                                            reason: "it is called after \(stopped), at \(stopText)", hint: hint))
@@ -239,7 +241,8 @@ extension FactoryHost {
                 }
                 let declaring = Set(sites.all.compactMap(\.function))
                 for function in sites.functions where declaring.contains(function.name) {
-                    for call in sites.calls where call.name == function.name && usedAfter(call.line)
+                    // Called as it was defined: `setup(…)` for `function setup`, `M.setup(…)` for `function M.setup`.
+                    for call in sites.calls where call.name == function.name && call.qualifier == function.qualifier && usedAfter(call.line)
                         && !(function.first...function.last).contains(call.line) {
                         found.append(.init(origin: Origin(file: entry.chunk, line: call.line),
                                            declaration: "\(function.name)(…), which declares (\(entry.chunk):\(function.first)),",
