@@ -3,18 +3,25 @@
 --   VehicleFactory protocol     → an interface a script implements; the fake
 --                                 container is another implementation, chosen
 --                                 by configuration
+--   UIColor                     → Color, an exported type: a colour from the
+--                                 palette, never a bare string
 --   injecting a closure         → a provider handed to VehicleController
 --   Builder<Convertible>        → provider "Convertible": call it for a new one
---   PayloadBuilder<Pickup, Color> → a registration with a typed runtime
---                                 argument; its provider takes { color = … }
+--   PayloadBuilder<Pickup, (color: UIColor, licensePlate: String)>
+--                               → a registration with two typed runtime
+--                                 arguments; its provider takes
+--                                 { color = Color, licensePlate = "…" }
 local v = require "factoryhost.vehicles"
 
 local function container_of(fake)
   return implement("VehicleFactory", {
-    makePickup = function(_, color) return v.Pickup.new(color, fake) end,
+    makePickup = function(_, color) return v.Pickup.new(color, nil, fake) end,
     makeConvertible = function() return v.Convertible.new(fake) end,
   })
 end
+
+-- The payload, in the article's order: the colour, then the plate.
+local payload = { { "color", "Color" }, { "licensePlate", "string" } }
 
 configuration "app" {
   register "VehicleFactory" { scope = "singleton", make = function() return container_of(false) end },
@@ -24,13 +31,18 @@ configuration "app" {
   },
   register "Convertible" { make = function() return v.Convertible.new() end },
   register "Pickup" {
-    args = { color = "string" },
-    make = function(_, a) return v.Pickup.new(a.color) end,
+    args = payload,
+    make = function(_, a) return v.Pickup.new(a.color, a.licensePlate) end,
   },
   register "VehicleController" {
     deps = { makePickup = provider "Pickup" },
     make = function(d)
-      return v.VehicleController.new(function(color) return d.makePickup { color = color } end)
+      -- The controller's closure takes a colour; the plate is the garage's to give.
+      local plates = 0
+      return v.VehicleController.new(function(color)
+        plates = plates + 1
+        return d.makePickup { color = color, licensePlate = ("KOO-%03d"):format(plates) }
+      end)
     end,
   },
 }
@@ -39,6 +51,6 @@ configuration "app" {
 configuration "app-tests" {
   extends = "app",
   register "VehicleFactory" { scope = "singleton", override = true, make = function() return container_of(true) end },
-  register "Pickup" { override = true, args = { color = "string" },
-    make = function(_, a) return v.Pickup.new(a.color, true) end },
+  register "Pickup" { override = true, args = payload,
+    make = function(_, a) return v.Pickup.new(a.color, a.licensePlate, true) end },
 }

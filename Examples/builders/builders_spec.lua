@@ -33,10 +33,13 @@ describe("the vehicle factory", function()
 end)
 
 describe("builders", { config = "app-tests" }, function()
+  local v = require "factoryhost.vehicles"
+
   it("inject a closure: the controller calls the provider twice", function(c)
     local controller = c:resolve "VehicleController"
-    expect(tostring(controller.firstPickup)):to_be("FakePickup(blue)")
-    expect(tostring(controller.secondPickup)):to_be("FakePickup(black)")
+    expect(tostring(controller.firstPickup)):to_be("FakePickup(blue, KOO-001)")
+    expect(tostring(controller.secondPickup)):to_be("FakePickup(black, KOO-002)")
+    expect(controller.firstPickup.color):to_equal(v.Color.new "blue")     -- a Color, as UIColor, not a string
   end)
 
   it("make a new object on every call (Builder<Convertible>)", function(c)
@@ -46,11 +49,35 @@ describe("builders", { config = "app-tests" }, function()
     expect(first).never:to_be(second)
   end)
 
-  it("take a typed payload (PayloadBuilder<Pickup, string>)", function(c)
+  -- The article's PayloadBuilder<Pickup, (color: UIColor, licensePlate: String)>:
+  -- a payload of several values, each typed, the colour an exported type.
+  it("take a typed multi-value payload (PayloadBuilder<Pickup, (color, licensePlate)>)", function(c)
     local build = c:provider "Pickup"
-    expect(build({ color = "teal" }).color):to_be("teal")
-    expect(function() build { color = 7 } end):to_fail("bad runtime argument 'color' for Pickup (string expected, got integer)")
-    expect(function() build() end):to_fail("Pickup takes runtime arguments (color: string)")
-    expect(function() build { colour = "teal" } end):to_fail("Pickup has no runtime argument 'colour'")
+    local teal = v.Color.new "teal"
+    local pickup = build { color = teal, licensePlate = "TEAL-1" }
+    expect(pickup.color):to_equal(teal)
+    expect(pickup.licensePlate):to_be("TEAL-1")
+    expect(tostring(pickup)):to_be("FakePickup(teal, TEAL-1)")
+  end)
+
+  it("refuse a payload that is not the article's (color: Color, licensePlate: string)", function(c)
+    local build = c:provider "Pickup"
+    local teal = v.Color.new "teal"
+    -- A string is not a colour: the registry refuses it before any factory runs.
+    expect(function() build { color = "teal", licensePlate = "X" } end)
+      :to_fail("bad runtime argument 'color' for Pickup (Color expected, got string)")
+    expect(function() build { color = teal } end):to_fail("runtime argument 'licensePlate' of Pickup is missing (string expected)")
+    expect(function() build { color = teal, licensePlate = 7 } end)
+      :to_fail("bad runtime argument 'licensePlate' for Pickup (string expected, got integer)")
+    expect(function() build { colour = teal, licensePlate = "X" } end):to_fail("Pickup has no runtime argument 'colour', did you mean 'color'?")
+    expect(function() build() end):to_fail("Pickup takes runtime arguments (color: Color, licensePlate: string)")
+  end)
+
+  it("paint only colours from the palette", function(c)
+    expect(function() v.Color.new "mauve" end)
+      :to_fail("bad argument #1 to 'Color.new' (one of black, blue, green, orange, red, silver, teal, white expected, got 'mauve')")
+    expect(function() c:resolve("Garage"):fill { "mauve" } end):to_fail("no paint for 'mauve'")
+    expect(v.Color.new "red"):to_equal(v.Color.new "red")
+    expect(v.Color.new "red").never:to_equal(v.Color.new "blue")
   end)
 end)

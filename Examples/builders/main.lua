@@ -1,5 +1,6 @@
 -- factoryhost run Examples/builders/main.lua
 require "builders_configuration"
+local v = require "factoryhost.vehicles"
 
 for _, name in ipairs { "app", "app-tests" } do
   local c = container(name)
@@ -16,8 +17,9 @@ for _, name in ipairs { "app", "app-tests" } do
   local buildConvertible = c:provider "Convertible"
   print("builder:", buildConvertible(), buildConvertible() ~= buildConvertible())
 
-  -- PayloadBuilder<Pickup, string>: the payload is a typed runtime argument.
+  -- PayloadBuilder<Pickup, (color: UIColor, licensePlate: String)>: the
+  -- payload is two typed runtime arguments, the colour an exported type.
   local buildPickup = c:provider "Pickup"
-  print("payload builder:", buildPickup { color = "orange" })
-  print("wrong payload:", select(2, pcall(buildPickup, { color = 7 })))
+  print("payload builder:", buildPickup { color = v.Color.new "orange", licensePlate = "ORA-1" })
+  print("wrong payload:", select(2, pcall(buildPickup, { color = "orange", licensePlate = "ORA-1" })))
 end

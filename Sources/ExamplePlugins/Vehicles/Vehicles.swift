@@ -1,21 +1,65 @@
 import LuaBridge
 
-/// A pickup truck of some colour; a fake one is for tests.
+/// A paint colour (the article's `UIColor`), from the garage's palette: an
+/// exported type, so a payload that gives a string where a colour goes is
+/// refused by the registry, not painted.
+///
+/// ```lua
+/// local blue = v.Color.new "blue"      -- Color(blue); v.Color.new "mauve" fails: not in the palette
+/// ```
+public final class Color: LuaExportable, @unchecked Sendable {
+    public static let luaTypeName = "Color"
+    /// Every colour there is paint for.
+    public static let palette = ["black", "blue", "green", "orange", "red", "silver", "teal", "white"]
+    public let name: String
+
+    /// The colour `name`; throws for a name outside the palette.
+    public init(named name: String) throws {
+        guard Self.palette.contains(name) else {
+            throw LuaError(.typeMismatch, "no paint for '\(name)' (colours: \(Self.palette.joined(separator: ", ")))")
+        }
+        self.name = name
+    }
+
+    static var luaClass: LuaClass<Color> {
+        LuaClass<Color>()
+            .constructor(frame: { frame in
+                let name = try frame.string(1)
+                guard palette.contains(name) else {
+                    throw frame.argumentError(1, "one of \(palette.joined(separator: ", ")) expected, got '\(name)'")
+                }
+                return try Color(named: name)
+            })
+            .property("name") { $0.name }
+            .equality { $0.name == $1.name }
+            .tostring { "Color(\($0.name))" }
+    }
+}
+
+/// A pickup truck of some colour, with a licence plate once registered; a
+/// fake one is for tests.
 public final class Pickup: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "Pickup"
-    public let color: String
+    public let color: Color
+    /// The plate, when the payload gave one (the article's
+    /// `(color: UIColor, licensePlate: String)` payload).
+    public let licensePlate: String?
     public let isFake: Bool
-    public init(color: String, isFake: Bool = false) {
+    public init(color: Color, licensePlate: String? = nil, isFake: Bool = false) {
         self.color = color
+        self.licensePlate = licensePlate
         self.isFake = isFake
     }
 
     static var luaClass: LuaClass<Pickup> {
         LuaClass<Pickup>()
-            .constructor { (color: String, fake: Bool?) in Pickup(color: color, isFake: fake ?? false) }
+            .constructor { (color: Color, licensePlate: String?, fake: Bool?) in
+                Pickup(color: color, licensePlate: licensePlate, isFake: fake ?? false)
+            }
             .property("color") { $0.color }
+            .property("licensePlate") { pickup -> LuaValue in pickup.licensePlate.map { LuaValue($0) } ?? .nil }
             .property("isFake") { $0.isFake }
-            .tostring { "\($0.isFake ? "FakePickup" : "Pickup")(\($0.color))" }
+            .tostring { $0.describe() }
     }
 }
 
@@ -36,14 +80,14 @@ public final class Convertible: LuaExportable, @unchecked Sendable {
 /// The article's `VehicleFactory` protocol; `VehicleContainer` and
 /// `FakeVehicleContainer` become two Lua implementations, one per configuration.
 public protocol VehicleFactory: AnyObject {
-    func makePickup(color: String) throws -> Pickup
+    func makePickup(color: Color) throws -> Pickup
     func makeConvertible() throws -> Convertible
 }
 
 final class LuaVehicleFactory: VehicleFactory, LuaImplemented {
     let implementation: LuaImplementation
     init(_ implementation: LuaImplementation) { self.implementation = implementation }
-    func makePickup(color: String) throws -> Pickup { try implementation.call("makePickup", color, returning: Pickup.self) }
+    func makePickup(color: Color) throws -> Pickup { try implementation.call("makePickup", color, returning: Pickup.self) }
     func makeConvertible() throws -> Convertible { try implementation.call("makeConvertible", returning: Convertible.self) }
 }
 
@@ -58,9 +102,10 @@ public final class Garage: LuaExportable, @unchecked Sendable {
     public private(set) var parked: [String] = []
     public init(factory: any VehicleFactory) { self.factory = factory }
 
-    /// A pickup of each colour, then one convertible; returns what is parked.
+    /// A pickup of each colour (named from the palette), then one
+    /// convertible; returns what is parked.
     public func fill(_ colors: [String]) throws -> [String] {
-        for color in colors { parked.append(try factory.makePickup(color: color).describe()) }
+        for color in colors { parked.append(try factory.makePickup(color: Color(named: color)).describe()) }
         parked.append(try factory.makeConvertible().isFake ? "FakeConvertible" : "Convertible")
         return parked
     }
@@ -74,35 +119,39 @@ public final class Garage: LuaExportable, @unchecked Sendable {
 }
 
 extension Pickup {
-    func describe() -> String { "\(isFake ? "FakePickup" : "Pickup")(\(color))" }
+    /// `Pickup(red)`, `FakePickup(blue, KOO-123)`.
+    func describe() -> String {
+        "\(isFake ? "FakePickup" : "Pickup")(\(color.name)\(licensePlate.map { ", \($0)" } ?? ""))"
+    }
 }
 
 /// The article's `VehicleController`: given a *closure* that makes pickups
-/// (here a Lua function, typically a provider), it makes a blue and a black one.
+/// from a colour (here a Lua function, typically a provider), it makes a blue
+/// and a black one.
 public final class VehicleController: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "VehicleController"
     public let firstPickup: Pickup
     public let secondPickup: Pickup
 
-    public init(pickupCreator: (String) throws -> Pickup) throws {
-        firstPickup = try pickupCreator("blue")
-        secondPickup = try pickupCreator("black")
+    public init(pickupCreator: (Color) throws -> Pickup) throws {
+        firstPickup = try pickupCreator(Color(named: "blue"))
+        secondPickup = try pickupCreator(Color(named: "black"))
     }
 
     static var luaClass: LuaClass<VehicleController> {
         LuaClass<VehicleController>()
             .constructor(frame: { frame in
                 guard case .function(let creator) = frame.value(1) else {
-                    throw frame.typeError(1, expected: "function (color) -> Pickup")
+                    throw frame.typeError(1, expected: "function (Color) -> Pickup")
                 }
                 return try VehicleController { color in
-                    guard let result = try creator.call(LuaValue(color)).first, !result.isNil else {
-                        throw LuaError(.typeMismatch, "the pickup creator returned nothing for '\(color)' (Pickup expected)")
+                    guard let result = try creator.call(color.toLua(in: frame.state)).first, !result.isNil else {
+                        throw LuaError(.typeMismatch, "the pickup creator returned nothing for '\(color.name)' (Pickup expected)")
                     }
                     do {
                         return try Pickup.fromLua(result)
                     } catch let error as LuaError {
-                        throw LuaError(.typeMismatch, "the pickup creator returned \(result.typeName) for '\(color)' (\(error.message))")
+                        throw LuaError(.typeMismatch, "the pickup creator returned \(result.typeName) for '\(color.name)' (\(error.message))")
                     }
                 }
             })

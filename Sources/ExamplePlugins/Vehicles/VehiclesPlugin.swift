@@ -2,7 +2,7 @@ import FactoryScripting
 import LuaBridge
 
 /// `require "factoryhost.vehicles"`: the generic-factories article's types —
-/// Pickup, Convertible, the VehicleFactory interface, Garage, VehicleController.
+/// Color, Pickup, Convertible, the VehicleFactory interface, Garage, VehicleController.
 public struct VehiclesPlugin: FactoryPlugin {
     public let name = "vehicles"
     /// In memory only.
@@ -10,6 +10,7 @@ public struct VehiclesPlugin: FactoryPlugin {
     public init() {}
 
     public func install(in context: PluginContext) throws {
+        try context.export(Color.luaClass)
         try context.export(Pickup.luaClass)
         try context.export(Convertible.luaClass)
         try context.export(LuaInterface.vehicleFactory)

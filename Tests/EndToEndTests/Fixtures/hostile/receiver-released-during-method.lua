@@ -8,7 +8,7 @@ local gc = debug.getmetatable(v.Garage.new({ makePickup = function() end, makeCo
 local factory = {
   makePickup = function(self, color)
     gc(garage)                      -- release the Swift Garage while its fill() runs
-    local junk = {} for i = 1, 1000 do junk[i] = v.Pickup.new(string.rep("z", 64)) end
+    local junk = {} for i = 1, 1000 do junk[i] = v.Pickup.new(color, string.rep("z", 64)) end
     return v.Pickup.new(color)
   end,
   makeConvertible = function() return v.Convertible.new() end,

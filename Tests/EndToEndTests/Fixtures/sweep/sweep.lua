@@ -46,6 +46,8 @@ function candidate(expected, field)
   expected = expected:gsub(" or nil$", "")
   if field and fields[field] then return fields[field] end
   if plausible[expected] ~= nil then return plausible[expected] end
+  local first = expected:match("^one of ([^,]+),")                -- a value from a fixed set
+  if first then return first end
   if pool[expected] and pool[expected][1] ~= nil then return pool[expected][1] end
   if expected:match("^function") then                            -- a provider or a typed closure
     local made = expected:match('provider "(%w+)"') or expected:match("%-> (%w+)")
