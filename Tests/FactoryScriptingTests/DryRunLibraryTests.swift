@@ -228,6 +228,33 @@ struct DryRunFactoryTests {
                 "\(run.unreached)")
     }
 
+    /// A function a required module declares with, called after a stop
+    /// through the name the module is bound to, is reported (check said ok).
+    @Test func aModulesDeclaringFunctionCalledAfterAStopIsReported() throws {
+        let host = try makeHost()
+        let path = try writeScript("""
+            local m = require "declaring_module"
+            local other = require("declaring_module")
+            m.setup "a"
+            local c = container "a"
+            m.setup "b"
+            other.helper()
+            """)
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        try host_write(directory + "/declaring_module.lua", """
+            local M = {}
+            function M.setup(name)
+              configuration(name) { register "table" { make = function() return {} end } }
+            end
+            function M.helper() return 1 end
+            return M
+            """)
+        let run = host.declare(file: path)
+        #expect(run.stop?.reason == .container)
+        #expect(run.unreached.map { "\($0.origin.line) \($0.declaration.prefix { $0 != "(" })" } == ["5 m.setup"], "\(run.unreached)")
+        #expect(run.unreached.first?.declaration.contains("declaring_module.lua:2") == true)
+    }
+
     /// Outside a dry run the same script's factory is kept and builds.
     @Test func aRunKeepsMake() throws {
         let host = try makeHost()

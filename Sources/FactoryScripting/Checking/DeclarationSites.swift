@@ -52,6 +52,9 @@ struct DeclarationSites {
     /// (`qualifier`: the table it is defined in — `M` in `function M.setup` —
     /// nil for a plain function.)
     private(set) var functions: [(name: String, first: Int, last: Int, qualifier: String?)] = []
+    /// Names bound to a required module (`local m = require "mod"`): a call
+    /// `m.setup(…)` may be of a function that module declares with.
+    private(set) var moduleNames: [(name: String, module: String)] = []
     /// Names bound to the DSL (`local c = configuration`) or to a declaration
     /// waiting for its body (`local late = configuration "late"`): calling
     /// them declares.
@@ -121,6 +124,10 @@ struct DeclarationSites {
                     let isRequire = lexer.spells(word, "require")
                     if let literal {
                         if isRequire { requires.append((lexer.text(literal), wordLine)) } else { files.append((lexer.text(literal), wordLine)) }
+                        // `local m = require "mod"`
+                        if isRequire, previousIs(tokens, 2, "="), let bound = previous(tokens, 3), bound.kind == .name {
+                            moduleNames.append((lexer.text(bound), lexer.text(literal)))
+                        }
                     } else if token.isSymbol("(") || token.isSymbol(",") {
                         awaiting = (lexer.text(word), wordLine)      // the argument decides
                         tokens.append(token)
@@ -135,6 +142,11 @@ struct DeclarationSites {
             if let (name, wordLine) = awaiting {
                 awaiting = nil
                 if token.kind == .string {
+                    // `local m = require("mod")`: NAME = require (
+                    if name == "require", previousIs(tokens, 1, "("), previousIs(tokens, 3, "="),
+                       let bound = previous(tokens, 4), bound.kind == .name {
+                        moduleNames.append((lexer.text(bound), lexer.text(token)))
+                    }
                     if name == "require" { requires.append((lexer.text(token), wordLine)) } else { files.append((lexer.text(token), wordLine)) }
                 } else {
                     opaque.append(Opaque(line: wordLine, what: "\(name) of a computed name"))
@@ -217,6 +229,7 @@ struct DeclarationSites {
                 && all.contains { $0.function == function.name && $0.line >= function.first && $0.line <= function.last }
         }
         let callees = Set(aliases.map(\.name)).union(declaring)
+        let modules = Set(moduleNames.map(\.name))
         if !callees.isEmpty {
             for call in callSites {
                 let name = lexer.text(LuaLexer.RawToken(kind: .name, start: Int(call.start), end: Int(call.end)))
@@ -224,6 +237,17 @@ struct DeclarationSites {
                 let qualifier = call.qualifierStart < 0 ? nil
                     : lexer.text(LuaLexer.RawToken(kind: .name, start: Int(call.qualifierStart), end: Int(call.qualifierEnd)))
                 calls.append((name, Int(call.line), qualifier))
+            }
+        }
+        // Calls through a required module's name (`m.setup(…)`): the module
+        // may declare with that function (its functions are not known here).
+        if !modules.isEmpty {
+            for call in callSites {
+                let qualifier = call.qualifierStart < 0 ? nil
+                    : lexer.text(LuaLexer.RawToken(kind: .name, start: Int(call.qualifierStart), end: Int(call.qualifierEnd)))
+                guard let qualifier, modules.contains(qualifier) else { continue }
+                let name = lexer.text(LuaLexer.RawToken(kind: .name, start: Int(call.start), end: Int(call.end)))
+                if !callees.contains(name) { calls.append((name, Int(call.line), qualifier)) }
             }
         }
     }

@@ -173,6 +173,10 @@ extension FactoryHost {
                 queue.append(Entry(sites: DeclarationSites(source: bytes), chunk: Self.chunkID("@" + file), ran: true))
             }
         }
+        // The functions each loaded file declares with, for calls through the
+        // name a file binds it to (`local m = require "mod"` … `m.setup(…)`).
+        var declaringIn: [String: [(name: String, first: Int)]] = [:]
+        for entry in queue { declaringIn[entry.chunk] = entry.sites.functions.map { ($0.name, $0.first) } }
         var index = 0
         while index < queue.count {
             let entry = queue[index]
@@ -248,6 +252,17 @@ extension FactoryHost {
                                            declaration: "\(function.name)(…), which declares (\(entry.chunk):\(function.first)),",
                                            reason: "it is called after \(stopped), at \(stopText)", hint: hint))
                     }
+                }
+                // `m.setup(…)` where `local m = require "mod"` and mod declares in setup.
+                for call in sites.calls where usedAfter(call.line) {
+                    guard let qualifier = call.qualifier,
+                          let module = sites.moduleNames.last(where: { $0.name == qualifier })?.module,
+                          let file = searchModule(module) else { continue }
+                    let chunk = Self.chunkID("@" + file)
+                    guard chunk != entry.chunk, let function = declaringIn[chunk]?.first(where: { $0.name == call.name }) else { continue }
+                    found.append(.init(origin: Origin(file: entry.chunk, line: call.line),
+                                       declaration: "\(qualifier).\(call.name)(…), which declares (\(chunk):\(function.first)),",
+                                       reason: "it is called after \(stopped), at \(stopText)", hint: hint))
                 }
             }
             // Modules and files this one runs by name that never finished: scan them too.
