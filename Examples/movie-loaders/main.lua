@@ -32,4 +32,14 @@ print("after details closed:", slow.state, select(2, pcall(slow.wait, slow, 1)))
 print("home is unaffected:", homeLoader:load(2))
 
 home:close()
+
+-- The article's way: the factory handed down the screens.
+local category = app:resolve("CategoryViewController", { category = "sci-fi" })
+local recommendations = category:openRecommendations(1)
+print("the factory is passed on:", recommendations.loaderFactory == category.loaderFactory,
+      "| each screen its own loader:", recommendations.loader ~= category.loader)
+print(category:loadMovie(1), "|", recommendations:loadMovie(), "| fetches:", category.loader.fetches,
+      recommendations.loader.fetches, "(the cache is shared, the loaders are not)")
+category:close()
+recommendations:close()
 server:stop()

@@ -2,8 +2,13 @@
 --
 -- A singleton MovieLoader would share its pending requests between screens.
 -- Instead a MovieLoaderFactory holds what may be shared (the cache, the HTTP
--- session) and every screen gets a loader of its own — here a `screen`-scoped
--- registration: one loader per open screen, cancelled when the screen closes.
+-- session) and every screen gets a loader of its own. Two ways, side by side:
+--
+--   the article's: screens receive the factory and pass it on — a category
+--     screen makes its own loader from it and hands the factory (never its
+--     loader) to the recommendations screen it opens;
+--   the container's: a `screen`-scoped MovieLoader — one loader per open
+--     screen scope, cancelled when the scope closes.
 local net = require "factoryhost.networking"
 
 -- Where the movies are: a configuration value (main.lua gives its server's
@@ -22,6 +27,11 @@ configuration "app" {
   register "MovieLoader" { scope = "screen",
     deps = { factory = "MovieLoaderFactory" },
     make = function(d) return d.factory:makeMovieLoader() end },
+  -- The article's way: a screen given the factory (its category is a runtime argument).
+  register "CategoryViewController" {
+    deps = { factory = "MovieLoaderFactory" },
+    args = { category = "string" },
+    make = function(d, a) return net.CategoryViewController.new(a.category, d.factory) end },
   register "DataLoader" {
     deps = { session = "HTTPSession" },
     make = function(d) return net.DataLoader.new(d.session) end },

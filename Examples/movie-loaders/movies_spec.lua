@@ -50,6 +50,34 @@ describe("movie loaders over real HTTP", { config = "app" }, function()
     expect(home:resolve("MovieLoader"):load(1)):to_be("Alien (1979)")   -- other screens go on
   end)
 
+  -- The article's way: the factory is handed down the screens, each makes
+  -- its own loader, and no two screens share a request.
+  it("hands the factory down: a category screen opens recommendations with it", function(c)
+    local category = c:resolve("CategoryViewController", { category = "drama" })
+    local recommendations = category:openRecommendations(1)
+    expect(recommendations.loaderFactory):to_be(category.loaderFactory)      -- the factory is passed on
+    expect(recommendations.loaderFactory):to_be(c:resolve "MovieLoaderFactory")
+    expect(recommendations.loader).never:to_be(category.loader)              -- each screen makes its own loader
+    expect(recommendations.loader.cache):to_be(category.loader.cache)        -- what may be shared is
+    expect(category:loadMovie(1)):to_be("Alien (1979)")
+    expect(recommendations:loadMovie()):to_be("Alien (1979)")                -- from the shared cache
+    expect(recommendations.loader.fetches):to_be(0)
+  end)
+
+  it("shares no request between screens: closing one cancels only its own", function(c)
+    local category = c:resolve("CategoryViewController", { category = "drama" })
+    local recommendations = category:openRecommendations(2)
+    local mine, theirs = category:startLoading(2), recommendations:startLoading()   -- the server takes 3 s
+    expect(mine).never:to_be(theirs)
+    expect(category.loader.pendingCount):to_be(1)
+    expect(recommendations.loader.pendingCount):to_be(1)
+    category:close()
+    expect(mine.state):to_be("cancelled")
+    expect(theirs.state):to_be("pending")
+    recommendations:close()
+    expect(theirs.state):to_be("cancelled")
+  end)
+
   it("needs an open screen: a loader is never made without one", function(c)
     expect(function() c:resolve "MovieLoader" end):to_fail("no 'screen' scope is open to hold MovieLoader")
   end)
@@ -86,6 +114,7 @@ end)
 
 describe("bad network input", function()
   it("is a clear error", function()
+    expect(function() net.CategoryViewController.new("", nil) end):to_fail("bad argument #2 to 'CategoryViewController.new' (MovieLoaderFactory expected, got nil)")
     expect(function() net.LoopbackServer.start(5) end):to_fail("bad argument #1 to 'LoopbackServer.start' (table { routes")
     -- Port 1 on loopback: nothing listens there.
     expect(function() net.HTTPSession.new({ baseURL = "http://127.0.0.1:1" }):get("/x") end)

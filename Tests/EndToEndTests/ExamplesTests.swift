@@ -41,6 +41,8 @@ struct ExamplesTests {
             pending on details:\t1\tpending
             after details closed:\tcancelled\t/movies/3: the request was cancelled
             home is unaffected:\tBrazil (1985)
+            the factory is passed on:\ttrue\t| each screen its own loader:\ttrue
+            Alien (1979)\t|\tAlien (1979)\t| fetches:\t0\t0\t(the cache is shared, the loaders are not)
 
             """)
     }

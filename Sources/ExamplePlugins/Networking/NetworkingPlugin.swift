@@ -4,7 +4,8 @@ import LuaBridge
 
 /// `require "factoryhost.networking"`: the movie-loaders article — Cache,
 /// HTTPSession, Request, StatefulRequest, DataLoader, MovieLoaderFactory,
-/// MovieLoader — and a LoopbackServer for tests.
+/// MovieLoader, the category and recommendations screens — and a
+/// LoopbackServer for tests.
 public struct NetworkingPlugin: FactoryPlugin {
     public let name = "networking"
     /// HTTP sessions over libcurl, a loopback server.
@@ -19,6 +20,8 @@ public struct NetworkingPlugin: FactoryPlugin {
         try context.export(StatefulRequest.luaClass)
         try context.export(DataLoader.luaClass)
         try context.export(MovieLoaderFactory.luaClass)
+        try context.export(CategoryViewController.luaClass)
+        try context.export(RecommendationsViewController.luaClass)
         try context.export(LoopbackServer.luaClass)
     }
 }
