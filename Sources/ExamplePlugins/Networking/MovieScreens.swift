@@ -5,12 +5,14 @@ import LuaBridge
 /// never a shared one — and hands the *factory* on to the recommendations
 /// screen it opens, which makes a loader of its own in turn. Closing a screen
 /// cancels what its loader still has pending (the article's `deinit`).
+/// Not `Sendable`: a screen makes its loader on first use, unsynchronized,
+/// as a view controller on the main thread does.
 ///
 /// ```lua
 /// local category = net.CategoryViewController.new("drama", factory)
 /// local recommendations = category:openRecommendations(1)   -- same factory, its own loader
 /// ```
-public final class CategoryViewController: LuaExportable, @unchecked Sendable {
+public final class CategoryViewController: LuaExportable {
     public static let luaTypeName = "CategoryViewController"
     public let category: String
     public let loaderFactory: MovieLoaderFactory
@@ -63,7 +65,7 @@ public final class CategoryViewController: LuaExportable, @unchecked Sendable {
 
 /// The article's `RecommendationsViewController`: opened from a category
 /// screen with its factory, it loads with a loader of its own.
-public final class RecommendationsViewController: LuaExportable, @unchecked Sendable {
+public final class RecommendationsViewController: LuaExportable {
     public static let luaTypeName = "RecommendationsViewController"
     public let movie: Int
     public let loaderFactory: MovieLoaderFactory

@@ -7,7 +7,7 @@ import LuaBridge
 /// ```lua
 /// local blue = v.Color.new "blue"      -- Color(blue); v.Color.new "mauve" fails: not in the palette
 /// ```
-public final class Color: LuaExportable, @unchecked Sendable {
+public final class Color: LuaExportable, Sendable {
     public static let luaTypeName = "Color"
     /// Every colour there is paint for.
     public static let palette = ["black", "blue", "green", "orange", "red", "silver", "teal", "white"]
@@ -38,7 +38,7 @@ public final class Color: LuaExportable, @unchecked Sendable {
 
 /// A pickup truck of some colour, with a licence plate once registered; a
 /// fake one is for tests.
-public final class Pickup: LuaExportable, @unchecked Sendable {
+public final class Pickup: LuaExportable, Sendable {
     public static let luaTypeName = "Pickup"
     public let color: Color
     /// The plate, when the payload gave one (the article's
