@@ -62,6 +62,7 @@ describe("movie loaders over real HTTP", { config = "app" }, function()
     expect(category:loadMovie(1)):to_be("Alien (1979)")
     expect(recommendations:loadMovie()):to_be("Alien (1979)")                -- from the shared cache
     expect(recommendations.loader.fetches):to_be(0)
+    expect(function() c:resolve("CategoryViewController", { category = "" }) end):to_fail("a category screen needs a category name")
   end)
 
   it("shares no request between screens: closing one cancels only its own", function(c)
