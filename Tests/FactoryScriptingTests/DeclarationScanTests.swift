@@ -126,4 +126,20 @@ struct DeclarationScanTests {
         #expect(sites.calls.map(\.line) == [5, 6, 7])
         #expect(sites.calls.map(\.qualifier) == ["M", nil, "t"])
     }
+
+    /// Line breaks count as Lua counts them: `\n`, `\r`, and `\r\n` or
+    /// `\n\r` as one — in code, comments, long strings and after `\z` — so
+    /// a file saved with CR endings reports the right lines.
+    @Test func everyKindOfLineBreakCountsOnce() {
+        #expect(tokens("a\rb\r\nc\n\rd\n\ne") == [
+            .name("a", line: 1), .name("b", line: 2), .name("c", line: 3), .name("d", line: 4), .name("e", line: 6),
+        ])
+        #expect(tokens("-- comment\rx [[\rlong\rstring]] y 'a\\z\r  b' z") == [
+            .name("x", line: 2), .string("long\nstring"), .name("y", line: 4), .string("ab"), .name("z", line: 5),
+        ])
+        // An unescaped line break ends a short string.
+        #expect(tokens("s = 'open\rscope") == [.name("s", line: 1), .symbol("="), .string("open"), .name("scope", line: 2)])
+        let sites = DeclarationSites(source: Array("configuration \"a\" {}\rconfiguration \"b\" {}\r\nlocal c = container \"a\"\r".utf8))
+        #expect(sites.all.map(\.line) == [1, 2])
+    }
 }

@@ -286,8 +286,11 @@ package struct LuaLexer {
         package var line = 0
         package var symbol: UInt8 = 0
         package var keyword: Keyword?
-        /// A short string with escapes (decoded when spelled out).
+        /// A short string with escapes, or a long one with line breaks
+        /// (decoded, or its breaks made `\n`, when spelled out).
         package var escaped = false
+        /// A long string (its line breaks are `\n` when spelled out, as in Lua).
+        package var isLong = false
 
         package func isSymbol(_ c: Unicode.Scalar) -> Bool { kind == .symbol && UInt32(symbol) == c.value }
         package func isKeyword(_ word: Keyword) -> Bool { kind == .keyword && keyword == word }
@@ -302,7 +305,7 @@ package struct LuaLexer {
         self.bytes = bytes
         // A first line starting with '#' is skipped, as Lua does.
         if bytes.first == UInt8(ascii: "#") {
-            while i < bytes.count && bytes[i] != 10 { i += 1 }
+            while i < bytes.count && bytes[i] != 10 && bytes[i] != 13 { i += 1 }
         }
     }
 
@@ -320,7 +323,23 @@ package struct LuaLexer {
 
     /// A name's or a string's text (a string's escapes decoded).
     package func text(_ token: RawToken) -> String {
-        token.escaped ? decodeShortString(token.start, token.end) : String(decoding: bytes[token.start..<token.end], as: UTF8.self)
+        guard token.escaped else { return String(decoding: bytes[token.start..<token.end], as: UTF8.self) }
+        return token.isLong ? longStringText(token.start, token.end) : decodeShortString(token.start, token.end)
+    }
+
+    /// A long string's text: each line break (`\r\n`, `\n\r`, `\r`) is `\n`, as Lua reads it.
+    private func longStringText(_ start: Int, _ end: Int) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(end - start)
+        var k = start
+        while k < end {
+            let c = bytes[k]
+            k += 1
+            guard c == 10 || c == 13 else { out.append(c); continue }
+            out.append(10)
+            if k < end, bytes[k] == 23 - c { k += 1 }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Whether a name (or a string without escapes) spells `word`.
@@ -340,21 +359,29 @@ package struct LuaLexer {
 
     private func at(_ offset: Int) -> UInt8? { i + offset < bytes.count ? bytes[i + offset] : nil }
 
+    /// At `\n` or `\r`: one line break, as Lua counts them (`\r\n` and
+    /// `\n\r` are one; a lone `\r` is one).
+    private mutating func skipLineBreak() {
+        let first = bytes[i]
+        i += 1
+        if i < bytes.count, bytes[i] == 23 - first { i += 1 }      // the other of the pair
+        line += 1
+    }
+
     package mutating func nextRaw() -> RawToken? {
         while i < bytes.count {
             let c = bytes[i]
             switch c {
-            case 10:
-                line += 1
-                i += 1
-            case 9, 11, 12, 13, 32:
+            case 10, 13:
+                skipLineBreak()
+            case 9, 11, 12, 32:
                 i += 1
             case UInt8(ascii: "-") where at(1) == UInt8(ascii: "-"):
                 i += 2
                 if let level = longBracketLevel() {
                     _ = longString(level: level)
                 } else {
-                    while i < bytes.count && bytes[i] != 10 { i += 1 }
+                    while i < bytes.count && bytes[i] != 10 && bytes[i] != 13 { i += 1 }
                 }
             case UInt8(ascii: "\""), UInt8(ascii: "'"):
                 return shortString(quote: c)
@@ -435,9 +462,9 @@ package struct LuaLexer {
 
     private mutating func longString(level: Int) -> RawToken {
         i += level + 2
-        if at(0) == 13 { i += 1 }                // a first newline is skipped
-        if at(0) == 10 { line += 1; i += 1 }
+        if at(0) == 10 || at(0) == 13 { skipLineBreak() }    // a first line break is skipped
         let start = i
+        var breaks = false
         while i < bytes.count {
             if bytes[i] == UInt8(ascii: "]") {
                 var j = 1
@@ -445,13 +472,12 @@ package struct LuaLexer {
                 if j - 1 == level && at(j) == UInt8(ascii: "]") {
                     let end = i
                     i += j + 1
-                    return RawToken(kind: .string, start: start, end: end)
+                    return RawToken(kind: .string, start: start, end: end, escaped: breaks, isLong: true)
                 }
             }
-            if bytes[i] == 10 { line += 1 }
-            i += 1
+            if bytes[i] == 10 || bytes[i] == 13 { skipLineBreak(); breaks = true } else { i += 1 }
         }
-        return RawToken(kind: .string, start: start, end: bytes.count)
+        return RawToken(kind: .string, start: start, end: bytes.count, escaped: breaks, isLong: true)
     }
 
     /// A short string: its contents end at the closing quote, or at a line's
@@ -461,7 +487,7 @@ package struct LuaLexer {
         i += 1
         let start = i
         var escaped = false
-        while i < bytes.count, bytes[i] != quote, bytes[i] != 10 {
+        while i < bytes.count, bytes[i] != quote, bytes[i] != 10, bytes[i] != 13 {
             guard bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count else { i += 1; continue }
             escaped = true
             switch bytes[i + 1] {
@@ -472,8 +498,7 @@ package struct LuaLexer {
             case UInt8(ascii: "z"):
                 i += 2
                 while i < bytes.count, Self.isSpace(bytes[i]) {
-                    if bytes[i] == 10 { line += 1 }
-                    i += 1
+                    if bytes[i] == 10 || bytes[i] == 13 { skipLineBreak() } else { i += 1 }
                 }
             default:
                 i += 2
