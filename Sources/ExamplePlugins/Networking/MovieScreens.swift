@@ -16,19 +16,15 @@ public final class CategoryViewController: LuaExportable {
     public static let luaTypeName = "CategoryViewController"
     public let category: String
     public let loaderFactory: MovieLoaderFactory
-    private var madeLoader: MovieLoader?
+    private var screenLoader: ScreenLoader
     /// Made from the factory when first needed (the article's `lazy var loader`).
-    public var loader: MovieLoader {
-        if let madeLoader { return madeLoader }
-        let made = loaderFactory.makeMovieLoader()
-        madeLoader = made
-        return made
-    }
+    public var loader: MovieLoader { screenLoader.get() }
 
     public init(category: String, loaderFactory: MovieLoaderFactory) throws {
         guard !category.isEmpty else { throw LuaError(.typeMismatch, "a category screen needs a category name") }
         self.category = category
         self.loaderFactory = loaderFactory
+        screenLoader = ScreenLoader(factory: loaderFactory)
     }
 
     deinit { close() }
@@ -46,7 +42,7 @@ public final class CategoryViewController: LuaExportable {
     }
 
     /// The screen goes away: its pending requests are cancelled.
-    public func close() { madeLoader?.cancelAll() }
+    public func close() { screenLoader.made?.cancelAll() }
 
     static var luaClass: LuaClass<CategoryViewController> {
         LuaClass<CategoryViewController>()
@@ -69,18 +65,14 @@ public final class RecommendationsViewController: LuaExportable {
     public static let luaTypeName = "RecommendationsViewController"
     public let movie: Int
     public let loaderFactory: MovieLoaderFactory
-    private var madeLoader: MovieLoader?
+    private var screenLoader: ScreenLoader
     /// Made from the factory when first needed.
-    public var loader: MovieLoader {
-        if let madeLoader { return madeLoader }
-        let made = loaderFactory.makeMovieLoader()
-        madeLoader = made
-        return made
-    }
+    public var loader: MovieLoader { screenLoader.get() }
 
     public init(movie: Int, loaderFactory: MovieLoaderFactory) {
         self.movie = movie
         self.loaderFactory = loaderFactory
+        screenLoader = ScreenLoader(factory: loaderFactory)
     }
 
     deinit { close() }
@@ -92,7 +84,7 @@ public final class RecommendationsViewController: LuaExportable {
     public func startLoading() throws -> StatefulRequest { try loader.start(movie) }
 
     /// The screen goes away: its pending requests are cancelled.
-    public func close() { madeLoader?.cancelAll() }
+    public func close() { screenLoader.made?.cancelAll() }
 
     static var luaClass: LuaClass<RecommendationsViewController> {
         LuaClass<RecommendationsViewController>()
@@ -102,5 +94,21 @@ public final class RecommendationsViewController: LuaExportable {
             .property("movie") { $0.movie }
             .property("loaderFactory") { $0.loaderFactory }
             .property("loader") { $0.loader }
+    }
+}
+
+/// A screen's own loader, made from its factory the first time it is needed
+/// (never before: closing a screen that loaded nothing makes none).
+struct ScreenLoader {
+    let factory: MovieLoaderFactory
+    private(set) var made: MovieLoader?
+
+    init(factory: MovieLoaderFactory) { self.factory = factory }
+
+    mutating func get() -> MovieLoader {
+        if let made { return made }
+        let loader = factory.makeMovieLoader()
+        made = loader
+        return loader
     }
 }

@@ -228,26 +228,19 @@ struct DeclarationSites {
             declaring.contains(function.name)
                 && all.contains { $0.function == function.name && $0.line >= function.first && $0.line <= function.last }
         }
+        // Calls kept: of aliases, of functions that declare, and through a
+        // required module's name (`m.setup(…)`: the module may declare with
+        // that function; its functions are not known here).
         let callees = Set(aliases.map(\.name)).union(declaring)
         let modules = Set(moduleNames.map(\.name))
-        if !callees.isEmpty {
+        if !callees.isEmpty || !modules.isEmpty {
             for call in callSites {
                 let name = lexer.text(LuaLexer.RawToken(kind: .name, start: Int(call.start), end: Int(call.end)))
-                guard callees.contains(name) else { continue }
                 let qualifier = call.qualifierStart < 0 ? nil
                     : lexer.text(LuaLexer.RawToken(kind: .name, start: Int(call.qualifierStart), end: Int(call.qualifierEnd)))
-                calls.append((name, Int(call.line), qualifier))
-            }
-        }
-        // Calls through a required module's name (`m.setup(…)`): the module
-        // may declare with that function (its functions are not known here).
-        if !modules.isEmpty {
-            for call in callSites {
-                let qualifier = call.qualifierStart < 0 ? nil
-                    : lexer.text(LuaLexer.RawToken(kind: .name, start: Int(call.qualifierStart), end: Int(call.qualifierEnd)))
-                guard let qualifier, modules.contains(qualifier) else { continue }
-                let name = lexer.text(LuaLexer.RawToken(kind: .name, start: Int(call.start), end: Int(call.end)))
-                if !callees.contains(name) { calls.append((name, Int(call.line), qualifier)) }
+                if callees.contains(name) || qualifier.map(modules.contains) == true {
+                    calls.append((name, Int(call.line), qualifier))
+                }
             }
         }
     }

@@ -46,30 +46,15 @@ struct ScriptKey {
     var description: String { name.map { "\(type.name)#\($0)" } ?? type.name }
 
     init(parsing text: String, catalog: TypeCatalog, name explicitName: String? = nil) throws {
-        // The common case, `Type` or `Type#name`, read as bytes.
-        let first = text.utf8.first
-        if first != UInt8(ascii: "[") && first != UInt8(ascii: "{") {
-            var typeName = text, name: String?
-            if let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) {
-                typeName = String(text[..<hash])
-                name = String(text[text.utf8.index(after: hash)...])
-                guard name?.isEmpty == false else { throw LuaError(.typeMismatch, "'\(text)': the name after '#' is empty") }
-            }
-            if let explicitName {
-                if let name, name != explicitName {
-                    throw LuaError(.typeMismatch, "'\(text)' names '\(name)', but the registration also says name = '\(explicitName)'")
-                }
-                name = explicitName
-            }
-            self.type = try catalog.type(named: typeName)
-            self.name = name
-            return
+        // Read as bytes: Characters (and Substrings) cost more, and keys are parsed by the thousand.
+        func isCollection(_ key: String) -> Bool {
+            let first = key.utf8.first, last = key.utf8.last
+            return (first == UInt8(ascii: "[") && last == UInt8(ascii: "]")) || (first == UInt8(ascii: "{") && last == UInt8(ascii: "}"))
         }
-        var typeName = Substring(text), name: String? = nil
+        var typeName = text, name: String? = nil
         // `[Type]` / `{Type}` first: a '#' inside the brackets is the type's (and an error).
-        let bracketed = text.hasPrefix("[") && text.hasSuffix("]") || text.hasPrefix("{") && text.hasSuffix("}")
-        if !bracketed, let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) {           // (a byte search: Characters cost more)
-            typeName = text[..<hash]
+        if !isCollection(text), let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) {
+            typeName = String(text[..<hash])
             name = String(text[text.utf8.index(after: hash)...])
             guard name?.isEmpty == false else { throw LuaError(.typeMismatch, "'\(text)': the name after '#' is empty") }
         }
@@ -80,19 +65,18 @@ struct ScriptKey {
             name = explicitName
         }
         // `[Type]` / `{Type}`: the list or map of Type's contributions.
-        if let first = typeName.first, (first == "[" && typeName.last == "]") || (first == "{" && typeName.last == "}"),
-           typeName.count > 2 {
+        if isCollection(typeName), typeName.utf8.count > 2 {
             guard name == nil else { throw LuaError(.typeMismatch, "'\(text)': a collection has no name") }
             let inner = String(typeName.dropFirst().dropLast())
             guard !inner.contains("#") else {
                 throw LuaError(.typeMismatch, "'\(text)': a collection is of a type, without a name (write [\(inner.prefix { $0 != "#" })])")
             }
             let element = try catalog.type(named: inner)
-            self.type = catalog.collectionType(of: element, map: first == "{")
+            self.type = catalog.collectionType(of: element, map: typeName.utf8.first == UInt8(ascii: "{"))
             self.name = nil
             return
         }
-        self.type = try catalog.type(named: String(typeName))
+        self.type = try catalog.type(named: typeName)
         self.name = name
     }
 }
@@ -182,17 +166,18 @@ struct RegistrationParser {
         // table: collected, it would run its captured values' finalizers
         // mid-script, and weak tables would see what `run` does not.
         if host.isDryRun { try host.keepForDryRun(make) }
+        let keyDescription = key.description
         let factory = host.isDryRun ? FactoryHost.dryRunFactory
-            : LuaFactory(host: host, make: make, key: key.description, resultType: key.type,
+            : LuaFactory(host: host, make: make, key: keyDescription, resultType: key.type,
                          dependencies: dependencies, values: valueDependencies,
                          argumentNames: arguments.map(\.0), origin: origin).registryFactory
-        for use in valueDependencies { host.valueUses.append((use.name, key.description, origin)) }
+        for use in valueDependencies { host.valueUses.append((use.name, keyDescription, origin)) }
         var registration = Registration(
             key: key.serviceKey, scope: scope, eager: eager, dependencies: dependencies,
             arguments: arguments.map { ArgumentSpec($0.0, $0.1.serviceType) }, origin: origin,
             overrides: overrides, factory: factory)
         registration.contribution = contribution
-        return RegistrationSpec(registration, key: key.description)
+        return RegistrationSpec(registration, key: keyDescription)
     }
 
     private func field<T: LuaConvertible>(_ name: String, _ value: LuaValue) throws -> T? {

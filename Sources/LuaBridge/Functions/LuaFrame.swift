@@ -211,12 +211,17 @@ public struct LuaFrame {
 
     /// Bound value `index` as text, if it is a string of valid UTF-8.
     public func boundString(_ index: Int32) -> String? {
+        boundBytes(index).flatMap { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// Bound value `index`'s bytes, if it is a string (valid while it stays bound).
+    private func boundBytes(_ index: Int32) -> UnsafeRawBufferPointer? {
         guard calledFromLua, index >= 1, index <= 250 else { return nil }
         let slot = fh_bound_index(index)
         guard lua_type(L, slot) == LUA_TSTRING else { return nil }
         var length = 0
         guard let chars = fh_tolstring(L, slot, &length) else { return nil }
-        return String(validating: UnsafeRawBufferPointer(start: chars, count: length), as: UTF8.self)
+        return UnsafeRawBufferPointer(start: chars, count: length)
     }
 
     /// Bound value `index` as a string, if it is one — `cache`'s string when
@@ -229,16 +234,7 @@ public struct LuaFrame {
     /// let file = frame.boundString(2, reusing: files)
     /// ```
     public func boundString(_ index: Int32, reusing cache: LuaStringCache) -> String? {
-        guard calledFromLua, index >= 1, index <= 250 else { return nil }
-        let slot = fh_bound_index(index)
-        guard lua_type(L, slot) == LUA_TSTRING else { return nil }
-        var length = 0
-        guard let chars = fh_tolstring(L, slot, &length) else { return nil }
-        let bytes = UnsafeRawBufferPointer(start: chars, count: length)
-        if let last = cache.last, spells(last, bytes) { return last }
-        let text = String(validating: bytes, as: UTF8.self)
-        cache.last = text
-        return text
+        boundBytes(index).flatMap(cache.validString)
     }
 
     /// Bound value `index` as an integer, if it is one.

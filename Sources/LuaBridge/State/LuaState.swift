@@ -44,14 +44,10 @@ public final class LuaState {
     var metatableReferences: [String: Int32] = [:]
     /// The chunk name ``LuaFrame/position(level:)`` made last, shared while
     /// positions stay in the same chunk.
-    private var lastChunkName = ""
+    private let chunkNames = LuaStringCache()
 
     /// `bytes` (a chunk name) as text, the last one's storage when equal.
-    func chunkName(_ bytes: UnsafeRawBufferPointer) -> String {
-        if spells(lastChunkName, bytes) { return lastChunkName }
-        lastChunkName = String(decoding: bytes, as: UTF8.self)
-        return lastChunkName
-    }
+    func chunkName(_ bytes: UnsafeRawBufferPointer) -> String { chunkNames.string(bytes) }
     /// `close()` was asked for while Lua code was running; it happens when
     /// the outermost call returns.
     private var closeRequested = false

@@ -28,8 +28,9 @@ public struct LuaString: Hashable, Sendable, ExpressibleByStringLiteral, CustomS
     public var description: String { String(decoding: bytes, as: UTF8.self) }
 }
 
-/// The last string ``LuaFrame/boundString(_:reusing:)`` made, handed out
-/// again while the bytes it is asked for are the same.
+/// The last string made from some bytes, handed out again while the bytes
+/// asked for are the same (``LuaFrame/boundString(_:reusing:)``, chunk and
+/// userdata type names).
 public final class LuaStringCache {
     var last: String?
     public init() {}
@@ -39,6 +40,15 @@ public final class LuaStringCache {
     func string(_ bytes: UnsafeRawBufferPointer) -> String {
         if let last, spells(last, bytes) { return last }
         let text = String(decoding: bytes, as: UTF8.self)
+        last = text
+        return text
+    }
+
+    /// `bytes` as a string if they are valid UTF-8 (nil otherwise): the last
+    /// one, if it spells the same.
+    func validString(_ bytes: UnsafeRawBufferPointer) -> String? {
+        if let last, spells(last, bytes) { return last }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
         last = text
         return text
     }

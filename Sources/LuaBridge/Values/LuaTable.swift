@@ -86,13 +86,19 @@ public final class LuaTable: LuaReference {
             values.append(lua_rawget(L, t) == LUA_TNIL ? .nil : state.value(at: -1, in: L))
             lua_settop(L, t)
         }
+        return (values, Self.countEntries(L, t))
+    }
+
+    /// The number of pairs of the table at `t` (nothing between two steps
+    /// can change it: no conversion, no allocation).
+    private static func countEntries(_ L: OpaquePointer, _ t: Int32) -> Int {
         var count = 0
         lua_pushnil(L)
         while lua_next(L, t) != 0 {
             count += 1
             lua_settop(L, -2)
         }
-        return (values, count)
+        return count
     }
 
     /// How many key/value pairs the table holds (raw, in `next` order),
@@ -102,13 +108,7 @@ public final class LuaTable: LuaReference {
             let (_, L) = try pushSelf()
             let t = lua_gettop(L)
             defer { lua_settop(L, t - 1) }
-            var count = 0
-            lua_pushnil(L)
-            while lua_next(L, t) != 0 {
-                count += 1
-                fh_pop(L, 1)
-            }
-            return count
+            return Self.countEntries(L, t)
         }
     }
 
