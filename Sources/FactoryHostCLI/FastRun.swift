@@ -33,7 +33,7 @@ struct RunSettings {
         let status = runner.run(in: host.lua, limitsApplied: true, finish: host.finishScript)
         // Past its limit, a script's finalizers do not run (they could loop or exit 0).
         if status != 0 && host.lua.lastCallHitLimit { ScriptRunner.exitAfterLimit(status) }
-        host.lua.close()                   // like lua.c: finalizers run before exit
+        host.lua.closeBeforeExit()         // like lua.c: finalizers run before exit
         return status
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import LuaBridge
 
@@ -43,6 +44,43 @@ struct UserdataTests {
         #expect(counter.alive == 0)
         #expect(lua.isClosed)
         #expect(throws: LuaError(.closed, "the Lua state is closed")) { try lua.run("return 1", name: "x") }
+    }
+
+    /// The close of a process about to exit leaves Lua's memory to the exit,
+    /// but runs every finalizer and releases every Swift object as close does
+    /// — Lua finalizers that allocate (and grow tables) included, also under
+    /// a memory limit's counting allocator.
+    @Test(arguments: [nil, 64 << 20] as [Int?])
+    func closeBeforeExitStillFinalizesEverything(memoryLimit: Int?) throws {
+        let counter = LifeCounter()
+        let lua = try LuaState()
+        lua.memoryLimit = memoryLimit
+        lua.register("make") { call in
+            [.userdata(try call.state.pushObject(Tracked(counter), type: "Tracked"))]
+        }
+        // Swift functions are not called while a state closes: the finalizers write a file.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("close-before-exit-\(UUID().uuidString).txt").path
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        try lua.setGlobal("path", LuaValue(log))
+        try lua.run("""
+            held = {} for i = 1, 100 do held[i] = make() end
+            lines = {}
+            for i = 1, 3 do
+              setmetatable({}, { __gc = function()
+                for j = 1, 1000 do lines[#lines + 1] = string.rep("x", j) end   -- grows and reallocates
+                local file = assert(io.open(path, "a"))
+                file:write("finalized ", i, " after ", #lines, "\\n")
+                file:close()
+              end })
+            end
+            """, name: "hold")
+        #expect(counter.alive == 100)
+        lua.closeBeforeExit()
+        #expect(counter.alive == 0)
+        #expect(counter.released == 100)
+        let written = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(written == "finalized 3 after 1000\nfinalized 2 after 2000\nfinalized 1 after 3000\n")
+        #expect(lua.isClosed)
     }
 
     @Test func swiftClosuresAreReleasedWithTheirFunction() throws {

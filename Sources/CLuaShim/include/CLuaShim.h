@@ -44,6 +44,9 @@ lua_State *fh_newstate(fh_call_fn call, fh_release_fn release);
 /// Closes the state (runs every pending __gc) and frees the control block.
 /// Never call it while a call into the state is running (see fh_depth).
 void fh_close(lua_State *L);
+/// fh_close for a process that exits right after: finalizers run as there,
+/// but the blocks Lua holds are left to the exit instead of freed one by one.
+void fh_close_before_exit(lua_State *L);
 /// How many protected calls from Swift are running on this state now, plus
 /// Swift objects being released by __gc (close only when it is 0).
 int fh_depth(lua_State *L);

@@ -85,7 +85,7 @@ public struct ScriptRunner {
         }
         let status = run(in: state)
         if status != 0 && state.lastCallHitLimit { ScriptRunner.exitAfterLimit(status) }
-        state.close()                  // like lua.c: finalizers run before exit
+        state.closeBeforeExit()        // like lua.c: finalizers run before exit
         return status
     }
 

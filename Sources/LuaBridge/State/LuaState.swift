@@ -89,6 +89,25 @@ public final class LuaState {
     /// Called from a Swift function while Lua code runs, it takes effect when
     /// the outermost call returns.
     public func close() {
+        close(beforeExit: false)
+    }
+
+    /// Closes the state of a process that exits right after: as ``close()``
+    /// (every pending `__gc` runs, every Swift object is released), but the
+    /// memory Lua held is left for the exit to return at once instead of
+    /// being freed block by block — a heap of a million tables takes ~40 ms
+    /// to free. For a command-line tool's last step, never for a library's.
+    ///
+    /// ```swift
+    /// let status = runScript(in: state)
+    /// state.closeBeforeExit()
+    /// exit(status)
+    /// ```
+    public func closeBeforeExit() {
+        close(beforeExit: true)
+    }
+
+    private func close(beforeExit: Bool) {
         guard let L = mainThread else { return }
         if fh_depth(L) > 0 {
             closeRequested = true
@@ -97,7 +116,7 @@ public final class LuaState {
         mainThread = nil
         current = nil
         link.state = nil
-        fh_close(L)
+        if beforeExit { fh_close_before_exit(L) } else { fh_close(L) }
     }
 
     /// Carries out a close requested during a call, once no call is running.

@@ -268,7 +268,9 @@ public final class TestRunner: Sendable {
 
     /// The worker side of ``TestOptions/workerCommand``: runs `file` (at
     /// `position` in the run, for the shuffle) from its `skip`th selected
-    /// test on, reporting each test on descriptor 3. Returns the exit status.
+    /// test on, reporting each test on descriptor 3. Returns the exit status,
+    /// for the worker process to exit with at once: the file's state closes
+    /// with ``LuaState/closeBeforeExit()`` (its memory is left to the exit).
     public func runWorker(file: String, position: Int, skip: Int) -> Int32 {
         let out = WorkerReportWriter()
         let session: SpecFileSession
@@ -280,7 +282,7 @@ public final class TestRunner: Sendable {
             out.write(WorkerProtocol.done)
             return 0
         }
-        defer { session.host.lua.close() }
+        defer { session.host.lua.closeBeforeExit() }
         if let seed = options.shuffleSeed {
             var generator = SeededGenerator(seed: seed &+ UInt64(position + 1) &* 0x2545_F491_4F6C_DD1D)
             tests.shuffle(using: &generator)
