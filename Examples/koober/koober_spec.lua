@@ -12,12 +12,13 @@ describe("launching", { config = "app" }, function()
   before_each(fresh_file)
   after_each(function() os.remove(sessionFile) end)
 
-  it("goes to onboarding when no session is stored", function(c)
+  it("shows the launch screen, then onboarding when no session is stored", function(c)
     local main = c:resolve "MainViewController"
     expect(main.model.view):to_be("launching")
-    c:resolve("LaunchViewModel"):start()
+    expect(main:update()):to_be(main.launchViewController)
+    main.launchViewController:appear()
     expect(main.model.view):to_be("onboarding")
-    expect(main:update()):to_be_a("OnboardingViewModel")
+    expect(main:update()):to_be_a("OnboardingViewController")
     expect(main.childrenMade):to_be(1)
     main:update()
     expect(main.childrenMade):to_be(1)           -- no new screen while the view is the same
@@ -26,10 +27,111 @@ describe("launching", { config = "app" }, function()
   it("goes straight to the signed-in screen when a session is stored", function(c)
     c:resolve("SignInViewModel"):signIn("ana", "password1")
     local again = container "app"                 -- a restart: a new container, the same file
-    again:resolve("LaunchViewModel"):start()
     local main = again:resolve "MainViewController"
+    main.launchViewController:appear()
     expect(main.model.view):to_be("signed in as ana")
-    expect(tostring(main:update())):to_be("ProfileViewModel(ana)")
+    expect(tostring(main:update())):to_be("SignedInViewController(ana)")
+  end)
+end)
+
+-- The article's point: MainViewController makes its later screens with the
+-- factory closures it was given — () -> OnboardingViewController, composed
+-- of Welcome, SignIn and SignUp, and (UserSession) -> SignedInViewController.
+describe("the screens, through the factory closures", { config = "app" }, function()
+  before_each(fresh_file)
+  after_each(function() os.remove(sessionFile) end)
+
+  it("walk launch → onboarding → signed in → signed out", function(c)
+    local main = c:resolve "MainViewController"
+    expect(main:update()):to_be(main.launchViewController)
+    main.launchViewController:appear()
+
+    local onboarding = main:update()
+    expect(onboarding):to_be_a("OnboardingViewController")
+    expect(onboarding.welcome):to_be_a("WelcomeViewController")
+    expect(onboarding.signIn):to_be_a("SignInViewController")
+    expect(onboarding.signUp):to_be_a("SignUpViewController")
+    expect(onboarding.shown):to_be(onboarding.welcome)
+    onboarding.welcome:tapSignUp()
+    expect(onboarding.shown):to_be(onboarding.signUp)
+    onboarding.viewModel:navigateBack()
+    onboarding.welcome:tapSignIn()                -- the welcome screen moves this onboarding's flow
+    expect(onboarding.shown):to_be(onboarding.signIn)
+    expect(onboarding.signIn:signIn("ana", "nope")):to_be("failed: wrong password for ana")
+    expect(main:update()):to_be(onboarding)
+    expect(onboarding.signIn:signIn("ana", "password1")):to_be("signed in as ana")
+
+    local signedIn = main:update()
+    expect(signedIn):to_be_a("SignedInViewController")
+    expect(signedIn.user):to_be("ana")
+    expect(c:resolve("UserSessionRepository"):readSession().user):to_be("ana")
+    signedIn:signOut()
+    expect(c:resolve("UserSessionRepository"):readSession()):to_be_nil()
+
+    local again = main:update()                   -- a new onboarding screen, from the closure
+    expect(again):to_be_a("OnboardingViewController")
+    expect(again == onboarding):to_be(false)
+    expect(again.shown):to_be(again.welcome)
+    expect(main.childrenMade):to_be(3)
+    expect(main.model.history):to_equal({ "launching", "onboarding", "signed in as ana", "onboarding" })
+  end)
+
+  it("signs up through the sign-up child", function(c)
+    local main = c:resolve "MainViewController"
+    main.launchViewController:appear()
+    local onboarding = main:update()
+    onboarding.welcome:tapSignUp()
+    expect(onboarding.shown:signUp("ben", "short")):to_be("invalid: the password needs 8 characters or more")
+    expect(onboarding.shown:signUp("ben", "password1")):to_be("signed up as ben")
+    expect(tostring(main:update())):to_be("SignedInViewController(ben)")
+  end)
+
+  it("are checked by Swift: a closure that makes something else is an error", function(c)
+    local koober = require "factoryhost.koober"
+    local main = koober.MainViewController.new(c:resolve "MainViewModel", c:resolve "LaunchViewController",
+      function() return "not a screen" end, function() end)
+    main.launchViewController:appear()
+    expect(function() main:update() end)
+      :to_fail("the factory closure 'makeOnboarding' made a string (\"not a screen\"), not an OnboardingViewController")
+    local wrongKind = koober.MainViewController.new(c:resolve "MainViewModel", c:resolve "LaunchViewController",
+      function() return c:resolve "OnboardingViewModel" end, function() end)
+    expect(function() wrongKind:update() end)
+      :to_fail("the factory closure 'makeOnboarding' made an OnboardingViewModel, not an OnboardingViewController")
+    expect(function() koober.MainViewController.new(c:resolve "MainViewModel", c:resolve "LaunchViewController", "x", "y") end)
+      :to_fail("bad argument #3 to 'MainViewController.new' (function (factory closure 'makeOnboarding' making an OnboardingViewController) expected, got string)")
+  end)
+
+  it("are checked when a configuration's provider makes the wrong thing", function()
+    local koober = require "factoryhost.koober"
+    configuration "wrong-screens" {
+      extends = "app",
+      -- A registration named for its type is checked by the container itself...
+      register "SignedInViewController" { override = true, args = { session = "UserSession" },
+        make = function(_, a) return koober.ProfileViewModel.new(a.session) end },
+      -- ...one of another type, by the closure that hands it to Swift.
+      register "string#onboardingScreen" { make = function() return "a screen, honestly" end },
+      register "MainViewController" { override = true,
+        deps = { model = "MainViewModel", launch = "LaunchViewController",
+                 makeOnboarding = provider "string#onboardingScreen", makeSignedIn = provider "SignedInViewController" },
+        make = function(d) return koober.MainViewController.new(d.model, d.launch, d.makeOnboarding, d.makeSignedIn) end },
+    }
+    local c = container "wrong-screens"
+    local main = c:resolve "MainViewController"
+    main.launchViewController:appear()
+    expect(function() main:update() end)
+      :to_fail("the factory closure 'makeOnboarding' made a string (\"a screen, honestly\"), not an OnboardingViewController")
+    c:resolve("SignInViewModel"):signIn("ana", "password1")
+    expect(function() main:update() end)
+      :to_fail("the factory for SignedInViewController returned a ProfileViewModel, expected SignedInViewController")
+  end)
+
+  it("compose an onboarding screen from one flow only", function(c)
+    local koober = require "factoryhost.koober"
+    local welcome = c:resolve("WelcomeViewController", { onboarding = c:resolve "OnboardingViewModel" })
+    expect(function()
+      koober.OnboardingViewController.new(c:resolve "OnboardingViewModel", welcome, c:resolve "SignInViewController",
+                                          c:resolve "SignUpViewController")
+    end):to_fail("the welcome screen given to an OnboardingViewController moves another OnboardingViewModel")
   end)
 end)
 
@@ -108,11 +210,17 @@ describe("the stores", function()
   before_each(fresh_file)
   after_each(function() os.remove(sessionFile) end)
 
-  it("write a property list to the file in app", { config = "app" }, function(c)
+  it("write the session as JSON to the file in app", { config = "app" }, function(c)
     c:resolve("SignInViewModel"):signIn("ana", "password1")
     local text = io.open(sessionFile):read("a")
-    expect(text):to_contain("<key>user</key><string>ana</string>")
+    expect(text):to_be('{"user":"ana","token":"token-ana"}\n')
     expect(c:resolve("UserSessionStore").kind):to_be("file " .. sessionFile)
+  end)
+
+  it("keep the session in the keychain as the coder's property list in app-secure", { config = "app-secure" }, function(c)
+    c:resolve("SignInViewModel"):signIn("cho", "password1")
+    expect(c:resolve("Keychain"):item("com.koober.session")):to_contain("<key>user</key><string>cho</string>")
+    expect(c:resolve("UserSessionRepository"):readSession().token):to_be("token-cho")
   end)
 
   it("keep nothing on disk in app-secure", { config = "app-secure" }, function(c)
@@ -138,15 +246,40 @@ describe("the stores", function()
     expect(decoded.user):to_be("a<b>&c")
     expect(function() coder:decode("not a plist") end):to_fail("not a user session property list")
   end)
+
+  it("round-trip awkward text through the file's JSON and refuse what is not a session", function()
+    local koober, session = require "factoryhost.koober", require "factoryhost.session"
+    local store = koober.UserSessionStore.file { path = sessionFile }
+    local awkward = 'quote " slash \\ line\nbreak tab\t bell\a é 😀'
+    store:save(session.UserSession.new { user = awkward, token = "t" })
+    expect(store:read().user):to_be(awkward)
+    for text, reason in pairs {
+      ["not json"] = "'n' where '{' belongs",
+      ['{"user": 1}'] = 'the value of "user" is not a string',
+      ['{"token":"t"}'] = 'it has no "user"',
+      ['{"user":"a"} x'] = "more follows the object",
+      ['{"user":"a\\q"}'] = "an unknown escape \\q",
+      ['{"user":"\\ud800"}'] = "half of a surrogate pair",
+      ['{"user":"a'] = "a string that does not end",
+    } do
+      local file = assert(io.open(sessionFile, "w")); file:write(text); file:close()
+      expect(function() store:read() end):to_fail("session file " .. sessionFile .. ": not a saved session (JSON): " .. reason)
+    end
+  end)
 end)
 
 describe("bad store declarations", function()
   it("are clear errors", function()
     local koober = require "factoryhost.koober"
     expect(function() koober.UserSessionStore.file {} end):to_fail("UserSessionStore.file needs a path (a string)")
+    expect(function() koober.UserSessionStore.file { path = "p", coder = koober.PropertyListCoder.new() } end)
+      :to_fail("UserSessionStore.file takes no coder: a file store keeps its own format (JSON); "
+               .. "the property-list coder belongs to UserSessionStore.secure")
     expect(function() koober.UserSessionStore.secure {} end)
-      :to_fail("bad argument #1 to 'UserSessionStore.secure' (table { service = \"…\", keychain = k } expected")
+      :to_fail("bad argument #1 to 'UserSessionStore.secure' (table { service = \"…\", keychain = k, coder = c } expected")
     expect(function() koober.UserSessionStore.secure { service = "s" } end)
       :to_fail("UserSessionStore.secure needs a keychain (a Keychain: register one as a singleton, so each container has its own)")
+    expect(function() koober.UserSessionStore.secure { service = "s", keychain = koober.Keychain.new() } end)
+      :to_fail("UserSessionStore.secure needs a coder (a PropertyListCoder): the keychain keeps the session as the property list it writes")
   end)
 end)

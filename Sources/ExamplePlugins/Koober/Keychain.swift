@@ -1,24 +1,26 @@
 import LuaBridge
 
-/// An in-memory stand-in for the system keychain (Linux has none): sessions
-/// by service name, never on disk. It holds no process-wide state — each
+/// An in-memory stand-in for the system keychain (Linux has none): items of
+/// data (a session as its coder wrote it) by service name, never on disk. It holds no process-wide state — each
 /// keychain is its own, so a configuration registers one as a singleton and
 /// every container (every test) starts with an empty one.
 ///
 /// ```lua
 /// register "Keychain" { scope = "singleton", make = function() return koober.Keychain.new() end }
-/// register "UserSessionStore" { deps = { keychain = "Keychain" },
-///   make = function(d) return koober.UserSessionStore.secure { service = "com.koober.session", keychain = d.keychain } end }
+/// register "UserSessionStore" { deps = { keychain = "Keychain", coder = "PropertyListCoder" },
+///   make = function(d) return koober.UserSessionStore.secure { service = "com.koober.session", keychain = d.keychain, coder = d.coder } end }
 /// ```
 public final class Keychain: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "Keychain"
-    private var items: [String: UserSession] = [:]
+    private var items: [String: String] = [:]
     private let lock = Mutex()
 
     public init() {}
 
-    func read(_ service: String) -> UserSession? { lock.locked { items[service] } }
-    func save(_ session: UserSession, for service: String) { lock.locked { items[service] = session } }
+    /// The data kept for `service`, if any.
+    public func item(_ service: String) -> String? { lock.locked { items[service] } }
+    func read(_ service: String) -> String? { item(service) }
+    func save(_ data: String, for service: String) { lock.locked { items[service] = data } }
     func delete(_ service: String) { _ = lock.locked { items.removeValue(forKey: service) } }
 
     /// The services holding a session, sorted.
@@ -28,6 +30,7 @@ public final class Keychain: LuaExportable, @unchecked Sendable {
         LuaClass<Keychain>()
             .constructor { Keychain() }
             .property("services") { $0.services }
+            .method("item") { (keychain, service: String) in keychain.item(service) }
             .tostring { "Keychain(\($0.services.count) item\($0.services.count == 1 ? "" : "s"))" }
     }
 }

@@ -2,9 +2,10 @@ import FactoryScripting
 import LuaBridge
 
 /// `require "factoryhost.koober"`: the Koober notes' object graph —
-/// PropertyListCoder, Keychain, UserSessionStore (file or secure), UserSessionRepository,
-/// MainViewModel, LaunchViewModel, OnboardingViewModel, WelcomeViewModel,
-/// SignUpViewModel, ProfileViewModel and the headless MainViewController.
+/// PropertyListCoder, Keychain, UserSessionStore (file, or secure with a
+/// coder), UserSessionRepository, the view models (Main, Launch, Onboarding,
+/// Welcome, SignUp, Profile) and the headless view controllers (Main, Launch,
+/// Onboarding with its Welcome, SignIn and SignUp children, SignedIn).
 /// (UserSession, AuthRemoteAPI and SignInViewModel are in `factoryhost.session`.)
 public struct KooberPlugin: FactoryPlugin {
     public let name = "koober"
@@ -23,6 +24,12 @@ public struct KooberPlugin: FactoryPlugin {
         try context.export(WelcomeViewModel.luaClass)
         try context.export(SignUpViewModel.luaClass)
         try context.export(ProfileViewModel.luaClass)
+        try context.export(LaunchViewController.luaClass)
+        try context.export(WelcomeViewController.luaClass)
+        try context.export(SignInViewController.luaClass)
+        try context.export(SignUpViewController.luaClass)
+        try context.export(OnboardingViewController.luaClass)
+        try context.export(SignedInViewController.luaClass)
         try context.export(MainViewController.luaClass)
     }
 }

@@ -1,57 +1,77 @@
 import LuaBridge
 
-/// The main screen without UIKit: it watches the MainViewModel and, when the
-/// view changes, makes the child screen with the *factory closures* it was
-/// given — `makeOnboarding()` and `makeSignedIn { session = … }` — as in
-/// Koober's `MainViewController`.
-public final class MainViewController: LuaExportable, @unchecked Sendable {
+/// Koober's `MainViewController` without UIKit. It is given the launch screen
+/// and two *factory closures* — `() -> OnboardingViewController` and
+/// `(UserSession) -> SignedInViewController` — because it must make child
+/// screens after it was made: each time the ``MainViewModel`` moves to
+/// onboarding it makes a new onboarding screen, and each sign-in a new
+/// signed-in screen for that session. Swift checks what each closure makes:
+/// one that makes anything else is an error naming it, not a screen of the
+/// wrong type.
+///
+/// ```lua
+/// local main = koober.MainViewController.new(model, launch, provider_of_onboarding, provider_of_signed_in)
+/// main.launchViewController:appear()
+/// local onboarding = main:update()      -- an OnboardingViewController
+/// ```
+///
+/// Not `Sendable`: it calls its closures into the Lua state that made them.
+public final class MainViewController: LuaExportable {
     public static let luaTypeName = "MainViewController"
-    public let model: MainViewModel
-    private let makeOnboarding: LuaFunction
-    private let makeSignedIn: LuaFunction
-    /// The child screen shown now (whatever the factory made), and how many were made.
-    public private(set) var child: LuaValue = .nil
+    public let viewModel: MainViewModel
+    public let launchViewController: LaunchViewController
+    private let makeOnboarding: LuaFactoryClosure<OnboardingViewController>
+    private let makeSignedIn: LuaFactoryClosure<SignedInViewController>
+    /// The child screen shown now, and how many the closures made.
+    public private(set) var child: (any LuaExportable)?
     public private(set) var shownView = ""
     public private(set) var childrenMade = 0
 
-    init(model: MainViewModel, makeOnboarding: LuaFunction, makeSignedIn: LuaFunction) {
-        self.model = model
+    init(viewModel: MainViewModel, launchViewController: LaunchViewController,
+         makeOnboarding: LuaFactoryClosure<OnboardingViewController>,
+         makeSignedIn: LuaFactoryClosure<SignedInViewController>) {
+        self.viewModel = viewModel
+        self.launchViewController = launchViewController
         self.makeOnboarding = makeOnboarding
         self.makeSignedIn = makeSignedIn
     }
 
-    /// Shows the screen the model asks for, making a child only when the view changed.
-    public func update() throws -> LuaValue {
-        guard model.view != shownView else { return child }
-        shownView = model.view
-        if let session = model.session {
-            guard let state = makeSignedIn.state else { throw LuaError(.closed, "the Lua state is closed") }
-            let arguments = try state.newTable(hashCapacity: 1)
-            try arguments.rawSet("session", .userdata(state.pushObject(session, type: UserSession.luaTypeName)))
-            child = try makeSignedIn.call(.table(arguments)).first ?? .nil
-        } else if model.view == "onboarding" {
-            child = try makeOnboarding.call().first ?? .nil
+    /// Presents the screen the view model asks for (the article's
+    /// `present(_ view: MainView)`), making a child only when the view changed.
+    public func update() throws -> (any LuaExportable)? {
+        guard viewModel.view != shownView else { return child }
+        if let session = viewModel.session {
+            child = try makeSignedIn(["session": .userdata(sessionValue(session))])
+            childrenMade += 1
+        } else if viewModel.view == "onboarding" {
+            child = try makeOnboarding()
+            childrenMade += 1
         } else {
-            child = .nil
+            child = launchViewController
         }
-        if !child.isNil { childrenMade += 1 }
+        shownView = viewModel.view
         return child
+    }
+
+    private func sessionValue(_ session: UserSession) throws -> LuaUserdata {
+        guard let state = makeSignedIn.function.state else { throw LuaError(.closed, "the Lua state is closed") }
+        return try state.pushObject(session, type: UserSession.luaTypeName)
     }
 
     static var luaClass: LuaClass<MainViewController> {
         LuaClass<MainViewController>()
             .constructor(frame: { frame in
-                guard case .function(let onboarding) = frame.value(2) else {
-                    throw frame.typeError(2, expected: "function (a provider \"OnboardingViewModel\")")
-                }
-                guard case .function(let signedIn) = frame.value(3) else {
-                    throw frame.typeError(3, expected: "function (a provider \"ProfileViewModel#screen\")")
-                }
-                return MainViewController(model: try MainViewModel.fromLua(frame.value(1)), makeOnboarding: onboarding, makeSignedIn: signedIn)
+                MainViewController(
+                    viewModel: try frame.object(1, as: MainViewModel.self, typeName: MainViewModel.luaTypeName),
+                    launchViewController: try frame.object(2, as: LaunchViewController.self, typeName: LaunchViewController.luaTypeName),
+                    makeOnboarding: try LuaFactoryClosure(frame, 3, name: "makeOnboarding"),
+                    makeSignedIn: try LuaFactoryClosure(frame, 4, name: "makeSignedIn"))
             })
-            .method("update") { (controller: MainViewController) in try controller.update() }
-            .property("child") { $0.child }
-            .property("model") { $0.model }
+            .method("update") { (controller: MainViewController) in try controller.update().map(Screen.init) }
+            .property("child") { $0.child.map(Screen.init) }
+            .property("viewModel") { $0.viewModel }
+            .property("model") { $0.viewModel }
+            .property("launchViewController") { $0.launchViewController }
             .property("childrenMade") { $0.childrenMade }
     }
 }

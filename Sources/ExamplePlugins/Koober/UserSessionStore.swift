@@ -7,8 +7,9 @@ import Darwin
 #endif
 import LuaBridge
 
-/// Encodes a ``UserSession`` as an XML property list and back (the Koober
-/// data store's coder), without Foundation.
+/// Encodes a ``UserSession`` as an XML property list and back — Koober's
+/// `UserSessionPropertyListCoder`, the coder the keychain-style store is
+/// given — without Foundation.
 public final class PropertyListCoder: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "PropertyListCoder"
     public init() {}
@@ -52,12 +53,20 @@ public final class PropertyListCoder: LuaExportable, @unchecked Sendable {
     }
 }
 
-/// Where the signed-in session is kept between launches: a file written by
-/// a property-list coder, or a secure store (a ``Keychain`` the container
-/// owns, keyed by service, never on disk). The configuration picks one.
+/// Where the signed-in session is kept between launches, chosen by the
+/// configuration as Koober's `makeUserSessionDataStore()` chooses at build
+/// time: a file in the store's own JSON format (`FileUserSessionDataStore`),
+/// or a keychain-style secure store (a ``Keychain`` the container owns,
+/// never on disk) that keeps the session as a property list written by the
+/// ``PropertyListCoder`` it is given (`KeychainUserSessionDataStore(userSessionCoder:)`).
+///
+/// ```lua
+/// koober.UserSessionStore.file { path = "session.json" }
+/// koober.UserSessionStore.secure { service = "com.koober.session", keychain = k, coder = koober.PropertyListCoder.new() }
+/// ```
 public final class UserSessionStore: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "UserSessionStore"
-    enum Kind { case file(String, PropertyListCoder), secure(String, Keychain) }
+    enum Kind { case file(String), secure(String, Keychain, PropertyListCoder) }
     let kind: Kind
     /// The largest session file `read()` takes (a saved session is a few hundred bytes).
     public static let maximumFileSize = 64 * 1024
@@ -66,16 +75,16 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
 
     public var summary: String {
         switch kind {
-        case .file(let path, _): return "file \(path)"
-        case .secure(let service, _): return "secure store \(service)"
+        case .file(let path): return "file \(path)"
+        case .secure(let service, _, _): return "secure store \(service)"
         }
     }
 
     public func read() throws -> UserSession? {
         switch kind {
-        case .secure(let service, let keychain):
-            return keychain.read(service)
-        case .file(let path, let coder):
+        case .secure(let service, let keychain, let coder):
+            return try keychain.read(service).map(coder.decode)
+        case .file(let path):
             guard let file = fopen(path, "r") else { return nil }
             defer { fclose(file) }
             var bytes: [UInt8] = []
@@ -88,52 +97,63 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
                     throw LuaError(.runtime, "session file \(path) is larger than \(Self.maximumFileSize / 1024) KB: not a saved session")
                 }
             }
-            return try coder.decode(String(decoding: bytes, as: UTF8.self))
+            do {
+                return try SessionJSON.decode(String(decoding: bytes, as: UTF8.self))
+            } catch let error as LuaError {
+                throw LuaError(.runtime, "session file \(path): \(error.message)")
+            }
         }
     }
 
     public func save(_ session: UserSession) throws {
         switch kind {
-        case .secure(let service, let keychain):
-            keychain.save(session, for: service)
-        case .file(let path, let coder):
+        case .secure(let service, let keychain, let coder):
+            keychain.save(coder.encode(session), for: service)
+        case .file(let path):
             guard let file = fopen(path, "w") else {
                 throw LuaError(.runtime, "cannot write the session to \(path): \(String(cString: strerror(errno)))")
             }
-            let bytes = Array(coder.encode(session).utf8)
+            let bytes = Array(SessionJSON.encode(session).utf8)
             let written = fwrite(bytes, 1, bytes.count, file)
-            fclose(file)
-            if written != bytes.count { throw LuaError(.runtime, "cannot write the session to \(path)") }
+            let closed = fclose(file)
+            if written != bytes.count || closed != 0 { throw LuaError(.runtime, "cannot write the session to \(path)") }
         }
     }
 
     public func delete() {
         switch kind {
-        case .secure(let service, let keychain): keychain.delete(service)
-        case .file(let path, _): remove(path)
+        case .secure(let service, let keychain, _): keychain.delete(service)
+        case .file(let path): remove(path)
         }
     }
 
     static var luaClass: LuaClass<UserSessionStore> {
         LuaClass<UserSessionStore>()
             .classFunction("file") { frame in
-                guard case .table(let options) = frame.value(1) else { throw frame.typeError(1, expected: "table { path = …, coder = … }") }
+                guard case .table(let options) = frame.value(1) else { throw frame.typeError(1, expected: "table { path = … }") }
                 guard case .string(let path) = try options.rawGet("path") else {
                     throw LuaError(.typeMismatch, "UserSessionStore.file needs a path (a string)")
                 }
-                let coder = try PropertyListCoder?.fromLua(options.rawGet("coder")) ?? PropertyListCoder()
-                try UserSessionStore(.file(path.description, coder)).push(to: frame)
+                if case .nil = try options.rawGet("coder") {} else {
+                    throw LuaError(.typeMismatch, "UserSessionStore.file takes no coder: a file store keeps its own format "
+                                   + "(JSON); the property-list coder belongs to UserSessionStore.secure")
+                }
+                try UserSessionStore(.file(path.description)).push(to: frame)
                 return 1
             }
             .classFunction("secure") { frame in
                 guard case .table(let options) = frame.value(1), case .string(let service) = try options.rawGet("service") else {
-                    throw frame.typeError(1, expected: "table { service = \"…\", keychain = k }")
+                    throw frame.typeError(1, expected: "table { service = \"…\", keychain = k, coder = c }")
                 }
                 guard let keychain = try Keychain?.fromLua(options.rawGet("keychain")) else {
                     throw LuaError(.typeMismatch, "UserSessionStore.secure needs a keychain (a Keychain: register one as a "
                                    + "singleton, so each container has its own)")
                 }
-                try UserSessionStore(.secure(service.description, keychain)).push(to: frame)
+                guard let coder = try PropertyListCoder?.fromLua(options.rawGet("coder")) else {
+                    throw LuaError(.typeMismatch, "UserSessionStore.secure needs a coder (a PropertyListCoder): "
+                                   + "the keychain keeps the session as the property list it writes")
+                }
+                try UserSessionStore(.secure(service.description, keychain, coder)).push(to: frame)
                 return 1
             }
             .method("read") { (store: UserSessionStore) in try store.read() }
