@@ -31,11 +31,12 @@ configuration "app" {
     deps = { credit = "CreditService" },
     make = function(d)
       local function pizza(radius, ingredients) return ui.Pizza.new(d.credit, radius, ingredients) end
+      local sizes = ui.Pizza.sizes()          -- the radii Swift defines, not copies of them
       return implement("PizzaFactory", {
         pizza  = function(_, radius, ingredients) return pizza(radius, ingredients) end,
-        small  = function(_, ingredients) return pizza(10, ingredients) end,
-        medium = function(_, ingredients) return pizza(15, ingredients) end,
-        large  = function(_, ingredients) return pizza(20, ingredients) end,
+        small  = function(_, ingredients) return pizza(sizes.small, ingredients) end,
+        medium = function(_, ingredients) return pizza(sizes.medium, ingredients) end,
+        large  = function(_, ingredients) return pizza(sizes.large, ingredients) end,
       })
     end,
   },

@@ -40,6 +40,9 @@ public final class CreditService: LuaExportable, @unchecked Sendable {
 public final class Pizza: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "Pizza"
     public static let smallRadius = 10.0, mediumRadius = 15.0, largeRadius = 20.0
+    /// The named sizes, by name — what `Pizza.sizes()` gives a script, so a
+    /// Lua PizzaFactory takes its radii from here rather than copying them.
+    public static let sizes: [(name: String, radius: Double)] = [("small", smallRadius), ("medium", mediumRadius), ("large", largeRadius)]
     /// The largest pizza the shop makes (a kilometre across).
     public static let maximumRadius = 50_000.0
     public let radius: Double
@@ -61,6 +64,12 @@ public final class Pizza: LuaExportable, @unchecked Sendable {
         LuaClass<Pizza>()
             .constructor { (credit: CreditService, radius: Double, ingredients: [String]) in
                 try Pizza(credit: credit, radius: radius, ingredients: ingredients)
+            }
+            .classFunction("sizes") { frame in
+                let sizes = try frame.state.newTable(hashCapacity: Self.sizes.count)
+                for size in Self.sizes { try sizes.rawSet(LuaValue(size.name), .number(size.radius)) }
+                try frame.push(.table(sizes))
+                return 1
             }
             .property("radius") { $0.radius }
             .property("ingredients") { $0.ingredients }
