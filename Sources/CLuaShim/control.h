@@ -28,6 +28,7 @@ typedef struct fh_control {
     int counting;         /* fh_alloc is installed (since the first memory limit) */
     int memo_off;         /* memoizing methods answer from Swift every time */
     size_t limit;         /* 0 = no cap */
+    size_t kept_at_exit;  /* closing before exit: bytes still left unfreed before frees resume */
     int enforce;          /* the cap applies only while Lua code runs */
 
     long long instr_limit;   /* 0 = no cap */

@@ -823,17 +823,29 @@ lua_State *fh_newstate(fh_call_fn call, fh_release_fn release) {
 static lua_State *volatile sigint_state;
 
 /* The allocator for a close before the process exits: finalizers still run
-   (and may allocate), but no block is handed back one by one — the exit
+   (and may allocate), but blocks are not handed back one by one — the exit
    returns them all at once. Freeing a heap of a million tables object by
-   object takes longer than the whole run of a test file of a hundred tests. */
+   object takes longer than the whole run of a test file of a hundred tests.
+   What it leaves unfreed is capped at the heap's size when the close began:
+   finalizers that churn through memory (the collector is stopped while they
+   run at close) get their frees back once the cap is reached, so the peak
+   stays within twice the heap. A state under a memory limit closes as
+   close does: its limit is about the process, and the exit is part of it. */
 static void *alloc_until_exit(void *ud, void *ptr, size_t osize, size_t nsize) {
     fh_control *c = (fh_control *)ud;
-    if (nsize == 0) return NULL;
+    if (nsize == 0 && ptr != NULL && c->kept_at_exit >= osize) {
+        c->kept_at_exit -= osize;
+        return NULL;
+    }
     return c->base_alloc(c->base_ud, ptr, osize, nsize);
 }
 
 void fh_close_before_exit(lua_State *L) {
-    lua_setallocf(L, alloc_until_exit, control(L));
+    fh_control *c = control(L);
+    if (c->limit == 0 && c->process_memory_cap == 0) {
+        c->kept_at_exit = fh_memory_used(L);
+        lua_setallocf(L, alloc_until_exit, c);
+    }
     fh_close(L);
 }
 
