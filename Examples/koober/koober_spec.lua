@@ -125,6 +125,27 @@ describe("the screens, through the factory closures", { config = "app" }, functi
       :to_fail("the factory for SignedInViewController returned a ProfileViewModel, expected SignedInViewController")
   end)
 
+  it("make screens; presenting stays the main controller's (found by attack)", function(c)
+    local koober, session = require "factoryhost.koober", require "factoryhost.session"
+    local model = koober.MainViewModel.new()
+    local main, reenter
+    main = koober.MainViewController.new(model, c:resolve "LaunchViewController",
+      function()
+        model:signedIn(session.UserSession.new { user = "zed", token = "t" })   -- the view moves on meanwhile
+        if reenter then main:update() end
+        return c:resolve "OnboardingViewController"
+      end,
+      function(a) return c:resolve("SignedInViewController", a) end)
+    model:notSignedIn()
+    reenter = true
+    expect(function() main:update() end)
+      :to_fail("MainViewController: update() was called again while a factory closure was making a screen")
+    reenter = false
+    model:notSignedIn()
+    expect(main:update()):to_be_a("OnboardingViewController")   -- made for the view it was asked for...
+    expect(tostring(main:update())):to_be("SignedInViewController(zed)")   -- ...and the next update follows the view
+  end)
+
   it("compose an onboarding screen from one flow only", function(c)
     local koober = require "factoryhost.koober"
     local welcome = c:resolve("WelcomeViewController", { onboarding = c:resolve "OnboardingViewModel" })

@@ -36,21 +36,35 @@ public final class MainViewController: LuaExportable {
         self.makeSignedIn = makeSignedIn
     }
 
+    private var updating = false
+
     /// Presents the screen the view model asks for (the article's
-    /// `present(_ view: MainView)`), making a child only when the view changed.
+    /// `present(_ view: MainView)`), making a child only when the view
+    /// changed. A factory closure makes a screen; one that calls `update()`
+    /// again is refused. If the view moved on while a closure ran, the next
+    /// `update()` presents where it went.
     public func update() throws -> (any LuaExportable)? {
-        guard viewModel.view != shownView else { return child }
+        guard !updating else {
+            throw LuaError(.runtime, "MainViewController: update() was called again while a factory closure was making "
+                           + "a screen (a factory closure makes a screen; it does not present one)")
+        }
+        let view = viewModel.view
+        guard view != shownView else { return child }
+        updating = true
+        defer { updating = false }
+        let made: any LuaExportable
         if let session = viewModel.session {
-            child = try makeSignedIn(["session": .userdata(sessionValue(session))])
+            made = try makeSignedIn(["session": .userdata(sessionValue(session))])
             childrenMade += 1
-        } else if viewModel.view == "onboarding" {
-            child = try makeOnboarding()
+        } else if view == "onboarding" {
+            made = try makeOnboarding()
             childrenMade += 1
         } else {
-            child = launchViewController
+            made = launchViewController
         }
-        shownView = viewModel.view
-        return child
+        child = made
+        shownView = view
+        return made
     }
 
     private func sessionValue(_ session: UserSession) throws -> LuaUserdata {
