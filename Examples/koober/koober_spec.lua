@@ -289,6 +289,33 @@ describe("the stores", function()
   end)
 end)
 
+describe("a file store that cannot do its job", function()
+  before_each(fresh_file)
+  after_each(function() os.remove(sessionFile) end)
+
+  -- Found by attack: each of these was silent before.
+  it("says so rather than reading as signed out or writing elsewhere", function()
+    local koober, session = require "factoryhost.koober", require "factoryhost.session"
+    local here = koober.UserSessionStore.file { path = "." }
+    expect(function() here:read() end):to_fail("cannot read the session from .: Is a directory")
+    expect(function() koober.UserSessionStore.file { path = "a\0b" } end)
+      :to_fail("UserSessionStore.file: the path must be UTF-8 text without NUL bytes")
+    expect(function() koober.UserSessionStore.file { path = "bad\255name" } end)
+      :to_fail("UserSessionStore.file: the path must be UTF-8 text without NUL bytes")
+    local file = assert(io.open(sessionFile, "w")); file:write('{"user":"a\255b"}'); file:close()
+    local store = koober.UserSessionStore.file { path = sessionFile }
+    expect(function() store:read() end):to_fail("not a saved session (JSON): it is not UTF-8 text")
+    file = assert(io.open(sessionFile, "w")); file:write('\239\187\191{"user":"a"}'); file:close()
+    expect(function() store:read() end):to_fail("not a saved session (JSON): U+FEFF where '{' belongs")
+    os.remove(sessionFile)
+    expect(store:read()):to_be_nil()                               -- no file: not signed in
+    store:save(session.UserSession.new { user = "ana", token = "t" })
+    os.remove(sessionFile)
+    expect(function() koober.UserSessionStore.file { path = "/" }:delete() end)
+      :to_fail("cannot delete the session file /: ")
+  end)
+end)
+
 describe("bad store declarations", function()
   it("are clear errors", function()
     local koober = require "factoryhost.koober"
@@ -296,10 +323,18 @@ describe("bad store declarations", function()
     expect(function() koober.UserSessionStore.file { path = "p", coder = koober.PropertyListCoder.new() } end)
       :to_fail("UserSessionStore.file takes no coder: a file store keeps its own format (JSON); "
                .. "the property-list coder belongs to UserSessionStore.secure")
+    expect(function() koober.UserSessionStore.secure "s" end)
+      :to_fail("bad argument #1 to 'UserSessionStore.secure' (table { service = \"…\", keychain = k, coder = c } expected, got string)")
     expect(function() koober.UserSessionStore.secure {} end)
-      :to_fail("bad argument #1 to 'UserSessionStore.secure' (table { service = \"…\", keychain = k, coder = c } expected")
+      :to_fail("UserSessionStore.secure needs a service (a string), got nil")
     expect(function() koober.UserSessionStore.secure { service = "s" } end)
       :to_fail("UserSessionStore.secure needs a keychain (a Keychain: register one as a singleton, so each container has its own)")
+    expect(function() koober.UserSessionStore.secure { service = 5 } end)
+      :to_fail("UserSessionStore.secure needs a service (a string), got integer")
+    expect(function() koober.UserSessionStore.secure { service = "s", keychain = "k" } end)
+      :to_fail("UserSessionStore.secure: keychain must be a Keychain, got string")
+    expect(function() koober.UserSessionStore.secure { service = "s", keychain = koober.Keychain.new(), coder = false } end)
+      :to_fail("UserSessionStore.secure: coder must be a PropertyListCoder, got boolean")
     expect(function() koober.UserSessionStore.secure { service = "s", keychain = koober.Keychain.new() } end)
       :to_fail("UserSessionStore.secure needs a coder (a PropertyListCoder): the keychain keeps the session as the property list it writes")
   end)

@@ -37,6 +37,7 @@ struct FactoryClosureTests {
         ("function() return Cache.new() end", "made a Cache"),
         ("function() return 42 end", "made an integer"),
         ("function() return {} end", "made a table"),
+        (#"function() return 'a\nb\0\27[31m"q"\\' end"#, #"made a string ("a\nb\0\27[31m\"q\"\\")"#),
     ])
     func refusesAnythingElseNamingTheClosure(code: String, made: String) throws {
         let make = try closure(code)

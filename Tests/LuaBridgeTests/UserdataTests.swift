@@ -83,31 +83,6 @@ struct UserdataTests {
         #expect(lua.isClosed)
     }
 
-    #if os(Linux)
-    /// Finalizers that churn through memory while the state closes (the
-    /// collector is stopped then) get their frees back: what the close
-    /// leaves to the exit is capped at the heap it began with. Unbounded,
-    /// this finalizer left ~330 MB behind (found by attack).
-    @Test func closeBeforeExitLeavesAtMostTheHeapUnfreed() throws {
-        func residentKilobytes() -> Int {
-            let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-            let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-        }
-        let lua = try LuaState()
-        try lua.run("""
-            setmetatable({}, { __gc = function()
-              local t = { [2^40] = 1 }
-              for i = 1, 5e6 do local k = (i + 1) * 2^40; t[k] = true; t[k] = nil end   -- rehashes: frees outside the collector
-            end })
-            """, name: "churn")
-        let before = residentKilobytes()
-        lua.closeBeforeExit()
-        let grown = residentKilobytes() - before
-        #expect(grown < 100_000, "the close left \(grown) KB behind")
-    }
-    #endif
-
     @Test func swiftClosuresAreReleasedWithTheirFunction() throws {
         let counter = LifeCounter()
         let lua = try LuaState()

@@ -62,7 +62,7 @@ enum SessionJSON {
                 guard let next = peek else { throw SessionJSON.failure("it ends inside the object") }
                 at += 1
                 if next == "}" { return try end(fields) }
-                guard next == "," else { throw SessionJSON.failure("'\(next)' where ',' or '}' belongs") }
+                guard next == "," else { throw SessionJSON.failure("\(Self.shown(next)) where ',' or '}' belongs") }
             }
         }
 
@@ -70,6 +70,13 @@ enum SessionJSON {
             skipSpace()
             guard at == scalars.count else { throw SessionJSON.failure("more follows the object") }
             return fields
+        }
+
+        /// A character for a message: 'x' when printable ASCII, else U+XXXX.
+        static func shown(_ scalar: Unicode.Scalar) -> String {
+            if (0x21...0x7E).contains(scalar.value) { return "'\(scalar)'" }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
         }
 
         private var peek: Unicode.Scalar? { at < scalars.count ? scalars[at] : nil }
@@ -80,7 +87,7 @@ enum SessionJSON {
 
         private mutating func expect(_ scalar: Unicode.Scalar) throws {
             guard peek == scalar else {
-                throw SessionJSON.failure(peek.map { "'\($0)' where '\(scalar)' belongs" } ?? "it ends where '\(scalar)' belongs")
+                throw SessionJSON.failure(peek.map { "\(Self.shown($0)) where '\(scalar)' belongs" } ?? "it ends where '\(scalar)' belongs")
             }
             at += 1
         }

@@ -85,20 +85,31 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
         case .secure(let service, let keychain, let coder):
             return try keychain.read(service).map(coder.decode)
         case .file(let path):
-            guard let file = fopen(path, "r") else { return nil }
+            guard let file = fopen(path, "r") else {
+                if errno == ENOENT { return nil }             // no session saved: not signed in
+                throw LuaError(.runtime, "cannot read the session from \(path): \(String(cString: strerror(errno)))")
+            }
             defer { fclose(file) }
             var bytes: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
                 let n = fread(&buffer, 1, buffer.count, file)
-                if n <= 0 { break }
+                if n <= 0 {
+                    if ferror(file) != 0 {
+                        throw LuaError(.runtime, "cannot read the session from \(path): \(String(cString: strerror(errno)))")
+                    }
+                    break
+                }
                 bytes += buffer[..<n]
                 guard bytes.count <= Self.maximumFileSize else {
                     throw LuaError(.runtime, "session file \(path) is larger than \(Self.maximumFileSize / 1024) KB: not a saved session")
                 }
             }
             do {
-                return try SessionJSON.decode(String(decoding: bytes, as: UTF8.self))
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    throw SessionJSON.failure("it is not UTF-8 text")
+                }
+                return try SessionJSON.decode(text)
             } catch let error as LuaError {
                 throw LuaError(.runtime, "session file \(path): \(error.message)")
             }
@@ -115,15 +126,23 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
             }
             let bytes = Array(SessionJSON.encode(session).utf8)
             let written = fwrite(bytes, 1, bytes.count, file)
+            let writeError = written != bytes.count ? errno : 0
             let closed = fclose(file)
-            if written != bytes.count || closed != 0 { throw LuaError(.runtime, "cannot write the session to \(path)") }
+            if written != bytes.count || closed != 0 {
+                throw LuaError(.runtime, "cannot write the session to \(path): \(String(cString: strerror(writeError != 0 ? writeError : errno)))")
+            }
         }
     }
 
-    public func delete() {
+    /// Forgets the session; a file that is there but cannot be removed is an
+    /// error (a sign-out must not leave the session on disk).
+    public func delete() throws {
         switch kind {
         case .secure(let service, let keychain, _): keychain.delete(service)
-        case .file(let path): remove(path)
+        case .file(let path):
+            if remove(path) != 0 && errno != ENOENT {
+                throw LuaError(.runtime, "cannot delete the session file \(path): \(String(cString: strerror(errno)))")
+            }
         }
     }
 
@@ -131,25 +150,40 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
         LuaClass<UserSessionStore>()
             .classFunction("file") { frame in
                 guard case .table(let options) = frame.value(1) else { throw frame.typeError(1, expected: "table { path = … }") }
-                guard case .string(let path) = try options.rawGet("path") else {
+                guard case .string(let pathText) = try options.rawGet("path") else {
                     throw LuaError(.typeMismatch, "UserSessionStore.file needs a path (a string)")
+                }
+                guard !pathText.bytes.contains(0), let path = String(validating: pathText.bytes, as: UTF8.self) else {
+                    throw LuaError(.typeMismatch, "UserSessionStore.file: the path must be UTF-8 text without NUL bytes")
                 }
                 if case .nil = try options.rawGet("coder") {} else {
                     throw LuaError(.typeMismatch, "UserSessionStore.file takes no coder: a file store keeps its own format "
                                    + "(JSON); the property-list coder belongs to UserSessionStore.secure")
                 }
-                try UserSessionStore(.file(path.description)).push(to: frame)
+                try UserSessionStore(.file(path)).push(to: frame)
                 return 1
             }
             .classFunction("secure") { frame in
-                guard case .table(let options) = frame.value(1), case .string(let service) = try options.rawGet("service") else {
+                guard case .table(let options) = frame.value(1) else {
                     throw frame.typeError(1, expected: "table { service = \"…\", keychain = k, coder = c }")
                 }
-                guard let keychain = try Keychain?.fromLua(options.rawGet("keychain")) else {
+                guard case .string(let service) = try options.rawGet("service") else {
+                    throw LuaError(.typeMismatch, "UserSessionStore.secure needs a service (a string), got "
+                                   + (try options.rawGet("service")).typeName)
+                }
+                func option<T: LuaExportable>(_ name: String, _ type: T.Type) throws -> T? {
+                    let value = try options.rawGet(LuaValue(name))
+                    if value.isNil { return nil }
+                    guard case .userdata(let userdata) = value, let object = userdata.object(as: T.self) else {
+                        throw LuaError(.typeMismatch, "UserSessionStore.secure: \(name) must be a \(T.luaTypeName), got \(value.typeName)")
+                    }
+                    return object
+                }
+                guard let keychain = try option("keychain", Keychain.self) else {
                     throw LuaError(.typeMismatch, "UserSessionStore.secure needs a keychain (a Keychain: register one as a "
                                    + "singleton, so each container has its own)")
                 }
-                guard let coder = try PropertyListCoder?.fromLua(options.rawGet("coder")) else {
+                guard let coder = try option("coder", PropertyListCoder.self) else {
                     throw LuaError(.typeMismatch, "UserSessionStore.secure needs a coder (a PropertyListCoder): "
                                    + "the keychain keeps the session as the property list it writes")
                 }
@@ -158,7 +192,7 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
             }
             .method("read") { (store: UserSessionStore) in try store.read() }
             .method("save") { (store, session: UserSession) in try store.save(session) }
-            .method("delete") { (store: UserSessionStore) in store.delete() }
+            .method("delete") { (store: UserSessionStore) in try store.delete() }
             .property("kind") { $0.summary }
             .tostring { "UserSessionStore(\($0.summary))" }
     }
@@ -183,7 +217,7 @@ public final class UserSessionRepository: LuaExportable, @unchecked Sendable {
         return session
     }
 
-    public func signOut() { store.delete() }
+    public func signOut() throws { try store.delete() }
 
     static var luaClass: LuaClass<UserSessionRepository> {
         LuaClass<UserSessionRepository>()
@@ -193,7 +227,7 @@ public final class UserSessionRepository: LuaExportable, @unchecked Sendable {
             })
             .method("readSession") { (repository: UserSessionRepository) in try repository.readSession() }
             .method("signIn") { (repository, user: String, password: String) in try repository.signIn(user: user, password: password) }
-            .method("signOut") { (repository: UserSessionRepository) in repository.signOut() }
+            .method("signOut") { (repository: UserSessionRepository) in try repository.signOut() }
             .property("store") { $0.store }
     }
 }

@@ -152,8 +152,8 @@ public final class SignedInViewController: LuaExportable {
     }
 
     /// The sign-out button.
-    public func signOut() {
-        repository.signOut()
+    public func signOut() throws {
+        try repository.signOut()
         responder.signedOut()
     }
 
@@ -162,7 +162,7 @@ public final class SignedInViewController: LuaExportable {
             .constructor { (profile: ProfileViewModel, repository: UserSessionRepository, responder: MainViewModel) in
                 SignedInViewController(profile: profile, repository: repository, responder: responder)
             }
-            .method("signOut") { (controller: SignedInViewController) in controller.signOut() }
+            .method("signOut") { (controller: SignedInViewController) in try controller.signOut() }
             .property("profile") { $0.profile }
             .property("user") { $0.profile.session.user }
             .tostring { "SignedInViewController(\($0.profile.session.user))" }

@@ -61,18 +61,37 @@ public struct LuaFactoryClosure<Product: LuaExportable> {
     private static func describe(_ value: LuaValue) -> String {
         switch value {
         case .nil: return "nothing (nil)"
-        case .string(let text): return "a string (\"\(text.description.prefix(40))\")"
+        case .string(let text): return "a string (\"\(escaped(text.description.prefix(40)))\")"
         case .userdata(let userdata): return article(userdata.typeName)
         default: return article(value.typeName)
         }
     }
 
-    /// "an OnboardingViewController", "a string", "an HTTPSession" (an
-    /// initialism is read letter by letter: "an F…", "a U…").
+    /// Text for a message: quotes, backslashes and control characters
+    /// escaped as Lua writes them (`\n`, `\27`), so no byte of it reaches a
+    /// terminal raw.
+    private static func escaped(_ text: Substring) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\\(scalar.value)"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// "an OnboardingViewController", "a string", "a UserSession", "an
+    /// HTTPSession" (an initialism is read letter by letter: "an F…", "a U…").
     private static func article(_ name: String) -> String {
         let letters = Array(name.prefix(2))
         let initialism = letters.count == 2 && letters.allSatisfy(\.isUppercase)
-        let vowelSound = initialism ? "AEFHILMNORSX".contains(letters[0]) : "AEIOUaeiou".contains(letters.first ?? "x")
+        let vowelSound = initialism ? "AEFHILMNORSX".contains(letters[0]) : "AEIOaeio".contains(letters.first ?? "x")
         return (vowelSound ? "an " : "a ") + name
     }
 }
