@@ -74,7 +74,10 @@ public struct ScriptRunner {
     /// The script's path as given (`-` for standard input).
     public var scriptPath: String { commandLine[scriptIndex] }
 
-    /// Runs the script; returns the exit status (0, or 1 after reporting an error).
+    /// Runs the script; returns the exit status (0, or 1 after reporting an
+    /// error), for the process to exit with: the state closes with
+    /// ``LuaState/closeBeforeExit()``, its memory left to the exit. (To run
+    /// a script and go on, use ``run(in:limitsApplied:finish:)`` on a state of your own.)
     public func run() -> Int32 {
         let state: LuaState
         do {
