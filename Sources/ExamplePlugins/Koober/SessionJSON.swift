@@ -1,3 +1,4 @@
+import FactoryRegistry
 import LuaBridge
 
 /// The file-based store's own format, as Koober's `FileUserSessionDataStore`
@@ -7,7 +8,7 @@ import LuaBridge
 /// refuses anything else with a reason.
 enum SessionJSON {
     static func encode(_ session: UserSession) -> String {
-        "{\"user\":\(quote(session.user)),\"token\":\(quote(session.token))}\n"
+        "{\"user\":\(jsonString(session.user)),\"token\":\(jsonString(session.token))}\n"
     }
 
     static func decode(_ text: String) throws -> UserSession {
@@ -19,24 +20,6 @@ enum SessionJSON {
 
     static func failure(_ reason: String) -> LuaError {
         LuaError(.runtime, "not a saved session (JSON): \(reason)")
-    }
-
-    private static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// A reader of one JSON object whose values are strings.

@@ -167,9 +167,9 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
                 guard case .table(let options) = frame.value(1) else {
                     throw frame.typeError(1, expected: "table { service = \"…\", keychain = k, coder = c }")
                 }
-                guard case .string(let service) = try options.rawGet("service") else {
-                    throw LuaError(.typeMismatch, "UserSessionStore.secure needs a service (a string), got "
-                                   + (try options.rawGet("service")).typeName)
+                let serviceValue = try options.rawGet("service")
+                guard case .string(let service) = serviceValue else {
+                    throw LuaError(.typeMismatch, "UserSessionStore.secure needs a service (a string), got \(serviceValue.typeName)")
                 }
                 func option<T: LuaExportable>(_ name: String, _ type: T.Type) throws -> T? {
                     let value = try options.rawGet(LuaValue(name))

@@ -36,8 +36,8 @@ public final class WelcomeViewController: LuaExportable {
     static var luaClass: LuaClass<WelcomeViewController> {
         LuaClass<WelcomeViewController>()
             .constructor { (model: WelcomeViewModel) in WelcomeViewController(viewModel: model) }
-            .method("tapSignIn") { (controller: WelcomeViewController) in controller.viewModel.onboarding.view = "sign in" }
-            .method("tapSignUp") { (controller: WelcomeViewController) in controller.viewModel.onboarding.view = "sign up" }
+            .method("tapSignIn") { (controller: WelcomeViewController) in controller.viewModel.showSignIn() }
+            .method("tapSignUp") { (controller: WelcomeViewController) in controller.viewModel.showSignUp() }
             .property("viewModel") { $0.viewModel }
             .tostring { _ in "WelcomeViewController" }
     }

@@ -77,11 +77,14 @@ public final class WelcomeViewModel: LuaExportable, @unchecked Sendable {
     let onboarding: OnboardingViewModel
     public init(onboarding: OnboardingViewModel) { self.onboarding = onboarding }
 
+    public func showSignIn() { onboarding.view = "sign in" }
+    public func showSignUp() { onboarding.view = "sign up" }
+
     static var luaClass: LuaClass<WelcomeViewModel> {
         LuaClass<WelcomeViewModel>()
             .constructor { (onboarding: OnboardingViewModel) in WelcomeViewModel(onboarding: onboarding) }
-            .method("showSignIn") { (model: WelcomeViewModel) in model.onboarding.view = "sign in" }
-            .method("showSignUp") { (model: WelcomeViewModel) in model.onboarding.view = "sign up" }
+            .method("showSignIn") { (model: WelcomeViewModel) in model.showSignIn() }
+            .method("showSignUp") { (model: WelcomeViewModel) in model.showSignUp() }
     }
 }
 
