@@ -313,6 +313,13 @@ describe("a file store that cannot do its job", function()
     os.remove(sessionFile)
     expect(function() koober.UserSessionStore.file { path = "/" }:delete() end)
       :to_fail("cannot delete the session file /: ")
+    local ana = session.UserSession.new { user = "ana", token = "t" }
+    expect(function() koober.UserSessionStore.file { path = "/" }:save(ana) end)
+      :to_fail("cannot write the session to /: Is a directory")
+    if io.open("/dev/full") then                                   -- Linux's always-full device
+      expect(function() koober.UserSessionStore.file { path = "/dev/full" }:save(ana) end)
+        :to_fail("cannot write the session to /dev/full: No space left on device")
+    end
   end)
 end)
 
