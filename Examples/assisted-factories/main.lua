@@ -21,15 +21,20 @@ for _, name in ipairs(parent.users:all()) do
   print(parent:open(name).title)
 end
 
--- A script can call the same factory directly, with the runtime argument by name.
-local makeChild = app:provider "ChildViewController"
+-- The factory was generated from the Swift protocol ChildViewControllerFactory:
+-- its properties injected, its method making a ChildViewController.
 local ui = require "factoryhost.screens"
-print(tostring(makeChild { user = ui.User.new "dora" }))
+local children = app:resolve "ChildViewControllerFactory"
+print(children)
+print(children:childViewController(ui.User.new "dora"))
 
--- Four factory methods, one injected CreditService (a singleton: one balance).
+-- Four generated factory methods, one injected CreditService (a singleton: one balance).
 local shop = app:resolve "PizzaShop"
 print(shop:order("small", { "tomato" }))
 print(shop:order("large", { "tomato", "mozzarella", "basil" }))
 print(shop:order("12", { "mushrooms" }))
 print(("credit left: $%.2f"):format(app:resolve("CreditService").balance))
+
+-- The same factories written by hand (configuration "by-hand") behave alike.
+print(container("by-hand"):resolve("PizzaShop"):order("medium", { "ham" }))
 

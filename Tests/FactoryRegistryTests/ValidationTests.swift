@@ -105,6 +105,34 @@ struct ValidationTests {
         #expect(life.alive == 0 && life.built("A") == 0)      // nothing was built
     }
 
+    /// A provider that says which named arguments it will pass (an
+    /// assisted factory's method) must pass exactly what its target takes;
+    /// the problem names both registrations.
+    @Test func aProviderExpectingOtherNamedArgumentsIsAProblemNamingBoth() throws {
+        final class User: Sendable {}
+        final class Screen: Sendable {}
+        final class Factory: Sendable {}
+        func problems(passing arguments: [ArgumentSpec]) throws -> [RegistryError] {
+            let registry = Registry()
+            let app = try registry.defineConfiguration("app")
+            try app.add(Registration(key: ServiceKey(Screen.self), arguments: [ArgumentSpec("user", User.self)],
+                                     origin: Origin(file: "app.lua", line: 1), factory: TypedFactory { _, _ in Screen() }))
+            try app.add(Registration(key: ServiceKey(Factory.self),
+                                     dependencies: [Dependency(ServiceKey(Screen.self), kind: .provider, label: "screen", arguments: arguments)],
+                                     origin: Origin(file: "app.lua", line: 2), factory: TypedFactory { _, _ in Factory() }))
+            return registry.validate()
+        }
+        #expect(try problems(passing: [ArgumentSpec("user", User.self)]).isEmpty)
+        let renamed = try problems(passing: [ArgumentSpec("name", User.self)])
+        #expect(renamed.count == 1)
+        #expect(renamed.first?.kind == .argumentMismatch)
+        #expect(renamed.first?.message == "Factory.screen passes (name: User) to Screen, which takes (user: User)")
+        #expect(renamed.first?.details == ["Factory registered at app.lua:2", "Screen registered at app.lua:1"])
+        #expect(try problems(passing: []).first?.message == "Factory.screen passes () to Screen, which takes (user: User)")
+        #expect(try problems(passing: [ArgumentSpec("user", Screen.self)]).first?.message
+                == "Factory.screen passes (user: Screen) to Screen, which takes (user: User)")
+    }
+
     @Test func graphShowsNodesEdgesAndMissingOnes() throws {
         let life = Lifecycle()
         let registry = Registry()

@@ -30,16 +30,43 @@ public final class ChildViewController: LuaExportable, @unchecked Sendable {
     }
 }
 
-/// The list screen: it knows the users service and a *factory* for child
-/// screens (a provider taking `{ user = … }`), never the photo service.
+/// The Typhoon article's `ChildViewControllerFactory`: the two services a
+/// child screen needs, as read-only properties (injected), and one factory
+/// method that takes the user at run time. Scripts generate it from this
+/// interface or write it by hand.
+public protocol ChildViewControllerFactory: AnyObject {
+    var usersService: UsersService { get throws }
+    var photoService: PhotoService { get throws }
+    func childViewController(user: User) throws -> ChildViewController
+}
+
+final class LuaChildViewControllerFactory: ChildViewControllerFactory, LuaImplemented {
+    let implementation: LuaImplementation
+    init(_ implementation: LuaImplementation) { self.implementation = implementation }
+    var usersService: UsersService { get throws { try implementation.property("usersService") } }
+    var photoService: PhotoService { get throws { try implementation.property("photoService") } }
+    func childViewController(user: User) throws -> ChildViewController {
+        try implementation.call("childViewController", user, returning: ChildViewController.self)
+    }
+}
+
+extension LuaInterface where Protocol == any ChildViewControllerFactory {
+    static let childViewControllerFactory = LuaInterface("ChildViewControllerFactory") { LuaChildViewControllerFactory($0) }
+        .property("usersService", UsersService.self)
+        .property("photoService", PhotoService.self)
+        .method("childViewController", ("user", User.self), returning: ChildViewController.self)
+}
+
+/// The list screen: it knows the users service and a factory for child
+/// screens, never the photo service (the article's point).
 public final class ParentViewController: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "ParentViewController"
     public let users: UsersService
-    private let makeChild: LuaFunction
+    public let childViewControllerFactory: any ChildViewControllerFactory
 
-    public init(users: UsersService, makeChild: LuaFunction) {
+    public init(users: UsersService, childViewControllerFactory: any ChildViewControllerFactory) {
         self.users = users
-        self.makeChild = makeChild
+        self.childViewControllerFactory = childViewControllerFactory
     }
 
     /// Opens the child screen for `name`, made by the injected factory.
@@ -47,22 +74,14 @@ public final class ParentViewController: LuaExportable, @unchecked Sendable {
         guard users.names.contains(name) else {
             throw LuaError(.runtime, "ParentViewController.open: no user named '\(name)' (users: \(users.names.joined(separator: ", ")))")
         }
-        guard let state = makeChild.state else { throw LuaError(.closed, "ParentViewController.open: the Lua state is closed") }
-        let arguments = try state.newTable(hashCapacity: 1)
-        try arguments.rawSet("user", .userdata(state.pushObject(User(name: name), type: User.luaTypeName)))
-        guard let result = try makeChild.call(.table(arguments)).first else {
-            throw LuaError(.typeMismatch, "the child screen factory returned nothing (ChildViewController expected)")
-        }
-        return try ChildViewController.fromLua(result)
+        return try childViewControllerFactory.childViewController(user: User(name: name))
     }
 
     static var luaClass: LuaClass<ParentViewController> {
         LuaClass<ParentViewController>()
             .constructor(frame: { frame in
-                guard case .function(let makeChild) = frame.value(2) else {
-                    throw frame.typeError(2, expected: "function (a provider \"ChildViewController\")")
-                }
-                return ParentViewController(users: try UsersService.fromLua(frame.value(1)), makeChild: makeChild)
+                ParentViewController(users: try frame.object(1, as: UsersService.self, typeName: UsersService.luaTypeName),
+                                     childViewControllerFactory: try LuaInterface.childViewControllerFactory.argument(frame, 2))
             })
             .method("open") { (screen, name: String) in try screen.open(name) }
             .property("users") { $0.users }

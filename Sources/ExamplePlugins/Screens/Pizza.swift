@@ -79,27 +79,38 @@ public final class Pizza: LuaExportable, @unchecked Sendable {
 }
 
 /// The Typhoon article's `PizzaFactory` protocol: four factory methods over
-/// one injected dependency. Scripts implement it (`implement("PizzaFactory", …)`).
+/// one injected dependency, the read-only `creditService`. Scripts generate
+/// it from this interface (`register "PizzaFactory" { assisted = { … } }`)
+/// or write it by hand (`implement("PizzaFactory", …)`).
 public protocol PizzaFactory: AnyObject {
+    var creditService: CreditService { get throws }
     func pizza(radius: Double, ingredients: [String]) throws -> Pizza
-    func small(_ ingredients: [String]) throws -> Pizza
-    func medium(_ ingredients: [String]) throws -> Pizza
-    func large(_ ingredients: [String]) throws -> Pizza
+    func smallPizza(ingredients: [String]) throws -> Pizza
+    func mediumPizza(ingredients: [String]) throws -> Pizza
+    func largePizza(ingredients: [String]) throws -> Pizza
 }
 
 final class LuaPizzaFactory: PizzaFactory, LuaImplemented {
     let implementation: LuaImplementation
     init(_ implementation: LuaImplementation) { self.implementation = implementation }
+    var creditService: CreditService { get throws { try implementation.property("creditService") } }
     func pizza(radius: Double, ingredients: [String]) throws -> Pizza {
         try implementation.call("pizza", radius, ingredients, returning: Pizza.self)
     }
-    func small(_ ingredients: [String]) throws -> Pizza { try implementation.call("small", ingredients, returning: Pizza.self) }
-    func medium(_ ingredients: [String]) throws -> Pizza { try implementation.call("medium", ingredients, returning: Pizza.self) }
-    func large(_ ingredients: [String]) throws -> Pizza { try implementation.call("large", ingredients, returning: Pizza.self) }
+    func smallPizza(ingredients: [String]) throws -> Pizza { try implementation.call("smallPizza", ingredients, returning: Pizza.self) }
+    func mediumPizza(ingredients: [String]) throws -> Pizza { try implementation.call("mediumPizza", ingredients, returning: Pizza.self) }
+    func largePizza(ingredients: [String]) throws -> Pizza { try implementation.call("largePizza", ingredients, returning: Pizza.self) }
 }
 
 extension LuaInterface where Protocol == any PizzaFactory {
-    static let pizzaFactory = LuaInterface("PizzaFactory", requires: ["pizza", "small", "medium", "large"]) { LuaPizzaFactory($0) }
+    /// What a script sees of `PizzaFactory`, signatures and all: enough to
+    /// generate an implementation from it.
+    static let pizzaFactory = LuaInterface("PizzaFactory") { LuaPizzaFactory($0) }
+        .property("creditService", CreditService.self)
+        .method("pizza", ("radius", Double.self), ("ingredients", [String].self), returning: Pizza.self)
+        .method("smallPizza", ("ingredients", [String].self), returning: Pizza.self)
+        .method("mediumPizza", ("ingredients", [String].self), returning: Pizza.self)
+        .method("largePizza", ("ingredients", [String].self), returning: Pizza.self)
 }
 
 /// Takes orders by size name and makes them with whatever PizzaFactory it
@@ -113,9 +124,9 @@ public final class PizzaShop: LuaExportable, @unchecked Sendable {
     public func order(_ size: String, _ ingredients: [String]) throws -> Pizza {
         let pizza: Pizza
         switch size {
-        case "small": pizza = try factory.small(ingredients)
-        case "medium": pizza = try factory.medium(ingredients)
-        case "large": pizza = try factory.large(ingredients)
+        case "small": pizza = try factory.smallPizza(ingredients: ingredients)
+        case "medium": pizza = try factory.mediumPizza(ingredients: ingredients)
+        case "large": pizza = try factory.largePizza(ingredients: ingredients)
         default:
             guard let radius = Double(size) else {
                 throw LuaError(.runtime, "PizzaShop.order: size must be small, medium, large or a radius (got '\(size)')")
@@ -131,6 +142,7 @@ public final class PizzaShop: LuaExportable, @unchecked Sendable {
             .constructor(frame: { PizzaShop(factory: try LuaInterface.pizzaFactory.argument($0, 1)) })
             .method("order") { (shop, size: String, ingredients: [String]) in try shop.order(size, ingredients) }
             .property("orderCount") { $0.orders.count }
+            .property("creditService") { try $0.factory.creditService }
             .property("smallRadius") { _ in Pizza.smallRadius }
             .property("mediumRadius") { _ in Pizza.mediumRadius }
             .property("largeRadius") { _ in Pizza.largeRadius }

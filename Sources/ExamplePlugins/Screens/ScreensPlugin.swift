@@ -3,8 +3,8 @@ import LuaBridge
 
 /// `require "factoryhost.screens"`: the assisted-factory article's types —
 /// User, UsersService, PhotoService, ParentViewController,
-/// ChildViewController, CreditService, Pizza, the PizzaFactory interface,
-/// PizzaShop.
+/// ChildViewController, the ChildViewControllerFactory interface,
+/// CreditService, Pizza, the PizzaFactory interface, PizzaShop.
 public struct ScreensPlugin: FactoryPlugin {
     public let name = "screens"
     /// In memory only.
@@ -16,6 +16,7 @@ public struct ScreensPlugin: FactoryPlugin {
         try context.export(UsersService.luaClass)
         try context.export(PhotoService.luaClass)
         try context.export(ChildViewController.luaClass)
+        try context.export(LuaInterface.childViewControllerFactory)
         try context.export(ParentViewController.luaClass)
         try context.export(CreditService.luaClass)
         try context.export(Pizza.luaClass)

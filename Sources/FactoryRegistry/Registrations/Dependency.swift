@@ -20,12 +20,18 @@ public struct Dependency: Hashable, Sendable, CustomStringConvertible {
     /// For providers of registrations with runtime arguments: the argument
     /// types the provider will be called with.
     public let argumentTypes: [ServiceType]?
+    /// For providers called with named runtime arguments (an assisted
+    /// factory's method): the names and types it will pass, which must be
+    /// exactly the ones the registration takes, in any order.
+    public let arguments: [ArgumentSpec]?
 
-    public init(_ key: ServiceKey, kind: Kind = .instance, label: String? = nil, argumentTypes: [ServiceType]? = nil) {
+    public init(_ key: ServiceKey, kind: Kind = .instance, label: String? = nil, argumentTypes: [ServiceType]? = nil,
+                arguments: [ArgumentSpec]? = nil) {
         self.key = key
         self.kind = kind
         self.label = label
         self.argumentTypes = argumentTypes
+        self.arguments = arguments
     }
 
     /// An instance of `type` (optionally the one named `name`).

@@ -53,6 +53,18 @@ struct Validator {
                             + targetSpecs.map(\.description).joined(separator: ", ") + ")",
                         planned))
                 }
+                if let given = dependency.arguments, given.sorted(by: { $0.name < $1.name }) != targetSpecs.sorted(by: { $0.name < $1.name }) {
+                    let called = plan.registrations[target]
+                    problems.append(RegistryError(
+                        .argumentMismatch,
+                        "\(planned.name).\(dependency.label ?? "provider") passes (" + given.map(\.description).joined(separator: ", ")
+                            + ") to \(dependency.key), which takes "
+                            + (targetSpecs.isEmpty ? "no runtime arguments" : "(" + targetSpecs.map(\.description).joined(separator: ", ") + ")"),
+                        configuration: plan.configuration,
+                        details: ["\(planned.name) registered at \(planned.registration.origin)",
+                                  "\(called.name) registered at \(called.registration.origin)"],
+                        origin: planned.registration.origin))
+                }
             default: break
             }
         }

@@ -85,7 +85,7 @@ struct ScriptKey {
 struct RegistrationParser {
     /// The fields of a registration's body, in the order they are read.
     enum Field: String, CaseIterable {
-        case args, deps, eager, into, key, make, name, override, scope
+        case args, assisted, deps, eager, into, key, make, name, override, scope
     }
     private static let allFields = Field.allCases
     static let fields = allFields.map(\.rawValue)
@@ -141,8 +141,12 @@ struct RegistrationParser {
         let scopeWord: String? = try field("scope", value(.scope))
         let eager: Bool = try field("eager", value(.eager)) ?? false
         let overrides: Bool = try field("override", value(.override)) ?? false
-        guard let make: LuaFunction = try field("make", value(.make)) else {
-            throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing")
+        let make: LuaFunction? = try field("make", value(.make))
+        let assisted = value(.assisted)
+        if make == nil && assisted.isNil {
+            throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing"
+                           + (catalog.shape(ofInterface: key.type.name) != nil
+                              ? " (or generate \(key.type.name) from its interface: assisted = { method = \"Key\", … })" : ""))
         }
         let scope = scopeWord.map(Scope.init(parsing:)) ?? .transient
         if scope == .weak && key.type.kind != .class {
@@ -155,6 +159,17 @@ struct RegistrationParser {
         if eager && scope != .singleton {
             throw LuaError(.typeMismatch, "\(what): only a singleton can be eager (scope is \(scope))")
         }
+        if !assisted.isNil {
+            let conflicting = [make == nil ? nil : "make", value(.args).isNil ? nil : "args", contribution == nil ? nil : "into"]
+            if let field = conflicting.compactMap({ $0 }).first {
+                throw LuaError(.typeMismatch, "\(what): an assisted factory is generated from its interface, so it has no '\(field)'")
+            }
+            let (dependencies, factory) = try parseAssisted(assisted, key: key, deps: value(.deps), host: host)
+            return RegistrationSpec(Registration(key: key.serviceKey, scope: scope, eager: eager, dependencies: dependencies,
+                                                 arguments: [], origin: origin, overrides: overrides, factory: factory),
+                                    key: key.description)
+        }
+        guard let make else { throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing") }
         let (dependencies, valueDependencies) = try parseDependencies(value(.deps), host: host)
         let arguments = try parseArguments(value(.args))
         if contribution != nil && !arguments.isEmpty {
@@ -178,6 +193,113 @@ struct RegistrationParser {
             overrides: overrides, factory: factory)
         registration.contribution = contribution
         return RegistrationSpec(registration, key: keyDescription)
+    }
+
+    /// `assisted = { smallPizza = "Pizza#small", … }` on a registration of
+    /// an interface that declares its methods' signatures: each method makes
+    /// the registration it names, with the method's arguments by name, and
+    /// each property is an injected dependency — of the property's type, or
+    /// the key `deps` gives it (`deps = { creditService = "CreditService#gold" }`).
+    private func parseAssisted(_ value: LuaValue, key: ScriptKey, deps: LuaValue,
+                               host: FactoryHost) throws -> ([Dependency], UntypedFactory) {
+        let interface = key.type.name
+        guard key.type.kind == .interface, let shape = catalog.shape(ofInterface: interface) else {
+            let why = key.type.kind == .interface
+                ? "\(interface) does not declare its methods' signatures (an exported interface with .method(…) does)"
+                : "\(interface) is \(key.type.kind == .class ? "a class" : "not an interface")"
+            throw LuaError(.typeMismatch, "\(what): 'assisted' generates an implementation of an interface, and \(why)")
+        }
+        guard case .table(let table) = value else {
+            throw LuaError(.typeMismatch, "\(what): 'assisted' must be a table of methods to registration keys "
+                           + "({ \(shape.methods.first?.name ?? "method") = \"Key\" }, got \(value.typeName))")
+        }
+        let methodNames = shape.methods.map(\.name)
+        var targets: [String: String] = [:]
+        for (name, target) in try table.pairs() {
+            guard case .string(let nameText) = name, methodNames.contains(nameText.description) else {
+                var suggestion = ""
+                if case .string(let text) = name { suggestion = NameSuggestion.didYouMean(text.description, among: methodNames) }
+                throw LuaError(.typeMismatch, "\(what): \(interface) has no method \(describeKey(name))\(suggestion) "
+                               + "(methods: \(methodNames.joined(separator: ", ")))")
+            }
+            guard case .string(let targetText) = target else {
+                throw LuaError(.typeMismatch, "\(what): assisted method '\(nameText)' names the registration it makes "
+                               + "(a key such as \"\(shape.methods.first { $0.name == nameText.description }?.result ?? "Type")\"), "
+                               + "got \(target.typeName)" + (target.typeName == "function"
+                                    ? " (a factory written in Lua is make = function(d) return implement(\"\(interface)\", { … }) end)" : ""))
+            }
+            targets[nameText.description] = targetText.description
+        }
+        let unmapped = methodNames.filter { targets[$0] == nil }
+        guard unmapped.isEmpty else {
+            throw LuaError(.typeMismatch, "\(what): assisted says what each method of \(interface) makes, and "
+                           + "\(unmapped.joined(separator: ", ")) \(unmapped.count == 1 ? "is" : "are") missing")
+        }
+        // The properties: by type, or as deps redirects them.
+        var propertyKeys: [String: ScriptKey] = [:]
+        for property in shape.properties {
+            propertyKeys[property.name] = try ScriptKey(parsing: property.type, catalog: catalog)
+        }
+        if case .table(let given) = deps {
+            for (label, entry) in try given.pairs() {
+                guard case .string(let labelText) = label, let property = shape.properties.first(where: { $0.name == labelText.description }) else {
+                    throw LuaError(.typeMismatch, "\(what): in an assisted factory, deps name \(interface)'s properties, and it has no "
+                                   + "property \(describeKey(label)) (properties: \(shape.properties.isEmpty ? "none" : shape.properties.map(\.name).joined(separator: ", ")))")
+                }
+                guard case .string(let keyText) = entry else {
+                    throw LuaError(.typeMismatch, "\(what): property '\(property.name)' is injected from a registration key (got \(entry.typeName))")
+                }
+                let propertyKey: ScriptKey
+                do {
+                    propertyKey = try ScriptKey(parsing: keyText.description, catalog: catalog)
+                } catch let error as LuaError {
+                    throw LuaError(.typeMismatch, "\(what): property '\(property.name)': \(error.message)")
+                }
+                guard property.type == "any" || propertyKey.type.name == property.type else {
+                    throw LuaError(.typeMismatch, "\(what): property '\(property.name)' of \(interface) is a \(property.type), "
+                                   + "and \(propertyKey.description) is a \(propertyKey.type.name)")
+                }
+                propertyKeys[property.name] = propertyKey
+            }
+        } else if !deps.isNil {
+            throw LuaError(.typeMismatch, "\(what): 'deps' must be a table (got \(deps.typeName))")
+        }
+        var dependencies: [Dependency] = []
+        var properties: [(name: String, key: ServiceKey)] = []
+        for property in shape.properties {
+            guard let propertyKey = propertyKeys[property.name] else { continue }
+            dependencies.append(Dependency(propertyKey.serviceKey, kind: .instance, label: property.name))
+            properties.append((property.name, propertyKey.serviceKey))
+        }
+        var methods: [AssistedFactory.Method] = []
+        for method in shape.methods {
+            let targetText = targets[method.name] ?? ""
+            let target: ScriptKey
+            do {
+                target = try ScriptKey(parsing: targetText, catalog: catalog)
+            } catch let error as LuaError {
+                throw LuaError(.typeMismatch, "\(what): assisted method '\(method.name)': \(error.message)")
+            }
+            let signature = "\(interface).\(method.name)(\(method.parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", ")))"
+            guard method.result == "any" || target.type.name == method.result else {
+                throw LuaError(.typeMismatch, "\(what): \(signature) returns \(method.result), and \(target.description) is a \(target.type.name)")
+            }
+            var arguments: [ArgumentSpec] = []
+            for parameter in method.parameters {
+                guard let type = catalog.type(parameter.type) else {
+                    throw LuaError(.typeMismatch, "\(what): \(signature): parameter '\(parameter.name)' is a \(parameter.type), "
+                                   + "which is no type scripts can name")
+                }
+                arguments.append(ArgumentSpec(parameter.name, type.serviceType))
+            }
+            dependencies.append(Dependency(target.serviceKey, kind: .provider, label: method.name, arguments: arguments))
+            methods.append(AssistedFactory.Method(name: method.name, parameters: method.parameters.map(\.name), signature: signature,
+                                                  key: target.serviceKey, keyText: target.description))
+        }
+        let factory = host.isDryRun ? FactoryHost.dryRunFactory
+            : AssistedFactory(host: host, interface: interface, resultType: key.type, properties: properties,
+                              methods: methods, origin: origin).registryFactory
+        return (dependencies, factory)
     }
 
     private func field<T: LuaConvertible>(_ name: String, _ value: LuaValue) throws -> T? {

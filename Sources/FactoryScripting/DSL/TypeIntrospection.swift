@@ -6,6 +6,8 @@ import LuaBridge
 //   describe "Cache"     -- { name = "Cache", kind = "class", plugin = "networking",
 //                        --   new = { "integer" }, methods = { set = { args = { "string", "integer" } } },
 //                        --   properties = { count = { type = "integer" } }, functions = { … } }
+//   describe "PizzaFactory" -- { kind = "interface", methods = { smallPizza = { args = { "table" },
+//                        --   names = { "ingredients" }, result = "Pizza" } }, properties = { creditService = … } }
 extension FactoryHost {
     func installTypeIntrospection() throws {
         try lua.setGlobal("types", .function(lua.frameFunction("types") { [unowned self] frame in
@@ -38,10 +40,27 @@ extension FactoryHost {
             break
         case .interface:
             let methods = try lua.newTable()
+            let shape = types.shape(ofInterface: type.name)
             for method in types.requiredMethods(ofInterface: type.name) ?? [] {
-                try methods.rawSet(LuaValue(method), LuaValue.table(try lua.newTable()))
+                let entry = try lua.newTable()
+                if let signature = shape?.methods.first(where: { $0.name == method }) {
+                    // Named arguments: what an assisted factory passes to the registration a method makes.
+                    try entry.rawSet("args", .table(try lua.array(signature.parameters.map { LuaValue($0.type) })))
+                    try entry.rawSet("names", .table(try lua.array(signature.parameters.map { LuaValue($0.name) })))
+                    try entry.rawSet("result", LuaValue(signature.result))
+                }
+                try methods.rawSet(LuaValue(method), .table(entry))
             }
             try table.rawSet("methods", .table(methods))
+            if let shape, !shape.properties.isEmpty {
+                let properties = try lua.newTable(hashCapacity: shape.properties.count)
+                for property in shape.properties {
+                    let entry = try lua.newTable()
+                    try entry.rawSet("type", LuaValue(property.type))
+                    try properties.rawSet(LuaValue(property.name), .table(entry))
+                }
+                try table.rawSet("properties", .table(properties))
+            }
         case .class:
             guard let members = types.members(ofClass: type.name) else { break }
             if members.hasConstructor {

@@ -114,6 +114,9 @@ public final class FactoryHost {
     var stoppedModule: LuaFunction?
     /// Installs the no-op test globals for checking a spec file.
     var specStubs: LuaFunction?
+    /// The assisted factories built so far, as weak keys: how a generated
+    /// method knows it was called on one (`factory:method(…)`).
+    var assistedInstances: LuaTable?
     /// A dry run's `make` functions, kept as a factory would keep them (not
     /// collected, so their captured values' finalizers do not run, and weak
     /// tables see what `run` sees), in one table: a slot each.

@@ -32,6 +32,9 @@ public final class TypeCatalog {
     private var classFunctionNames: [String: () -> [String]] = [:]
     /// Each exported interface's required methods.
     private var interfaceMethods: [String: [String]] = [:]
+    /// The exported interfaces that declare their methods' signatures and
+    /// their properties: what an assisted factory is generated from.
+    private var interfaceShapes: [String: InterfaceShape] = [:]
     /// The interfaces scripts declared (`interface "Logger" { … }`), with
     /// where, and the object that gives each its identity as a service type.
     private var scriptInterfaces: [String: (methods: [String], origin: Origin, identity: AnyObject)] = [:]
@@ -45,6 +48,10 @@ public final class TypeCatalog {
 
     /// The methods a Lua implementation of interface `name` must have, if it is one.
     public func requiredMethods(ofInterface name: String) -> [String]? { interfaceMethods[name] }
+
+    /// The typed methods and the properties of interface `name`, if it
+    /// declares them.
+    public func shape(ofInterface name: String) -> InterfaceShape? { interfaceShapes[name] }
 
     init() {
         addPrimitive("integer", Int.self) { value, _ in try Int.fromLua(value) }
@@ -120,6 +127,9 @@ public final class TypeCatalog {
     func addInterface<P>(_ interface: LuaInterface<P>, exporter: String) throws {
         try claim(interface.name, exporter)
         interfaceMethods[interface.name] = interface.requiredMethods
+        if !interface.methods.isEmpty || !interface.properties.isEmpty {
+            interfaceShapes[interface.name] = InterfaceShape(methods: interface.methods, properties: interface.properties)
+        }
         types[interface.name] = ScriptType(name: interface.name, kind: .interface,
                                            serviceType: ServiceType(P.self, name: interface.name)) { value, state in
             try interface.implementation(of: value, in: state)
@@ -352,4 +362,11 @@ private final class LazyObject {
         made = object
         return object
     }
+}
+
+/// What an interface declares of its members beyond their names: each
+/// method's parameters and result, and its read-only properties.
+public struct InterfaceShape: Sendable, Equatable {
+    public var methods: [LuaInterfaceMethod]
+    public var properties: [LuaInterfaceProperty]
 }

@@ -21,7 +21,9 @@ public final class LuaImplementation: @unchecked Sendable {
         guard problems.isEmpty else {
             throw LuaError(.typeMismatch,
                            "table does not implement \(interface.name): \(problems.joined(separator: "; "))"
-                           + " (required: \(interface.requiredMethods.joined(separator: ", ")))")
+                           + " (required: \(interface.requiredMethods.joined(separator: ", "))"
+                           + (interface.properties.isEmpty ? "" : "; properties: " + interface.properties.map(\.name).joined(separator: ", "))
+                           + ")")
         }
         self.table = table
         self.interfaceName = interface.name
@@ -38,6 +40,24 @@ public final class LuaImplementation: @unchecked Sendable {
         } catch let error as LuaError where error.kind == .typeMismatch {
             let place = function.definition.map { " (\($0))" } ?? ""
             throw LuaError(.typeMismatch, "\(interfaceName).\(method)\(place) returned \(results.isEmpty ? "nothing" : first.typeName), expected \(R.luaTypeName)")
+        }
+    }
+
+    /// The implementation's property `name` (`table.name`) as `R`: what an
+    /// adapter's `var creditService: CreditService { get throws }` reads.
+    /// Anything else is an error naming the property and what it holds.
+    ///
+    /// ```swift
+    /// var creditService: CreditService { get throws { try implementation.property("creditService") } }
+    /// ```
+    public func property<R: LuaConvertible>(_ name: String, as type: R.Type = R.self) throws -> R {
+        guard let state = link.state else { throw LuaError(.closed, "\(interfaceName).\(name): the Lua state is closed") }
+        try state.checkOwnerThread("\(interfaceName).\(name) (implemented in Lua)")
+        let value = try table.get(LuaValue(name))
+        do {
+            return try R.fromLua(value)
+        } catch let error as LuaError where error.kind == .typeMismatch {
+            throw LuaError(.typeMismatch, "\(interfaceName).\(name) is \(value.isNil ? "missing" : value.typeName), expected \(R.luaTypeName)")
         }
     }
 

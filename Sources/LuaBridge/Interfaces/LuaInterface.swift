@@ -16,19 +16,71 @@
 /// let auth = LuaInterface<any AuthRemoteAPI>("AuthRemoteAPI", requires: ["signIn"]) { LuaAuthRemoteAPI($0) }
 /// let api = try auth.implementation(of: table, in: lua)   // checks signIn is there, wraps the table
 /// ```
+///
+/// An interface can also say what its methods take and give, and which
+/// read-only properties it has: a host can then *generate* an
+/// implementation (an assisted factory whose methods make registrations and
+/// whose properties are injected dependencies), and check it.
+///
+/// ```swift
+/// protocol PizzaFactory: AnyObject {
+///     var creditService: CreditService { get throws }
+///     func smallPizza(ingredients: [String]) throws -> Pizza
+/// }
+/// let pizzaFactory = LuaInterface<any PizzaFactory>("PizzaFactory") { LuaPizzaFactory($0) }
+///     .property("creditService", CreditService.self)
+///     .method("smallPizza", ("ingredients", [String].self), returning: Pizza.self)
+/// ```
 public struct LuaInterface<Protocol>: @unchecked Sendable {
     /// The name scripts and messages use.
     public let name: String
     /// The methods every implementation must have.
-    public let requiredMethods: [String]
+    public private(set) var requiredMethods: [String]
+    /// The methods declared with their signatures (``method(_:_:returning:)``), in order.
+    public private(set) var methods: [LuaInterfaceMethod] = []
+    /// The read-only properties every implementation must have, in order.
+    public private(set) var properties: [LuaInterfaceProperty] = []
     let makeAdapter: (LuaImplementation) -> Protocol
+    /// Each property's type check: a value it cannot hold throws.
+    private var propertyChecks: [String: (LuaValue) throws -> Void] = [:]
 
     /// An interface `name` whose Lua implementations need `methods`;
     /// `adapter` wraps a checked table as a `Protocol`.
-    public init(_ name: String, requires methods: [String], adapter: @escaping (LuaImplementation) -> Protocol) {
+    public init(_ name: String, requires methods: [String] = [], adapter: @escaping (LuaImplementation) -> Protocol) {
         self.name = name
         self.requiredMethods = methods
         self.makeAdapter = adapter
+    }
+
+    /// The interface with method `name`, which takes `parameters` (a name
+    /// and a Swift type each, in the order Swift passes them) and returns a
+    /// `result`.
+    ///
+    /// ```swift
+    /// .method("pizza", ("radius", Double.self), ("ingredients", [String].self), returning: Pizza.self)
+    /// ```
+    public func method(_ name: String, _ parameters: (String, Any.Type)..., returning result: Any.Type) -> LuaInterface {
+        var copy = self
+        let method = LuaInterfaceMethod(name: name, parameters: parameters.map { LuaInterfaceParameter(name: $0.0, type: scriptTypeName(of: $0.1)) },
+                                        result: scriptTypeName(of: result))
+        copy.methods.removeAll { $0.name == name }
+        copy.methods.append(method)
+        if !copy.requiredMethods.contains(name) { copy.requiredMethods.append(name) }
+        return copy
+    }
+
+    /// The interface with a read-only property `name` of `type`, which every
+    /// implementation must have (a generated one gets it injected).
+    ///
+    /// ```swift
+    /// .property("creditService", CreditService.self)
+    /// ```
+    public func property<T: LuaConvertible>(_ name: String, _ type: T.Type) -> LuaInterface {
+        var copy = self
+        copy.properties.removeAll { $0.name == name }
+        copy.properties.append(LuaInterfaceProperty(name: name, type: scriptTypeName(of: type)))
+        copy.propertyChecks[name] = { value in _ = try T.fromLua(value) }
+        return copy
     }
 
     /// `value` as a `Protocol`: a Lua table that has every required method
@@ -76,7 +128,17 @@ public struct LuaInterface<Protocol>: @unchecked Sendable {
             switch value {
             case .function: continue
             case .nil: missing.append(method)
-            default: wrong.append("\(method) is \(value.typeName.first.map { "aeiou".contains($0) } == true ? "an" : "a") \(value.typeName), not a function")
+            default: wrong.append("\(method) is \(describeType(of: value)), not a function")
+            }
+        }
+        // Properties are checked here, and again where they are read
+        // (``LuaImplementation/property(_:as:)``): the table may change.
+        for property in properties {
+            let value = try member(property.name, of: table)
+            if value.isNil {
+                missing.append("property \(property.name)")
+            } else if let check = propertyChecks[property.name], (try? check(value)) == nil {
+                wrong.append("property \(property.name) is \(describeType(of: value)), not \(property.type)")
             }
         }
         return (missing.isEmpty ? [] : ["missing " + missing.joined(separator: ", ")]) + wrong
@@ -98,4 +160,50 @@ public struct LuaInterface<Protocol>: @unchecked Sendable {
 public protocol LuaImplemented: AnyObject {
     /// The Lua table the adapter calls.
     var implementation: LuaImplementation { get }
+}
+
+/// A method of a ``LuaInterface`` with its signature, the types named as
+/// scripts name them (`"number"`, `"table"`, `"Pizza"`).
+public struct LuaInterfaceMethod: Sendable, Equatable {
+    /// The method's name.
+    public var name: String
+    /// What it takes, in the order Swift passes it.
+    public var parameters: [LuaInterfaceParameter]
+    /// What it returns.
+    public var result: String
+
+    /// `smallPizza(ingredients: table) -> Pizza`.
+    public var description: String {
+        "\(name)(\(parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", "))) -> \(result)"
+    }
+}
+
+/// A parameter of a ``LuaInterfaceMethod``.
+public struct LuaInterfaceParameter: Sendable, Equatable {
+    public var name: String
+    /// The type as scripts name it.
+    public var type: String
+}
+
+/// A read-only property of a ``LuaInterface``.
+public struct LuaInterfaceProperty: Sendable, Equatable {
+    public var name: String
+    /// The type as scripts name it.
+    public var type: String
+}
+
+/// "a string", "an integer", "a Pizza": a value's type with its article.
+private func describeType(of value: LuaValue) -> String {
+    let name = value.typeName
+    return (name.first.map { "aeiouAEIOU".contains($0) } == true ? "an " : "a ") + name
+}
+
+/// The name a registration's `args` or `deps` would use for values of
+/// `type`: an exported class's name, `integer`, `number`, `string`,
+/// `boolean`, `function`, `table` (Swift arrays and dictionaries arrive as
+/// tables), `any` for a `LuaValue`.
+func scriptTypeName(of type: Any.Type) -> String {
+    let name = luaTypeName(of: type)
+    if name.hasPrefix("array of ") || name.hasPrefix("table of ") { return "table" }
+    return name == "value" ? "any" : name
 }

@@ -59,7 +59,20 @@ function candidate(expected, field)
     return { one }
   end
   if expected:match("^table") then return {} end
-  if expected:match("^%u%w*$") then return anything end        -- an interface (or a class not made yet)
+  if expected:match("^%u%w*$") then                            -- an interface (or a class not made yet)
+    local ok, shape = pcall(describe, expected)
+    if ok and shape.kind == "interface" and shape.properties then
+      -- Its properties must hold values of their types: made from the pool.
+      local implementation = setmetatable({}, getmetatable(anything))
+      for name, property in pairs(shape.properties) do
+        local value = candidate(property.type)
+        if value == nil or value == anything then return nil end
+        implementation[name] = value
+      end
+      return implementation
+    end
+    return anything
+  end
   return nil
 end
 

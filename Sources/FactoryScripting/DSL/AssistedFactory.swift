@@ -1,0 +1,140 @@
+import FactoryRegistry
+import LuaBridge
+
+/// The factory of an assisted registration, generated from an exported
+/// interface instead of written in Lua (Typhoon's factory provider, Guice's
+/// FactoryModuleBuilder):
+///
+/// ```lua
+/// register "PizzaFactory" { assisted = { pizza = "Pizza", smallPizza = "Pizza#small", … } }
+/// ```
+///
+/// What it builds implements the interface: each property holds its
+/// injected dependency, and each method resolves its registration with the
+/// method's arguments, passed by the names the interface gives them. It is
+/// read-only: a script cannot swap a method behind Swift's back.
+final class AssistedFactory: @unchecked Sendable {
+    /// An interface method, and the registration it makes.
+    struct Method {
+        let name: String
+        let parameters: [String]
+        /// `PizzaFactory.smallPizza(ingredients: table)`, for messages.
+        let signature: String
+        let key: ServiceKey
+        let keyText: String
+    }
+
+    private weak var host: FactoryHost?
+    private let interface: String
+    private let resultType: ScriptType
+    /// The properties, each with its dependency.
+    private let properties: [(name: String, key: ServiceKey)]
+    private let methods: [Method]
+    private let origin: Origin
+    /// Shared by every factory this registration builds.
+    private var readOnly: LuaFunction?
+    private var describe: LuaFunction?
+
+    init(host: FactoryHost, interface: String, resultType: ScriptType, properties: [(name: String, key: ServiceKey)],
+         methods: [Method], origin: Origin) {
+        self.host = host
+        self.interface = interface
+        self.resultType = resultType
+        self.properties = properties
+        self.methods = methods
+        self.origin = origin
+    }
+
+    /// As the registry sees it.
+    var registryFactory: UntypedFactory {
+        UntypedFactory(checksResults: true) { [self] resolver, _ in try build(resolver) }
+    }
+
+    private func build(_ resolver: Resolver) throws -> Any {
+        guard let host else {
+            throw RegistryError(.factoryFailed, "the assisted factory \(interface) was called after its host was released",
+                                origin: origin)
+        }
+        let lua = host.lua
+        try lua.checkOwnerThread("the assisted factory \(interface) (\(origin))")
+        do {
+            let members = try lua.newTable(hashCapacity: properties.count + methods.count)
+            for property in properties {
+                try members.rawSet(LuaValue(property.name), host.types.toLua(try resolver.resolveAny(property.key), in: lua))
+            }
+            for method in methods {
+                try members.rawSet(LuaValue(method.name),
+                                   .function(methodFunction(method, provider: try resolver.anyProvider(method.key), host: host)))
+            }
+            let metatable = try lua.newTable(hashCapacity: 4)
+            try metatable.rawSet("__index", .table(members))
+            try metatable.rawSet("__newindex", .function(try sharedReadOnly(lua)))
+            try metatable.rawSet("__tostring", .function(try sharedDescribe(lua)))
+            try metatable.rawSet("__metatable", .boolean(false))
+            let factory = try lua.newTable()
+            try lua.setMetatable(of: factory, to: metatable)
+            try instances(host).rawSet(.table(factory), .boolean(true))
+            return try resultType.fromLua(.table(factory), lua)
+        } catch let error as LuaError {
+            throw RegistryError(.factoryFailed, "the assisted factory \(interface) failed: \(error.message)",
+                                details: ["registered at \(origin)"], origin: origin, causeID: error.errorValueID)
+        }
+    }
+
+    /// `factory:method(a, b)`: resolves the method's registration with
+    /// `{ first = a, second = b }`.
+    private func methodFunction(_ method: Method, provider: Provider<Any>, host: FactoryHost) throws -> LuaFunction {
+        let expected = Int32(method.parameters.count)
+        return try host.lua.frameFunction(method.signature) { [unowned host] frame in
+            guard case .table = frame.value(1), case .boolean(true) = try host.assistedInstances?.rawGet(frame.value(1)) else {
+                throw LuaError(.typeMismatch, "\(method.signature) is a method: call it as factory:\(method.name)(…)")
+            }
+            guard frame.count <= expected + 1 else {
+                throw LuaError(.typeMismatch, "\(method.signature) takes \(expected) argument\(expected == 1 ? "" : "s"), "
+                               + "got \(frame.count - 1)")
+            }
+            let named = try host.lua.newTable(hashCapacity: method.parameters.count)
+            for (offset, parameter) in method.parameters.enumerated() {
+                try named.rawSet(LuaValue(parameter), frame.value(Int32(offset) + 2))
+            }
+            let arguments: Arguments
+            do {
+                arguments = try host.runtimeArguments(.table(named), for: provider.registration, key: method.keyText)
+            } catch let error as LuaError where error.kind == .typeMismatch {
+                throw LuaError(.typeMismatch, "\(method.signature): \(error.message)")
+            }
+            try host.types.push(host.outsideFactoryIfFinalizer(frame) { try provider.call(arguments: arguments) }, to: frame)
+            return 1
+        }
+    }
+
+    /// The host's table of built factories, weak-keyed (made once).
+    private func instances(_ host: FactoryHost) throws -> LuaTable {
+        if let made = host.assistedInstances { return made }
+        let table = try host.lua.newTable(), weakKeys = try host.lua.newTable(hashCapacity: 1)
+        try weakKeys.rawSet("__mode", "k")
+        try host.lua.setMetatable(of: table, to: weakKeys)
+        host.assistedInstances = table
+        return table
+    }
+
+    private func sharedReadOnly(_ lua: LuaState) throws -> LuaFunction {
+        if let readOnly { return readOnly }
+        let made = try lua.frameFunction("\(interface) (assisted)") { [interface] frame in
+            let key = frame.value(2)
+            throw LuaError(.runtime, "\(interface) is generated from its interface and read-only: cannot set \(describeKey(key))")
+        }
+        readOnly = made
+        return made
+    }
+
+    private func sharedDescribe(_ lua: LuaState) throws -> LuaFunction {
+        if let describe { return describe }
+        let made = try lua.frameFunction("\(interface) (assisted)") { [interface, origin] frame in
+            frame.push("\(interface) (assisted factory, \(origin))")
+            return 1
+        }
+        describe = made
+        return made
+    }
+}
