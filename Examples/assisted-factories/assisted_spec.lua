@@ -82,7 +82,7 @@ describe("the generated factories", { config = "app" }, function()
     local pizzas = c:resolve "PizzaFactory"
     expect(function() pizzas:pizza("big", {}) end)
       :to_fail("PizzaFactory.pizza(radius: number, ingredients: table): bad runtime argument 'radius' for Pizza")
-    expect(function() pizzas.smallPizza({}) end):to_fail("is a method: call it as factory:smallPizza(…)")
+    expect(function() pizzas.smallPizza({}) end):to_fail("is a method of the factory it came from: call it as factory:smallPizza(…)")
     expect(function() c:resolve("ChildViewControllerFactory"):childViewController("ana") end)
       :to_fail("bad runtime argument 'user' for ChildViewController (User expected, got string)")
   end)
@@ -91,6 +91,8 @@ describe("the generated factories", { config = "app" }, function()
     local pizzas = c:resolve "PizzaFactory"
     expect(function() pizzas.smallPizza = function() return "a string" end end):to_fail("read-only")
     expect(getmetatable(pizzas)):to_be(false)
+    rawset(pizzas, "smallPizza", function() return "a string" end)    -- the script's view only
+    expect(c:resolve("PizzaShop"):order("small", {}).radius):to_be(ui.Pizza.sizes().small)
   end)
 
   it("must map every method of the interface", function()
@@ -103,7 +105,7 @@ describe("the generated factories", { config = "app" }, function()
     expect(function()
       configuration "wrong-result" { register "PizzaFactory" {
         assisted = { pizza = "CreditService", smallPizza = "Pizza", mediumPizza = "Pizza", largePizza = "Pizza" } } }
-    end):to_fail("PizzaFactory.pizza(radius: number, ingredients: table) returns Pizza, and CreditService is a CreditService")
+    end):to_fail("PizzaFactory.pizza(radius: number, ingredients: table) returns Pizza, but it names CreditService")
   end)
 end)
 
@@ -132,14 +134,15 @@ end)
 -- one you will invoke". Here it is an error naming both places.
 describe("defining a factory twice", function()
   it("is an error naming both places", function()
+    local here = debug.getinfo(1, "l").currentline
     local ok, err = pcall(configuration "twice", {
       register "PizzaFactory" { assisted = { pizza = "Pizza", smallPizza = "Pizza#small", mediumPizza = "Pizza#medium", largePizza = "Pizza#large" } },
       register "PizzaFactory" { make = function() end },
     })
     expect(ok):to_be(false)
     expect(err):to_match("PizzaFactory is registered twice in configuration 'twice'")
-    expect(err):to_match("first at .-assisted_spec.lua:136")
-    expect(err):to_match("again at .-assisted_spec.lua:137")
+    expect(err):to_match("first at .-assisted_spec.lua:" .. here + 2)
+    expect(err):to_match("again at .-assisted_spec.lua:" .. here + 3)
   end)
 
   it("is allowed when the second says it overrides", function()

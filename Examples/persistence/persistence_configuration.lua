@@ -1,12 +1,13 @@
 -- The Factory Method article, as configurations.
 --
--- The article subclasses a DatabaseFactory three times: `app` (SQLite file),
--- `appTests` (same models, in-memory store) and `billingTests` (the Billing
--- model only, in-memory). Here they are three configurations; `app-tests`
--- extends `app` and replaces only the store. The article's dependency-injected
--- variant follows: the model and the store description are registrations of
--- their own, injected into a DatabaseFactory, and the test configurations
--- override just them.
+-- The article subclasses a DatabaseFactory: `app` gives its two properties,
+-- the entity models (Users, Invoices, Billing) and the store descriptions (a
+-- SQLite file); `appTests` overrides only the store descriptions (in memory)
+-- and inherits the models (`super.entitiesModels`); `billingTests` has the
+-- Billing model only, in memory. Here the properties are the registration's
+-- parameters: a configuration that extends `app` changes one of them and
+-- inherits the rest — the factory, its scope, its dependencies, the other
+-- parameter. The article's dependency-injected variant follows.
 local db = require "factoryhost.persistence"
 
 -- Where `app` keeps its file: a configuration value (main.lua and the specs
@@ -14,50 +15,47 @@ local db = require "factoryhost.persistence"
 -- --set path=… win over that).
 value "path" { type = "string", default = "app.sqlite", env = "FACTORYHOST_APP_DB" }
 
-local everything = { "Users", "Invoices", "Billing" }
-
 configuration "app" {
   register "PersistentContainer" {
     scope = "singleton",
     deps = { path = value "path" },
+    -- The DatabaseFactory's properties, which `make` reads from `d`.
+    params = {
+      entitiesModels = { "Users", "Invoices", "Billing" },
+      persistentStoreDescriptions = function(d)
+        return { db.StoreDescription.sqlite { path = d.path, migrateAutomatically = true } }
+      end,
+    },
+    -- makePersistentContainer(): the models merged, the stores opened.
     make = function(d)
-      return db.PersistentContainer.new {
-        models = everything,
-        stores = { db.StoreDescription.sqlite { path = d.path, migrateAutomatically = true } },
-      }
+      return db.PersistentContainer.new { models = d.entitiesModels, stores = d.persistentStoreDescriptions(d) }
     end,
   },
 }
 
+-- Only what differs: the store. The models are app's.
 configuration "app-tests" {
   extends = "app",
-  register "PersistentContainer" { scope = "singleton", override = true,
-    make = function()
-      return db.PersistentContainer.new { models = everything, stores = { db.StoreDescription.inMemory() } }
-    end },
+  register "PersistentContainer" { override = true,
+    params = { persistentStoreDescriptions = function() return { db.StoreDescription.inMemory() } end } },
 }
 
+-- Only what differs from app-tests: the models.
 configuration "billing-tests" {
-  register "PersistentContainer" { scope = "singleton",
-    make = function()
-      return db.PersistentContainer.new { models = { "Billing" }, stores = { db.StoreDescription.inMemory() } }
-    end },
+  extends = "app-tests",
+  register "PersistentContainer" { override = true, params = { entitiesModels = { "Billing" } } },
 }
 
--- A read-only view of the app's file, for reports.
+-- A read-only view of the app's file, for reports: only the store differs.
 configuration "reports" {
-  register "PersistentContainer" { scope = "singleton", deps = { path = value "path" },
-    make = function(d)
-      return db.PersistentContainer.new {
-        models = everything,
-        stores = { db.StoreDescription.sqlite { path = d.path, readOnly = true } },
-      }
-    end },
+  extends = "app",
+  register "PersistentContainer" { override = true,
+    params = { persistentStoreDescriptions = function(d) return { db.StoreDescription.sqlite { path = d.path, readOnly = true } } end } },
 }
 
 -- The dependency-injected variant: properties injected, not inherited.
 configuration "app-di" {
-  register "ManagedObjectModel" { scope = "singleton", make = function() return db.ManagedObjectModel.merged(everything) end },
+  register "ManagedObjectModel" { scope = "singleton", make = function() return db.ManagedObjectModel.merged { "Users", "Invoices", "Billing" } end },
   register "StoreDescription" { deps = { path = value "path" },
     make = function(d) return db.StoreDescription.sqlite { path = d.path, migrateAutomatically = true } end },
   register "DatabaseFactory" {

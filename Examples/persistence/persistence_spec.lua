@@ -6,18 +6,38 @@ local function scratch_file()
   return path
 end
 
+-- Runs factoryhost (arg[-2]: the program running this spec) in a process of
+-- its own, with a script beside this spec; returns what it printed.
+local here = arg[0]:match("^(.*/)") or "./"
+local function shell_quote(text) return "'" .. text:gsub("'", "'\\''") .. "'" end
+local function factoryhost(...)
+  local words = { shell_quote(arg[-2]) }
+  for _, word in ipairs { ... } do words[#words + 1] = shell_quote(word) end
+  local pipe = assert(io.popen(table.concat(words, " ") .. " 2>&1"))
+  local output = pipe:read("a")
+  local ok, how, status = pipe:close()
+  return output, ok and 0 or status
+end
+
 describe("app (a SQLite file)", { config = "app" }, function()
   local path
   before_each(function() path = scratch_file(); values { path = path } end)
   after_each(function() os.remove(path) end)
 
-  it("keeps a record across a restart", function(c)
+  it("keeps a record across a restart: another process reads it", function(c)
     local store = c:resolve "PersistentContainer"
     local id = store:insert("users", { name = "ana", email = "ana@example.com" })
     expect(id):to_be(1)
     store:close()
+    local output, status = factoryhost("run", "--set", "path=" .. path, here .. "reopen.lua")
+    expect(output):to_be("1\tana\tana@example.com\n")
+    expect(status):to_be(0)
+    -- And back: what that process writes, this one reads.
+    expect(factoryhost("run", "--set", "path=" .. path, "-e",
+      "require 'persistence_configuration' container('app'):resolve('PersistentContainer'):insert('users', { name = 'ben' })",
+      here .. "reopen.lua")):to_be("1\tana\tana@example.com\n2\tben\tnil\n")
     local reopened = container("app"):resolve "PersistentContainer"
-    expect(reopened:fetch "users"):to_equal({ { id = 1, name = "ana", email = "ana@example.com" } })
+    expect(reopened:count "users"):to_be(2)
     reopened:close()
   end)
 
@@ -62,9 +82,26 @@ describe("app-tests (in memory)", { config = "app-tests" }, function()
     expect(store.model.names):to_equal({ "Users", "Invoices", "Billing" })
     expect(store.store.path):to_be_nil()
   end)
+
+  it("says only what differs: app's registration, its store parameter changed", function()
+    -- The graph shows where each parameter was changed; a whole registration
+    -- re-declared in app-tests would show none, and its own line.
+    local graph = factoryhost("graph", "--config", "app-tests", here .. "persistence_configuration.lua")
+    local line = graph:match("^PersistentContainer [^\n]*")
+    expect(line):to_match("params%(entitiesModels: table; persistentStoreDescriptions: function, changed at .-persistence_configuration.lua:%d+%)")
+    local app = factoryhost("graph", "--config", "app", here .. "persistence_configuration.lua"):match("^PersistentContainer [^\n]*")
+    expect(app):to_match("params%(entitiesModels: table; persistentStoreDescriptions: function%)")
+    expect(line:match("%S+$")):to_be(app:match("%S+$"))          -- declared once, in app
+  end)
 end)
 
 describe("billing-tests", { config = "billing-tests" }, function()
+  it("changes only the models of app-tests (the store stays in memory)", function(c)
+    local store = c:resolve "PersistentContainer"
+    expect(store.model.names):to_equal({ "Billing" })
+    expect(store.store.path):to_be_nil()
+  end)
+
   it("has the Billing model only: no users table", function(c)
     local store = c:resolve "PersistentContainer"
     expect(store:storedTables()):to_equal({ "payments" })

@@ -93,21 +93,7 @@ struct TestCommand: ParsableCommand {
     }
 
     /// This program's own executable, to start workers with.
-    static func ownExecutable() -> String? {
-        #if os(Linux)
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        #elseif canImport(Darwin)
-        var size: UInt32 = 4096
-        var buffer = [CChar](repeating: 0, count: Int(size))
-        guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
-        return String(cString: buffer)
-        #else
-        return nil
-        #endif
-    }
+    static func ownExecutable() -> String? { executablePath() }
 
     /// Colour on a terminal, unless NO_COLOR is set.
     static func colorsWanted() -> Bool {

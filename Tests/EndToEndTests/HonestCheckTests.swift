@@ -74,7 +74,7 @@ struct HonestCheckTests {
             configuration "late" {}
             """
         let result = try CommandRunner.factoryhost(["check", "-"], in: fixtures, input: script, killAfter: 30)
-        let error = #"stdin:3: register "table#x" (stdin:3): unknown field 'bogus' (fields: args, assisted, deps, eager, into, key, make, name, override, scope)"#
+        let error = #"stdin:3: register "table#x" (stdin:3): unknown field 'bogus' (fields: args, assisted, deps, eager, into, key, make, name, override, params, scope)"#
         #expect(result == ProcessResult(status: 1, stdout: """
             \(error)
             stdin:1: configuration "never" was not checked

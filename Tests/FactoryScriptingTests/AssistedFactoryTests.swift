@@ -100,7 +100,7 @@ struct AssistedFactoryTests {
              "assisted method 'pizza' names the registration it makes (a key such as \"Pizza\"), got function "
                 + "(a factory written in Lua is make = function(d) return implement(\"PizzaFactory\", { … }) end)"),
             (#"assisted = { pizza = "CreditService", smallPizza = "Pizza", mediumPizza = "Pizza", largePizza = "Pizza" }"#,
-             "PizzaFactory.pizza(radius: number, ingredients: table) returns Pizza, and CreditService is a CreditService"),
+             "PizzaFactory.pizza(radius: number, ingredients: table) returns Pizza, but it names CreditService"),
             (#"assisted = { pizza = "Pizza", smallPizza = "Piza", mediumPizza = "Pizza", largePizza = "Pizza" }"#,
              "assisted method 'smallPizza': unknown type 'Piza', did you mean 'Pizza'? (exported types: "),
             (#"make = function() end, assisted = {}"#,
@@ -147,7 +147,51 @@ struct AssistedFactoryTests {
         #expect(try factory.creditService.balance == 1000)
     }
 
-    @Test func scriptsCallItAsAMethodAndCannotReplaceItsMembers() throws {
+    @Test func scriptsCallItAsAMethodAndCannotReplaceWhatSwiftCalls() throws {
+        let host = try makeScreensHost()
+        let results = try host.run(Self.pizzas + """
+
+            configuration "app" {
+              register "PizzaFactory" { scope = "singleton",
+                assisted = { pizza = "Pizza", smallPizza = "Pizza#small", mediumPizza = "Pizza#small", largePizza = "Pizza#small" } },
+              register "PizzaFactory#other" {
+                assisted = { pizza = "Pizza", smallPizza = "Pizza#small", mediumPizza = "Pizza#small", largePizza = "Pizza#small" } },
+              register "PizzaShop" { deps = { factory = "PizzaFactory" }, make = function(d) return ui.PizzaShop.new(d.factory) end },
+            }
+            local c = container "app"
+            local f, other, shop = c:resolve "PizzaFactory", c:resolve "PizzaFactory#other", c:resolve "PizzaShop"
+            local function fails(body) local ok, err = pcall(body) assert(not ok) return (tostring(err):gsub("^p.lua:%d+: ", "")) end
+            local results = { tostring(f):match("^PizzaFactory %(assisted factory, p.lua:%d+%)$") ~= nil,
+              tostring(other):match("^PizzaFactory#other %(assisted factory") ~= nil,
+              f:smallPizza({ "ham" }).radius,
+              f:smallPizza({ "ham" }, nil).radius,
+              fails(function() return f.smallPizza({ "ham" }) end),
+              fails(function() return f.smallPizza(other, {}) end),
+              fails(function() return f:smallPizza({}, 2) end),
+              fails(function() return f:smallPizza("ham") end),
+              fails(function() f.smallPizza = function() end end),
+              getmetatable(f) }
+            -- rawset changes what the script sees, never what Swift calls.
+            rawset(f, "smallPizza", function() return "swapped" end)
+            rawset(f, "creditService", ui.CreditService.new(0))
+            results[#results + 1] = shop:order("small", {}).radius
+            results[#results + 1] = shop.creditService == c:resolve "CreditService"
+            results[#results + 1] = ui.PizzaShop.new(f):order("small", {}).radius
+            return table.unpack(results)
+            """, name: "p.lua")
+        #expect(results == [
+            .boolean(true), .boolean(true), .number(10), .number(10),
+            "PizzaFactory.smallPizza(ingredients: table) is a method of the factory it came from: call it as factory:smallPizza(…)",
+            "PizzaFactory.smallPizza(ingredients: table) is a method of the factory it came from: call it as factory:smallPizza(…)",
+            "PizzaFactory.smallPizza(ingredients: table) takes 1 argument, got 2",
+            "PizzaFactory.smallPizza(ingredients: table): bad runtime argument 'ingredients' for Pizza#small (table expected, got string)",
+            "PizzaFactory is generated from its interface and read-only: cannot set 'smallPizza'",
+            .boolean(false),
+            .number(10), .boolean(true), .number(10),
+        ])
+    }
+
+    @Test func aMethodOfAFactoryWhoseContainerIsGoneSaysSo() throws {
         let host = try makeScreensHost()
         let results = try host.run(Self.pizzas + """
 
@@ -155,24 +199,27 @@ struct AssistedFactoryTests {
               register "PizzaFactory" {
                 assisted = { pizza = "Pizza", smallPizza = "Pizza#small", mediumPizza = "Pizza#small", largePizza = "Pizza#small" } },
             }
-            local f = container("app"):resolve "PizzaFactory"
-            local function fails(body) local ok, err = pcall(body) assert(not ok) return (tostring(err):gsub("^p.lua:%d+: ", "")) end
-            return tostring(f):match("^PizzaFactory %(assisted factory, p.lua:%d+%)$") ~= nil,
-              f:smallPizza({ "ham" }).radius,
-              fails(function() return f.smallPizza({ "ham" }) end),
-              fails(function() return f:smallPizza({}, 2) end),
-              fails(function() return f:smallPizza("ham") end),
-              fails(function() f.smallPizza = function() end end),
-              getmetatable(f)
+            local c = container "app"
+            local f = c:resolve "PizzaFactory"
+            c:close()
+            return select(2, pcall(f.smallPizza, f, {}))
             """, name: "p.lua")
-        #expect(results == [
-            .boolean(true), .number(10),
-            "PizzaFactory.smallPizza(ingredients: table) is a method: call it as factory:smallPizza(…)",
-            "PizzaFactory.smallPizza(ingredients: table) takes 1 argument, got 2",
-            "PizzaFactory.smallPizza(ingredients: table): bad runtime argument 'ingredients' for Pizza#small (table expected, got string)",
-            "PizzaFactory is generated from its interface and read-only: cannot set 'smallPizza'",
-            .boolean(false),
-        ])
+        #expect(results == [LuaValue("PizzaFactory.smallPizza(ingredients: table): the container that made this PizzaFactory is gone "
+                                     + "(closed or released); keep it while its factories are in use")])
+    }
+
+    @Test func anArgumentOfTypeAnyTakesWhatTheMethodPasses() throws {
+        let host = try makeScreensHost()
+        _ = try host.run(Self.pizzas + """
+
+            configuration "app" {
+              register "Pizza#any" { args = { ingredients = "any" }, deps = { credit = "CreditService" },
+                make = function(d, a) return ui.Pizza.new(d.credit, 10, a.ingredients) end },
+              register "PizzaFactory" {
+                assisted = { pizza = "Pizza", smallPizza = "Pizza#any", mediumPizza = "Pizza#small", largePizza = "Pizza#small" } },
+            }
+            """, name: "p.lua")
+        #expect(host.registry.validate().isEmpty)
     }
 
     @Test func aHandWrittenImplementationNeedsThePropertiesWithTheirTypes() throws {

@@ -113,7 +113,7 @@ struct ScriptDSLTests {
 
     @Test(arguments: [
         ("configuration 'app' { register 'Cache' { scop = 'singleton', make = print } }",
-         "x.lua:1: register \"Cache\" (x.lua:1): unknown field 'scop' (fields: args, assisted, deps, eager, into, key, make, name, override, scope)"),
+         "x.lua:1: register \"Cache\" (x.lua:1): unknown field 'scop' (fields: args, assisted, deps, eager, into, key, make, name, override, params, scope)"),
         ("configuration 'app' { register 'Cash' { make = print } }",
          "x.lua:1: unknown type 'Cash', did you mean 'Cache'? (exported types: AuthRemoteAPI, Cache, CategoryViewController, Container, DataLoader, HTTPSession, LoopbackServer, MovieLoader, MovieLoaderFactory, RecommendationsViewController, Request, Scope, SignInViewModel, StatefulRequest, UserSession)"),
         ("configuration 'app' { register 'Cache' { } }", "x.lua:1: register \"Cache\" (x.lua:1): 'make' (the factory function) is missing"),

@@ -72,6 +72,18 @@ public final class Configuration: @unchecked Sendable {
                         details: ["first at \(first.origin)", "again at \(added.origin) (\(hint))"],
                         origin: added.origin)
                 }
+                if added.refinement != nil {
+                    // It changes parameters of one of its own configuration's.
+                    guard first.refinement == nil else {
+                        throw RegistryError(
+                            .duplicateRegistration, "\(added.key)'s parameters are changed twice",
+                            configuration: name, details: ["first at \(first.origin)", "again at \(added.origin) (change them in one place)"],
+                            origin: added.origin)
+                    }
+                    ordered[existing] = try first.refined(by: added, configuration: name)
+                    registry.invalidatePlans()
+                    return
+                }
                 // It replaces a registration of its own configuration; whether it
                 // also overrides an inherited one is what the first one said.
                 added.overrides = ordered[existing].overrides

@@ -115,6 +115,14 @@ final class ContainerPlan: @unchecked Sendable {
                                       registration.overrides ? "an override keeps what the first is: say into = … as it does"
                                                              : "give one of them another name"],
                             origin: registration.origin))
+                    } else if registration.refinement != nil {
+                        do {
+                            flattened[existing] = try first.refined(by: registration, configuration: name)
+                        } catch let error as RegistryError {
+                            problems.append(error)
+                        } catch {
+                            problems.append(RegistryError(.invalidRegistration, "\(error)", configuration: name, origin: registration.origin))
+                        }
                     } else if registration.overrides {
                         flattened[existing] = registration
                     } else {
@@ -196,8 +204,11 @@ final class ContainerPlan: @unchecked Sendable {
                                     origin: registration.origin)
             }
             if let existing = positions[registration.key] {
-                flattened[existing] = registration
+                flattened[existing] = try flattened[existing].refined(by: registration, configuration: parent.configuration)
                 inherited[existing] = false
+            } else if registration.refinement != nil {
+                throw RegistryError(.nothingToOverride, "\(registration.key) changes parameters, but the container has no \(registration.key)",
+                                    configuration: parent.configuration, details: ["at \(registration.origin)"], origin: registration.origin)
             } else {
                 positions[registration.key] = flattened.count
                 flattened.append(registration)

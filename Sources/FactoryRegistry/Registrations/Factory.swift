@@ -61,10 +61,15 @@ public final class UntypedFactory: AnyFactory, @unchecked Sendable {
     /// script layer that converts them to that type), so the registry does
     /// not check them again.
     public let checksResults: Bool
+    /// What made the body (a script layer's own factory object), for that
+    /// layer to find again — to remake it with other parameters, say.
+    public let source: AnyObject?
 
-    public init(checksResults: Bool = false, _ body: @escaping @Sendable (Resolver, Arguments) throws -> Any) {
+    public init(checksResults: Bool = false, source: AnyObject? = nil,
+                _ body: @escaping @Sendable (Resolver, Arguments) throws -> Any) {
         self.body = body
         self.checksResults = checksResults
+        self.source = source
         super.init()
     }
 

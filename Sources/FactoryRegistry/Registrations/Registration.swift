@@ -24,10 +24,15 @@ public struct Registration: Sendable, CustomStringConvertible {
         var factory: AnyFactory
         var configuration: String
         var contribution: Contribution?
+        var parameters: [RegistrationParameter]
+        var refinement: Refinement?
 
         init(key: ServiceKey, scope: Scope, eager: Bool, dependencies: [Dependency], arguments: [ArgumentSpec],
-             origin: Origin, overrides: Bool, factory: AnyFactory, configuration: String, contribution: Contribution? = nil) {
+             origin: Origin, overrides: Bool, factory: AnyFactory, configuration: String, contribution: Contribution? = nil,
+             parameters: [RegistrationParameter] = [], refinement: Refinement? = nil) {
             self.contribution = contribution
+            self.parameters = parameters
+            self.refinement = refinement
             self.key = key
             self.scope = scope
             self.eager = eager
@@ -41,7 +46,8 @@ public struct Registration: Sendable, CustomStringConvertible {
 
         func copy() -> Storage {
             Storage(key: key, scope: scope, eager: eager, dependencies: dependencies, arguments: arguments,
-                    origin: origin, overrides: overrides, factory: factory, configuration: configuration, contribution: contribution)
+                    origin: origin, overrides: overrides, factory: factory, configuration: configuration, contribution: contribution,
+                    parameters: parameters, refinement: refinement)
         }
     }
 
@@ -92,6 +98,19 @@ public struct Registration: Sendable, CustomStringConvertible {
     public var contribution: Contribution? {
         get { storage.contribution }
         set { unique().contribution = newValue }
+    }
+    /// The parameters a configuration extending this one may change
+    /// without restating the rest (see ``refinement``), sorted by name.
+    public var parameters: [RegistrationParameter] {
+        get { storage.parameters }
+        set { unique().parameters = newValue }
+    }
+    /// Set on an override that changes only parameters of the registration
+    /// it overrides (Typhoon's definition inheritance): everything else is
+    /// inherited. See ``Refinement``.
+    public var refinement: Refinement? {
+        get { storage.refinement }
+        set { unique().refinement = newValue }
     }
     /// The configuration the registration was made in (set when added).
     public internal(set) var configuration: String {

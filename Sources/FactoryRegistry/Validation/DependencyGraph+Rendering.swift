@@ -18,6 +18,7 @@ extension DependencyGraph {
         func describe(_ node: Node) -> String {
             var text = "\(node.key) [\(node.scope)]"
             if !node.arguments.isEmpty { text += " args(\(node.arguments.map(\.description).joined(separator: ", ")))" }
+            if !node.parameters.isEmpty { text += " params(\(node.parameters.map(\.description).joined(separator: "; ")))" }
             if let origin = node.origin { text += " \(origin)" }
             if let note = annotate(node) { text += " " + note }
             return text
@@ -82,14 +83,20 @@ extension DependencyGraph {
     }
 
     /// JSON: `{ "configuration", "roots", "nodes": [{ id, key, type, name,
-    /// scope, origin, arguments }], "edges": [{ from, to, label, kind }] }`.
+    /// scope, origin, arguments, parameters (when it has any) }], "edges":
+    /// [{ from, to, label, kind }] }`.
     public func renderJSON() -> String {
         func string(_ text: String?) -> String { text.map(jsonString) ?? "null" }
         let nodeLines = nodes.map { node in
             let arguments = node.arguments.map { "{\"name\": \(jsonString($0.name)), \"type\": \(jsonString($0.type.name))}" }
             return "    {\"id\": \(node.id), \"key\": \(jsonString(node.key)), \"type\": \(jsonString(node.typeName)), "
                 + "\"name\": \(string(node.name)), \"scope\": \(jsonString(node.scope)), "
-                + "\"origin\": \(string(node.origin?.description)), \"arguments\": [\(arguments.joined(separator: ", "))]}"
+                + "\"origin\": \(string(node.origin?.description)), \"arguments\": [\(arguments.joined(separator: ", "))]"
+                + (node.parameters.isEmpty ? "" : ", \"parameters\": [" + node.parameters.map { parameter in
+                    "{\"name\": \(jsonString(parameter.name)), \"type\": \(jsonString(parameter.type)), "
+                        + "\"changedAt\": \(string(parameter.changedAt?.description))}"
+                  }.joined(separator: ", ") + "]")
+                + "}"
         }
         let edgeLines = edges.map { edge in
             "    {\"from\": \(edge.from), \"to\": \(edge.to), \"label\": \(string(edge.label)), \"kind\": \(jsonString(edge.kind.rawValue))}"

@@ -16,6 +16,8 @@ public struct DependencyGraph: Sendable {
         public let scope: String
         public let origin: Origin?
         public let arguments: [ArgumentSpec]
+        /// The parameters a configuration extending it may change, and where changed.
+        public var parameters: [RegistrationParameter] = []
         public var isMissing: Bool { origin == nil }
     }
 
@@ -54,7 +56,7 @@ extension Registry {
             let id = nodes.count
             nodes.append(.init(id: id, key: planned.name, typeName: planned.key.type.name, name: planned.key.name,
                                scope: planned.registration.scope.description, origin: planned.registration.origin,
-                               arguments: planned.arguments))
+                               arguments: planned.arguments, parameters: planned.registration.parameters))
             nodeForIndex[index] = id
             return id
         }

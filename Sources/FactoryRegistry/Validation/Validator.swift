@@ -53,7 +53,7 @@ struct Validator {
                             + targetSpecs.map(\.description).joined(separator: ", ") + ")",
                         planned))
                 }
-                if let given = dependency.arguments, given.sorted(by: { $0.name < $1.name }) != targetSpecs.sorted(by: { $0.name < $1.name }) {
+                if let given = dependency.arguments, !Self.passes(given, to: targetSpecs) {
                     let called = plan.registrations[target]
                     problems.append(RegistryError(
                         .argumentMismatch,
@@ -69,6 +69,15 @@ struct Validator {
             }
         }
         return problems
+    }
+
+    /// Whether a provider passing `given` (by name) gives `taken` exactly
+    /// the arguments it takes, each of its type or to one that takes any.
+    private static func passes(_ given: [ArgumentSpec], to taken: [ArgumentSpec]) -> Bool {
+        guard given.count == taken.count else { return false }
+        return given.allSatisfy { argument in
+            taken.contains { $0.name == argument.name && ($0.type == argument.type || $0.type.acceptsEveryType) }
+        }
     }
 
     /// Instance-dependency cycles (providers break cycles: they resolve

@@ -57,8 +57,13 @@ extension FactoryHost {
 
     /// Keeps a dry run's `make` alive as long as the run (see ``dryRunMakes``).
     func keepForDryRun(_ make: LuaFunction) throws {
+        try keepForDryRun(.function(make))
+    }
+
+    /// The same for any value a registration holds (its parameters).
+    func keepForDryRun(_ value: LuaValue) throws {
         dryRunMakeCount += 1
-        try dryRunMakes?.rawSet(.integer(dryRunMakeCount), .function(make))
+        try dryRunMakes?.rawSet(.integer(dryRunMakeCount), value)
     }
 
     /// Stops the dry run for good (see ``LuaState/stop(_:)``) and returns

@@ -26,6 +26,8 @@ final class AssistedFactory: @unchecked Sendable {
 
     private weak var host: FactoryHost?
     private let interface: String
+    /// `PizzaFactory` or `PizzaFactory#name`.
+    private let keyText: String
     private let resultType: ScriptType
     /// The properties, each with its dependency.
     private let properties: [(name: String, key: ServiceKey)]
@@ -35,10 +37,11 @@ final class AssistedFactory: @unchecked Sendable {
     private var readOnly: LuaFunction?
     private var describe: LuaFunction?
 
-    init(host: FactoryHost, interface: String, resultType: ScriptType, properties: [(name: String, key: ServiceKey)],
+    init(host: FactoryHost, interface: String, keyText: String, resultType: ScriptType, properties: [(name: String, key: ServiceKey)],
          methods: [Method], origin: Origin) {
         self.host = host
         self.interface = interface
+        self.keyText = keyText
         self.resultType = resultType
         self.properties = properties
         self.methods = methods
@@ -62,9 +65,13 @@ final class AssistedFactory: @unchecked Sendable {
             for property in properties {
                 try members.rawSet(LuaValue(property.name), host.types.toLua(try resolver.resolveAny(property.key), in: lua))
             }
+            // Each factory's methods answer only to it (`other:method(…)` is refused).
+            host.assistedInstanceCount += 1
+            let identity = host.assistedInstanceCount
             for method in methods {
                 try members.rawSet(LuaValue(method.name),
-                                   .function(methodFunction(method, provider: try resolver.anyProvider(method.key), host: host)))
+                                   .function(methodFunction(method, provider: try resolver.anyProvider(method.key),
+                                                            identity: identity, host: host)))
             }
             let metatable = try lua.newTable(hashCapacity: 4)
             try metatable.rawSet("__index", .table(members))
@@ -73,7 +80,9 @@ final class AssistedFactory: @unchecked Sendable {
             try metatable.rawSet("__metatable", .boolean(false))
             let factory = try lua.newTable()
             try lua.setMetatable(of: factory, to: metatable)
-            try instances(host).rawSet(.table(factory), .boolean(true))
+            try instances(host).rawSet(.table(factory), .integer(identity))
+            // Swift calls `members`; scripts hold `factory`, whose raw fields it never reads.
+            try lua.presentImplementation(members, as: factory)
             return try resultType.fromLua(.table(factory), lua)
         } catch let error as LuaError {
             throw RegistryError(.factoryFailed, "the assisted factory \(interface) failed: \(error.message)",
@@ -83,15 +92,16 @@ final class AssistedFactory: @unchecked Sendable {
 
     /// `factory:method(a, b)`: resolves the method's registration with
     /// `{ first = a, second = b }`.
-    private func methodFunction(_ method: Method, provider: Provider<Any>, host: FactoryHost) throws -> LuaFunction {
+    private func methodFunction(_ method: Method, provider: Provider<Any>, identity: Int, host: FactoryHost) throws -> LuaFunction {
         let expected = Int32(method.parameters.count)
         return try host.lua.frameFunction(method.signature) { [unowned host] frame in
-            guard case .table = frame.value(1), case .boolean(true) = try host.assistedInstances?.rawGet(frame.value(1)) else {
-                throw LuaError(.typeMismatch, "\(method.signature) is a method: call it as factory:\(method.name)(…)")
+            guard case .table = frame.value(1), case .integer(identity) = try host.assistedInstances?.rawGet(frame.value(1)) else {
+                throw LuaError(.typeMismatch, "\(method.signature) is a method of the factory it came from: call it as factory:\(method.name)(…)")
             }
-            guard frame.count <= expected + 1 else {
-                throw LuaError(.typeMismatch, "\(method.signature) takes \(expected) argument\(expected == 1 ? "" : "s"), "
-                               + "got \(frame.count - 1)")
+            var given = frame.count - 1                  // trailing nils are absent arguments, as in Lua
+            while given > 0, frame.value(given + 1).isNil { given -= 1 }
+            guard given <= expected else {
+                throw LuaError(.typeMismatch, "\(method.signature) takes \(expected) argument\(expected == 1 ? "" : "s"), got \(given)")
             }
             let named = try host.lua.newTable(hashCapacity: method.parameters.count)
             for (offset, parameter) in method.parameters.enumerated() {
@@ -103,7 +113,16 @@ final class AssistedFactory: @unchecked Sendable {
             } catch let error as LuaError where error.kind == .typeMismatch {
                 throw LuaError(.typeMismatch, "\(method.signature): \(error.message)")
             }
-            try host.types.push(host.outsideFactoryIfFinalizer(frame) { try provider.call(arguments: arguments) }, to: frame)
+            let made: Any
+            do {
+                made = try host.outsideFactoryIfFinalizer(frame) { try provider.call(arguments: arguments) }
+            } catch let error as RegistryError where error.kind == .scopeClosed
+                        && (error.message.hasPrefix("a provider was called after its container was released")
+                            || (error.message.hasPrefix("cannot ") && error.message.contains(": container '") && error.message.hasSuffix("' is closed"))) {
+                throw LuaError(.runtime, "\(method.signature): the container that made this \(self.interface) is gone (closed or released); "
+                               + "keep it while its factories are in use")
+            }
+            try host.types.push(made, to: frame)
             return 1
         }
     }
@@ -130,8 +149,8 @@ final class AssistedFactory: @unchecked Sendable {
 
     private func sharedDescribe(_ lua: LuaState) throws -> LuaFunction {
         if let describe { return describe }
-        let made = try lua.frameFunction("\(interface) (assisted)") { [interface, origin] frame in
-            frame.push("\(interface) (assisted factory, \(origin))")
+        let made = try lua.frameFunction("\(interface) (assisted)") { [keyText, origin] frame in
+            frame.push("\(keyText) (assisted factory, \(origin))")
             return 1
         }
         describe = made

@@ -37,14 +37,21 @@ final class LuaFactory: @unchecked Sendable {
     }
     /// The configuration values `make` receives in `deps` (label, value name).
     private let values: [(label: LuaFieldName, name: String)]
+    private let declaredValues: [(label: String, name: String)]
+    /// The registration's parameters, which `make` receives in `deps` too,
+    /// by name (a configuration extending this one may change them alone).
+    private let parameters: [(name: String, label: LuaFieldName, value: LuaValue)]
     /// The names of the runtime arguments, in the registration's order.
     private let argumentNames: [String]
     private let argumentLabels: [LuaFieldName]
     private let origin: Origin
 
     init(host: FactoryHost, make: LuaFunction, key: String, resultType: ScriptType,
-         dependencies: [Dependency], values: [(label: String, name: String)] = [], argumentNames: [String], origin: Origin) {
+         dependencies: [Dependency], values: [(label: String, name: String)] = [],
+         parameters: [(name: String, value: LuaValue)] = [], argumentNames: [String], origin: Origin) {
         self.values = values.map { (LuaFieldName($0.label), $0.name) }
+        self.declaredValues = values
+        self.parameters = parameters.map { ($0.name, LuaFieldName($0.name), $0.value) }
         self.host = host
         self.make = make
         self.key = key
@@ -58,7 +65,21 @@ final class LuaFactory: @unchecked Sendable {
     /// As the registry sees it.
     var registryFactory: UntypedFactory {
         // Results are checked here (build reads them as the registered type).
-        UntypedFactory(checksResults: true) { [self] resolver, arguments in try build(resolver, arguments) }
+        UntypedFactory(checksResults: true, source: self) { [self] resolver, arguments in try build(resolver, arguments) }
+    }
+
+    /// The same factory with some parameters changed (checked by the
+    /// registry first: each is one of this factory's, of the same kind).
+    func changing(_ changed: [(name: String, value: LuaValue)]) throws -> LuaFactory {
+        guard let host else {
+            throw RegistryError(.factoryFailed, "the factory for \(key) was changed after its host was released", origin: origin)
+        }
+        let merged = parameters.map { parameter in
+            (name: parameter.name, value: changed.last { $0.name == parameter.name }?.value ?? parameter.value)
+        }
+        return LuaFactory(host: host, make: make, key: key, resultType: resultType, dependencies: dependencies,
+                          values: declaredValues, parameters: merged,
+                          argumentNames: argumentNames, origin: origin)
     }
 
     private func build(_ resolver: Resolver, _ arguments: Arguments) throws -> Any {
@@ -83,6 +104,7 @@ final class LuaFactory: @unchecked Sendable {
             return try make.call(pushing: { frame in
                 frame.pushNewTable(hashCapacity: Int32(dependencies.count + values.count))
                 if !values.isEmpty { try pushValues(to: frame, from: host) }
+                if !parameters.isEmpty { try pushParameters(to: frame) }
                 for dependency in prepared {
                     switch dependency.kind {
                     case .instance:
@@ -126,6 +148,15 @@ final class LuaFactory: @unchecked Sendable {
         for value in values {
             try frame.push(host.values.value(value.name))
             frame.setField(value.label, inTableAt: -2)
+        }
+    }
+
+    /// The parameters `make` receives, into the deps table on top.
+    @inline(never)
+    private func pushParameters(to frame: LuaFrame) throws {
+        for parameter in parameters {
+            try frame.push(parameter.value)
+            frame.setField(parameter.label, inTableAt: -2)
         }
     }
 

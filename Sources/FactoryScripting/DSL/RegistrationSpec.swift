@@ -85,7 +85,7 @@ struct ScriptKey {
 struct RegistrationParser {
     /// The fields of a registration's body, in the order they are read.
     enum Field: String, CaseIterable {
-        case args, assisted, deps, eager, into, key, make, name, override, scope
+        case args, assisted, deps, eager, into, key, make, name, override, params, scope
     }
     private static let allFields = Field.allCases
     static let fields = allFields.map(\.rawValue)
@@ -143,6 +143,9 @@ struct RegistrationParser {
         let overrides: Bool = try field("override", value(.override)) ?? false
         let make: LuaFunction? = try field("make", value(.make))
         let assisted = value(.assisted)
+        if make == nil && assisted.isNil && !value(.params).isNil {
+            return try parseRefinement(value(.params), key: key, overrides: overrides, host: host) { value($0).isNil }
+        }
         if make == nil && assisted.isNil {
             throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing"
                            + (catalog.shape(ofInterface: key.type.name) != nil
@@ -160,7 +163,8 @@ struct RegistrationParser {
             throw LuaError(.typeMismatch, "\(what): only a singleton can be eager (scope is \(scope))")
         }
         if !assisted.isNil {
-            let conflicting = [make == nil ? nil : "make", value(.args).isNil ? nil : "args", contribution == nil ? nil : "into"]
+            let conflicting = [make == nil ? nil : "make", value(.args).isNil ? nil : "args", contribution == nil ? nil : "into",
+                               value(.params).isNil ? nil : "params"]
             if let field = conflicting.compactMap({ $0 }).first {
                 throw LuaError(.typeMismatch, "\(what): an assisted factory is generated from its interface, so it has no '\(field)'")
             }
@@ -171,6 +175,12 @@ struct RegistrationParser {
         }
         guard let make else { throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing") }
         let (dependencies, valueDependencies) = try parseDependencies(value(.deps), host: host)
+        let parameters = try parseParameters(value(.params))
+        for parameter in parameters {
+            if let clash = dependencies.first(where: { $0.label == parameter.name })?.label ?? valueDependencies.first(where: { $0.label == parameter.name })?.label {
+                throw LuaError(.typeMismatch, "\(what): '\(clash)' is both a parameter and a dependency (make reads both from its first argument)")
+            }
+        }
         let arguments = try parseArguments(value(.args))
         if contribution != nil && !arguments.isEmpty {
             throw LuaError(.typeMismatch, "\(what): a contribution takes no runtime arguments (its collection is built whole)")
@@ -180,11 +190,15 @@ struct RegistrationParser {
         // a quarter of check's memory). `make` is kept all the same, in one
         // table: collected, it would run its captured values' finalizers
         // mid-script, and weak tables would see what `run` does not.
-        if host.isDryRun { try host.keepForDryRun(make) }
+        if host.isDryRun {
+            try host.keepForDryRun(make)
+            if !parameters.isEmpty { try host.keepForDryRun(value(.params)) }
+        }
         let keyDescription = key.description
         let factory = host.isDryRun ? FactoryHost.dryRunFactory
             : LuaFactory(host: host, make: make, key: keyDescription, resultType: key.type,
                          dependencies: dependencies, values: valueDependencies,
+                         parameters: parameters.map { ($0.name, $0.value) },
                          argumentNames: arguments.map(\.0), origin: origin).registryFactory
         for use in valueDependencies { host.valueUses.append((use.name, keyDescription, origin)) }
         var registration = Registration(
@@ -192,6 +206,63 @@ struct RegistrationParser {
             arguments: arguments.map { ArgumentSpec($0.0, $0.1.serviceType) }, origin: origin,
             overrides: overrides, factory: factory)
         registration.contribution = contribution
+        if !parameters.isEmpty { registration.parameters = parameters.map { RegistrationParameter($0.name, type: $0.type) } }
+        return RegistrationSpec(registration, key: keyDescription)
+    }
+
+    /// `params = { stores = function() … end }`: the parameters `make`
+    /// reads from its first argument, by name, sorted.
+    private func parseParameters(_ value: LuaValue) throws -> [(name: String, type: String, value: LuaValue)] {
+        if value.isNil { return [] }
+        guard case .table(let table) = value else {
+            throw LuaError(.typeMismatch, "\(what): 'params' must be a table of names to values (got \(value.typeName))")
+        }
+        var result: [(name: String, type: String, value: LuaValue)] = []
+        for (name, parameter) in try table.pairs() {
+            guard case .string(let text) = name, isIdentifier(text.description) else {
+                throw LuaError(.typeMismatch, "\(what): a parameter's name is an identifier (got \(describeKey(name)))")
+            }
+            let type: String
+            switch parameter {
+            case .integer, .number: type = "number"
+            default: type = parameter.typeName
+            }
+            result.append((text.description, type, parameter))
+        }
+        return result.sorted { $0.name < $1.name }
+    }
+
+    /// `register "Key" { override = true, params = { … } }` without `make`:
+    /// the inherited registration with these parameters changed, the rest
+    /// (factory, scope, dependencies, arguments) as it was. The registry
+    /// checks each parameter is one it has, of the same kind.
+    private func parseRefinement(_ params: LuaValue, key: ScriptKey, overrides: Bool, host: FactoryHost,
+                                 absent: (Field) -> Bool) throws -> RegistrationSpec {
+        guard overrides else {
+            throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing "
+                           + "(to change only the parameters of an inherited registration, say override = true)")
+        }
+        let kept: [Field] = [.args, .deps, .eager, .into, .key, .scope]
+        if let stated = kept.first(where: { !absent($0) }) {
+            throw LuaError(.typeMismatch, "\(what): changing only parameters keeps the inherited registration's '\(stated.rawValue)' "
+                           + "(give make to replace the registration whole)")
+        }
+        let changed = try parseParameters(params)
+        if host.isDryRun { try host.keepForDryRun(params) }
+        final class Values: @unchecked Sendable {       // read on the host's thread only, when a plan is made
+            let values: [(name: String, value: LuaValue)]
+            init(_ values: [(name: String, value: LuaValue)]) { self.values = values }
+        }
+        let values = Values(changed.map { ($0.name, $0.value) })
+        let dryRun = host.isDryRun, keyDescription = key.description
+        var registration = Registration(key: key.serviceKey, origin: origin, overrides: true, factory: FactoryHost.dryRunFactory)
+        registration.refinement = Refinement(parameters: changed.map { RegistrationParameter($0.name, type: $0.type) }) { inherited in
+            if dryRun { return inherited }
+            guard let source = (inherited as? UntypedFactory)?.source as? LuaFactory else {
+                throw RegistryError(.invalidRegistration, "\(keyDescription)'s factory is not a script's, so its parameters cannot be changed")
+            }
+            return try source.changing(values.values).registryFactory
+        }
         return RegistrationSpec(registration, key: keyDescription)
     }
 
@@ -247,7 +318,9 @@ struct RegistrationParser {
                                    + "property \(describeKey(label)) (properties: \(shape.properties.isEmpty ? "none" : shape.properties.map(\.name).joined(separator: ", ")))")
                 }
                 guard case .string(let keyText) = entry else {
-                    throw LuaError(.typeMismatch, "\(what): property '\(property.name)' is injected from a registration key (got \(entry.typeName))")
+                    let isValue = if case .function = entry, try host.valueReferences?.rawGet(entry).isNil == false { true } else { false }
+                    throw LuaError(.typeMismatch, "\(what): property '\(property.name)' is injected from a registration key (got "
+                                   + (isValue ? "a configuration value, which an assisted factory's properties cannot be" : entry.typeName) + ")")
                 }
                 let propertyKey: ScriptKey
                 do {
@@ -282,7 +355,8 @@ struct RegistrationParser {
             }
             let signature = "\(interface).\(method.name)(\(method.parameters.map { "\($0.name): \($0.type)" }.joined(separator: ", ")))"
             guard method.result == "any" || target.type.name == method.result else {
-                throw LuaError(.typeMismatch, "\(what): \(signature) returns \(method.result), and \(target.description) is a \(target.type.name)")
+                throw LuaError(.typeMismatch, "\(what): \(signature) returns \(method.result), but "
+                               + (target.description == target.type.name ? "it names \(target.type.name)" : "\(target.description) is a \(target.type.name)"))
             }
             var arguments: [ArgumentSpec] = []
             for parameter in method.parameters {
@@ -297,7 +371,7 @@ struct RegistrationParser {
                                                   key: target.serviceKey, keyText: target.description))
         }
         let factory = host.isDryRun ? FactoryHost.dryRunFactory
-            : AssistedFactory(host: host, interface: interface, resultType: key.type, properties: properties,
+            : AssistedFactory(host: host, interface: interface, keyText: key.description, resultType: key.type, properties: properties,
                               methods: methods, origin: origin).registryFactory
         return (dependencies, factory)
     }

@@ -142,8 +142,8 @@ extension FactoryHost: InstanceDisposer {
         let value: LuaValue
         switch instance {
         case let table as LuaTable: value = .table(table)
-        case let implemented as LuaImplemented: value = .table(implemented.implementation.table)
-        case let implementation as LuaImplementation: value = .table(implementation.table)
+        case let implemented as LuaImplemented: value = .table(implemented.implementation.face)
+        case let implementation as LuaImplementation: value = .table(implementation.face)
         case let lua as LuaValue: value = lua
         default: return
         }

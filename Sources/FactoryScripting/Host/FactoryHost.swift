@@ -117,6 +117,8 @@ public final class FactoryHost {
     /// The assisted factories built so far, as weak keys: how a generated
     /// method knows it was called on one (`factory:method(…)`).
     var assistedInstances: LuaTable?
+    /// How many assisted factories were built: each one's identity.
+    var assistedInstanceCount = 0
     /// A dry run's `make` functions, kept as a factory would keep them (not
     /// collected, so their captured values' finalizers do not run, and weak
     /// tables see what `run` sees), in one table: a slot each.

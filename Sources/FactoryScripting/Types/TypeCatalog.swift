@@ -60,11 +60,13 @@ public final class TypeCatalog {
         addPrimitive("boolean", Bool.self) { value, _ in try Bool.fromLua(value) }
         addPrimitive("table", LuaTable.self) { value, _ in try LuaTable.fromLua(value) }
         addPrimitive("function", LuaFunction.self) { value, _ in try LuaFunction.fromLua(value) }
-        addPrimitive("any", LuaValue.self) { value, _ in value }
+        addPrimitive("any", LuaValue.self, acceptsEveryType: true) { value, _ in value }
     }
 
-    private func addPrimitive<T>(_ name: String, _ type: T.Type, _ read: @escaping (LuaValue, LuaState) throws -> Any) {
-        types[name] = ScriptType(name: name, kind: .primitive, serviceType: ServiceType(type, name: name), fromLua: read)
+    private func addPrimitive<T>(_ name: String, _ type: T.Type, acceptsEveryType: Bool = false,
+                                 _ read: @escaping (LuaValue, LuaState) throws -> Any) {
+        types[name] = ScriptType(name: name, kind: .primitive, serviceType: ServiceType(type, name: name, acceptsEveryType: acceptsEveryType),
+                                 fromLua: read)
         exporters[name] = "factoryhost"
     }
 
@@ -301,7 +303,7 @@ public final class TypeCatalog {
         case let v as String: return LuaValue(v)
         case let v as LuaTable: return .table(v)
         case let v as LuaFunction: return .function(v)
-        case let v as LuaImplemented: return .table(v.implementation.table)
+        case let v as LuaImplemented: return .table(v.implementation.face)
         case let list as [Any]:                      // a list of contributions: a Lua array
             let table = try state.newTable(arrayCapacity: list.count)
             for (index, item) in list.enumerated() { try table.rawSet(.integer(index + 1), try toLua(item, in: state)) }

@@ -10,8 +10,13 @@
 /// // AuthRemoteAPI.signIn (fake.lua:4) returned string, expected UserSession
 /// ```
 public final class LuaImplementation: @unchecked Sendable {
-    /// The implementing table.
+    /// The implementing table: where Swift finds its methods and properties.
     public let table: LuaTable
+    /// The table Lua gets when the implementation is handed back to it, and
+    /// the receiver of its methods: `table` itself, unless a host generated
+    /// the implementation and shows scripts a read-only face of it
+    /// (``present(as:)``) — a script cannot then change what Swift calls.
+    public private(set) var face: LuaTable
     /// The interface it implements.
     public let interfaceName: String
     private let link: LuaStateLink
@@ -26,8 +31,18 @@ public final class LuaImplementation: @unchecked Sendable {
                            + ")")
         }
         self.table = table
+        self.face = table
         self.interfaceName = interface.name
         self.link = state.link
+    }
+
+    /// Shows Lua `face` instead of the implementing table, from now on.
+    ///
+    /// ```swift
+    /// (adapter as? LuaImplemented)?.implementation.present(as: readOnlyProxy)
+    /// ```
+    public func present(as face: LuaTable) {
+        self.face = face
     }
 
     /// Calls `table:method(arguments…)` and returns its first result as `R`.
@@ -72,7 +87,35 @@ public final class LuaImplementation: @unchecked Sendable {
         guard case .function(let function) = try table.get(LuaValue(method)) else {
             throw LuaError(.typeMismatch, "\(interfaceName).\(method): the Lua implementation no longer has this method")
         }
-        let values = try [LuaValue.table(table)] + arguments.map { try $0.toLua(in: state) }
+        let values = try [LuaValue.table(face)] + arguments.map { try $0.toLua(in: state) }
         return (try function.call(arguments: values), function)
+    }
+}
+
+extension LuaState {
+    /// Makes `face` stand for `table` as an interface implementation: when
+    /// Lua hands `face` to Swift as an interface, Swift calls `table`'s
+    /// methods and reads its properties (and Lua gets `face` back). A host
+    /// generating an implementation shows scripts a read-only face this way,
+    /// so that no `rawset` on what they hold changes what Swift calls.
+    ///
+    /// ```swift
+    /// try lua.presentImplementation(members, as: proxy)     // proxy's __index is members
+    /// let factory = try interface.implementation(of: .table(proxy), in: lua)
+    /// ```
+    public func presentImplementation(_ table: LuaTable, as face: LuaTable) throws {
+        if implementationFaces == nil {
+            let faces = try newTable(), weakKeys = try newTable(hashCapacity: 1)
+            try weakKeys.rawSet("__mode", "k")
+            try setMetatable(of: faces, to: weakKeys)
+            implementationFaces = faces
+        }
+        try implementationFaces?.rawSet(.table(face), .table(table))
+    }
+
+    /// The table `face` stands for (``presentImplementation(_:as:)``), if any.
+    func implementingTable(of face: LuaTable) throws -> LuaTable? {
+        guard let faces = implementationFaces, case .table(let table) = try faces.rawGet(.table(face)) else { return nil }
+        return table
     }
 }

@@ -90,6 +90,12 @@ public struct LuaInterface<Protocol>: @unchecked Sendable {
     public func implementation(of value: LuaValue, in state: LuaState) throws -> Protocol {
         switch value {
         case .table(let table):
+            // A generated implementation's face: Swift calls what it stands for.
+            if let implementing = try state.implementingTable(of: table) {
+                let implementation = try LuaImplementation(checking: implementing, implements: self, in: state)
+                implementation.present(as: table)
+                return makeAdapter(implementation)
+            }
             return makeAdapter(try LuaImplementation(checking: table, implements: self, in: state))
         case .userdata(let userdata):
             if let object = userdata.object(as: AnyObject.self) as? Protocol { return object }

@@ -42,6 +42,9 @@ public final class LuaState {
     /// Registry references to the bridge's metatables, by type name (see
     /// `pushObject(_:type:in:)`).
     var metatableReferences: [String: Int32] = [:]
+    /// The read-only faces of generated implementations, as weak keys, each
+    /// to the table that implements it (see ``presentImplementation(_:as:)``).
+    var implementationFaces: LuaTable?
     /// The chunk name ``LuaFrame/position(level:)`` made last, shared while
     /// positions stay in the same chunk.
     private let chunkNames = LuaStringCache()

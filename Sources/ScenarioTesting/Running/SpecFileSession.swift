@@ -34,6 +34,7 @@ final class SpecFileSession {
             lua.timeLimit = Self.duration(seconds: timeLimit)
             // Loading is held to the limit too; stuck in C, it ends the worker.
             lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: \(file): ", status: WorkerProcess.hardStopStatus)
+            try Self.setArguments(for: file, in: lua)
             try host.run(file: file)
             guard case .function(let list) = try api.rawGet("tests"),
                   case .table(let items)? = try list.call().first else {
@@ -46,6 +47,17 @@ final class SpecFileSession {
         } catch {
             throw TestFailure(kind: .error, message: String(describing: error))
         }
+    }
+
+    /// `arg`, as `factoryhost run` gives a script: `arg[0]` the spec file,
+    /// `arg[-1]` "test", `arg[-2]` this program's executable — what a spec
+    /// starts another process of the program with (a restart, say).
+    private static func setArguments(for file: String, in lua: LuaState) throws {
+        let arg = try lua.newTable(hashCapacity: 3)
+        try arg.rawSet(.integer(0), LuaValue(file))
+        try arg.rawSet(.integer(-1), "test")
+        if let executable = executablePath() ?? CommandLine.arguments.first { try arg.rawSet(.integer(-2), LuaValue(executable)) }
+        try lua.setGlobal("arg", .table(arg))
     }
 
     /// The tests `selection` keeps, in declaration order.
