@@ -133,6 +133,37 @@ struct ValidationTests {
                 == "Factory.screen passes (user: Screen) to Screen, which takes (user: User)")
     }
 
+    /// An override that changes only parameters (``Refinement``) keeps the
+    /// inherited registration — scope, dependencies — with its factory
+    /// remade; a parameter it does not have is a problem naming both places.
+    @Test func aRefinementRemakesTheInheritedFactoryAndKeepsTheRest() throws {
+        final class Greeting: Sendable { let word: String; init(_ word: String) { self.word = word } }
+        let registry = Registry()
+        let app = try registry.defineConfiguration("app")
+        var base = Registration(key: ServiceKey(Greeting.self), scope: .singleton, origin: Origin(file: "app.lua", line: 1),
+                                factory: TypedFactory { _ in Greeting("hello") })
+        base.parameters = [RegistrationParameter("word", type: "string")]
+        try app.add(base)
+        func refinement(_ name: String, _ type: String, line: Int) -> Registration {
+            var change = Registration(key: ServiceKey(Greeting.self), origin: Origin(file: "tests.lua", line: line), overrides: true,
+                                      factory: AnyFactory())
+            change.refinement = Refinement(parameters: [RegistrationParameter(name, type: type)]) { _ in TypedFactory { _ in Greeting("hi") } }
+            return change
+        }
+        let tests = try registry.defineConfiguration("tests", extends: "app")
+        try tests.add(refinement("word", "string", line: 2))
+        let container = try registry.container("tests")
+        let greeting = try container.resolve(Greeting.self)
+        #expect(greeting.word == "hi")
+        #expect(try container.resolve(Greeting.self) === greeting)            // still a singleton
+        #expect(try registry.graph(of: "tests").renderTree() == "Greeting [singleton] params(word: string, changed at tests.lua:2) app.lua:1")
+        let typo = try registry.defineConfiguration("typo", extends: "app")
+        try typo.add(refinement("wrd", "string", line: 3))
+        #expect(registry.validate("typo").map(\.message)
+                == ["Greeting changes parameters of the registration it overrides, and it has no parameter 'wrd', did you mean 'word'?"])
+        #expect(registry.validate("typo").first?.details == ["Greeting registered at app.lua:1 (parameters: word: string)", "changed at tests.lua:3"])
+    }
+
     @Test func graphShowsNodesEdgesAndMissingOnes() throws {
         let life = Lifecycle()
         let registry = Registry()
