@@ -67,7 +67,7 @@ struct RegistrationParametersTests {
     @Test func whatAChangeOfParametersCannotSay() throws {
         let cases: [(String, String)] = [
             (#"params = { word = "hi" }"#,
-             "'make' (the factory function) is missing (to change only the parameters of an inherited registration, say override = true)"),
+             "'make' (the factory function) is missing (or, in a configuration that extends one registering it, say override = true to change only its params)"),
             (#"override = true, scope = "transient", params = { word = "hi" }"#,
              "changing only parameters keeps the inherited registration's 'scope' (give make to replace the registration whole)"),
             (#"override = true, deps = { x = "string" }, params = { word = "hi" }"#,
@@ -76,6 +76,12 @@ struct RegistrationParametersTests {
              "a parameter's name is an identifier (got [1])"),
             (#"override = true, params = "hi""#,
              "'params' must be a table of names to values (got string)"),
+            (#"override = true, params = {}"#,
+             "'params' changes no parameter (a parameter whose value is nil is no parameter)"),
+            (#"override = true, params = { word = value "name" }"#,
+             "parameter 'word' is a configuration value declaration, which belongs in deps (a parameter is a plain value)"),
+            (#"override = true, params = { word = provider "string" }"#,
+             "parameter 'word' is a provider declaration, which belongs in deps (a parameter is a plain value)"),
         ]
         for (body, expected) in cases {
             let host = try makeHost()
@@ -86,6 +92,35 @@ struct RegistrationParametersTests {
         let host = try makeHost()
         #expect(message { _ = try host.run(#"register "string#x" { deps = { word = "string" }, params = { word = "hi" }, make = print }"#, name: "r.lua") }
                 .contains("'word' is both a parameter and a dependency"))
+    }
+
+    @Test func aContributionKeepsBeingOneWhenItsParametersChange() throws {
+        let host = try makeHost()
+        let results = try host.run("""
+            configuration "app" {
+              register "string" { into = "map", key = "json", params = { w = "J" }, make = function(d) return d.w end },
+              register "string" { into = "map", key = "yaml", make = function() return "Y" end },
+            }
+            configuration "tests" { extends = "app", register "string#json" { override = true, params = { w = "J2" } } }
+            local map = container("tests"):resolve "{string}"
+            return map.json, map.yaml
+            """, name: "m.lua")
+        #expect(results == ["J2", "Y"])
+        #expect(host.registry.validate().isEmpty)
+    }
+
+    @Test func aFailureAfterAChangeSaysWhereTheParameterWasChanged() throws {
+        let host = try makeHost()
+        _ = try host.run(Self.greeting + """
+
+            configuration "broken" {
+              extends = "app",
+              register "string#greeting" { override = true, params = { punctuation = function() error("no punctuation") end } },
+            }
+            """, name: "g.lua")
+        let text = message { _ = try host.container("broken").resolve(String.self, name: "greeting") }
+        #expect(text.contains("no punctuation"), "\(text)")
+        #expect(text.contains("registered at g.lua:2\n  parameter punctuation changed at g.lua:17"), "\(text)")
     }
 
     @Test func changesInOneConfigurationInAChildAndOfNothing() throws {
@@ -103,9 +138,13 @@ struct RegistrationParametersTests {
         #expect(try host.container("app").resolve(String.self, name: "greeting") == "hey, world!")
         #expect(try host.container("formal").resolve(String.self, name: "greeting") == "good day, world.")
         #expect(host.registry.validate("alone").map(\.message) == ["string#greeting says it overrides, but there is nothing to override"])
-        // Twice in one configuration: one place says what changes.
+        // Twice in one configuration: one place says what changes — for an
+        // inherited registration and for one of the configuration's own.
         #expect(message {
             _ = try host.run(#"configuration "quiet" { register "string#greeting" { override = true, params = { word = "x" } } }"#, name: "t.lua")
+        }.contains("string#greeting's parameters are changed twice"))
+        #expect(message {
+            _ = try host.run(#"configuration "app" { register "string#greeting" { override = true, params = { word = "x" } } }"#, name: "t.lua")
         }.contains("string#greeting's parameters are changed twice"))
         // A child container changes parameters of its parent's registration.
         let results = try host.run("""

@@ -60,6 +60,20 @@ public final class Configuration: @unchecked Sendable {
         try registry.lock.withLock {
             if let existing = positions.position(of: added.key, in: ordered) {
                 let first = ordered[existing]
+                if added.refinement != nil {
+                    // It changes parameters of one of its own configuration's
+                    // (whatever that is: a contribution stays one), once.
+                    guard first.refinement == nil, !first.parameters.contains(where: { $0.changedAt != nil }) else {
+                        throw RegistryError(
+                            .duplicateRegistration, "\(added.key)'s parameters are changed twice",
+                            configuration: name, details: ["first at \(first.parameters.lazy.compactMap(\.changedAt).first ?? first.origin)",
+                                                           "again at \(added.origin) (change them in one place)"],
+                            origin: added.origin)
+                    }
+                    ordered[existing] = try first.refined(by: added, configuration: name)
+                    registry.invalidatePlans()
+                    return
+                }
                 guard added.overrides, first.contribution == added.contribution else {
                     // Contributions share a name only by mistake (a set's and a map's, say):
                     // an override would replace one collection's member with another's.
@@ -71,18 +85,6 @@ public final class Configuration: @unchecked Sendable {
                         configuration: name,
                         details: ["first at \(first.origin)", "again at \(added.origin) (\(hint))"],
                         origin: added.origin)
-                }
-                if added.refinement != nil {
-                    // It changes parameters of one of its own configuration's.
-                    guard first.refinement == nil else {
-                        throw RegistryError(
-                            .duplicateRegistration, "\(added.key)'s parameters are changed twice",
-                            configuration: name, details: ["first at \(first.origin)", "again at \(added.origin) (change them in one place)"],
-                            origin: added.origin)
-                    }
-                    ordered[existing] = try first.refined(by: added, configuration: name)
-                    registry.invalidatePlans()
-                    return
                 }
                 // It replaces a registration of its own configuration; whether it
                 // also overrides an inherited one is what the first one said.

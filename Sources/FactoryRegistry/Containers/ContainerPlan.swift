@@ -101,7 +101,16 @@ final class ContainerPlan: @unchecked Sendable {
             for registration in configuration.ordered {
                 if let existing = positions[registration.key] {
                     let first = flattened[existing]
-                    if first.contribution != registration.contribution {
+                    if registration.refinement != nil {
+                        // A change of parameters keeps what the first is (a contribution stays one).
+                        do {
+                            flattened[existing] = try first.refined(by: registration, configuration: name)
+                        } catch let error as RegistryError {
+                            problems.append(error)
+                        } catch {
+                            problems.append(RegistryError(.invalidRegistration, "\(error)", configuration: name, origin: registration.origin))
+                        }
+                    } else if first.contribution != registration.contribution {
                         // A contribution overridden by a plain registration (or one to
                         // another collection) would leave its collection silently.
                         let what: (Registration) -> String = { r in
@@ -115,14 +124,6 @@ final class ContainerPlan: @unchecked Sendable {
                                       registration.overrides ? "an override keeps what the first is: say into = … as it does"
                                                              : "give one of them another name"],
                             origin: registration.origin))
-                    } else if registration.refinement != nil {
-                        do {
-                            flattened[existing] = try first.refined(by: registration, configuration: name)
-                        } catch let error as RegistryError {
-                            problems.append(error)
-                        } catch {
-                            problems.append(RegistryError(.invalidRegistration, "\(error)", configuration: name, origin: registration.origin))
-                        }
                     } else if registration.overrides {
                         flattened[existing] = registration
                     } else {

@@ -68,18 +68,28 @@ final class LuaFactory: @unchecked Sendable {
         UntypedFactory(checksResults: true, source: self) { [self] resolver, arguments in try build(resolver, arguments) }
     }
 
-    /// The same factory with some parameters changed (checked by the
-    /// registry first: each is one of this factory's, of the same kind).
-    func changing(_ changed: [(name: String, value: LuaValue)]) throws -> LuaFactory {
+    /// Where parameters were changed by configurations extending the
+    /// registration's, for messages: `parameter stores changed at t.lua:9`.
+    private var changes: [(name: String, origin: Origin)] = []
+    private var changeDetails: [String] {
+        changes.map { "parameter \($0.name) changed at \($0.origin)" }
+    }
+
+    /// The same factory with some parameters changed at `place` (checked by
+    /// the registry first: each is one of this factory's, of the same kind).
+    func changing(_ changed: [(name: String, value: LuaValue)], at place: Origin) throws -> LuaFactory {
         guard let host else {
             throw RegistryError(.factoryFailed, "the factory for \(key) was changed after its host was released", origin: origin)
         }
         let merged = parameters.map { parameter in
             (name: parameter.name, value: changed.last { $0.name == parameter.name }?.value ?? parameter.value)
         }
-        return LuaFactory(host: host, make: make, key: key, resultType: resultType, dependencies: dependencies,
-                          values: declaredValues, parameters: merged,
-                          argumentNames: argumentNames, origin: origin)
+        let remade = LuaFactory(host: host, make: make, key: key, resultType: resultType, dependencies: dependencies,
+                                values: declaredValues, parameters: merged,
+                                argumentNames: argumentNames, origin: origin)
+        remade.changes = changes.filter { change in !changed.contains { $0.name == change.name } }
+            + changed.map { ($0.name, place) }
+        return remade
     }
 
     private func build(_ resolver: Resolver, _ arguments: Arguments) throws -> Any {
@@ -137,7 +147,7 @@ final class LuaFactory: @unchecked Sendable {
             // The message says where in the script; the outer traceback shows the resolve.
             // A value that was not text stays reachable: scripts get it as `err.cause`.
             throw RegistryError(.factoryFailed, "the factory for \(key) failed: \(error.message)",
-                                details: ["registered at \(origin)"], origin: origin, causeID: error.errorValueID)
+                                details: ["registered at \(origin)"] + changeDetails, origin: origin, causeID: error.errorValueID)
         }
     }
 
@@ -166,7 +176,7 @@ final class LuaFactory: @unchecked Sendable {
                 + error.message.dropFirst("table does not implement \(resultType.name): ".count)
             : "\(result.isNil ? "nothing" : describeValue(result)), expected \(resultType.name)"
         return RegistryError(.wrongType, "the factory for \(key) returned \(problem)",
-                             details: ["registered at \(origin)"], origin: origin)
+                             details: ["registered at \(origin)"] + changeDetails, origin: origin)
     }
 }
 

@@ -175,7 +175,7 @@ struct RegistrationParser {
         }
         guard let make else { throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing") }
         let (dependencies, valueDependencies) = try parseDependencies(value(.deps), host: host)
-        let parameters = try parseParameters(value(.params))
+        let parameters = try parseParameters(value(.params), host: host)
         for parameter in parameters {
             if let clash = dependencies.first(where: { $0.label == parameter.name })?.label ?? valueDependencies.first(where: { $0.label == parameter.name })?.label {
                 throw LuaError(.typeMismatch, "\(what): '\(clash)' is both a parameter and a dependency (make reads both from its first argument)")
@@ -212,7 +212,7 @@ struct RegistrationParser {
 
     /// `params = { stores = function() … end }`: the parameters `make`
     /// reads from its first argument, by name, sorted.
-    private func parseParameters(_ value: LuaValue) throws -> [(name: String, type: String, value: LuaValue)] {
+    private func parseParameters(_ value: LuaValue, host: FactoryHost) throws -> [(name: String, type: String, value: LuaValue)] {
         if value.isNil { return [] }
         guard case .table(let table) = value else {
             throw LuaError(.typeMismatch, "\(what): 'params' must be a table of names to values (got \(value.typeName))")
@@ -225,6 +225,11 @@ struct RegistrationParser {
             let type: String
             switch parameter {
             case .integer, .number: type = "number"
+            case .function where try host.valueReferences?.rawGet(parameter).isNil == false,
+                 .userdata(_) where parameter.typeName == ProviderMarker.luaTypeName:
+                // Declarations, not values: make would get the declaration itself.
+                throw LuaError(.typeMismatch, "\(what): parameter '\(text)' is a \(parameter.typeName == ProviderMarker.luaTypeName ? "provider" : "configuration value") "
+                               + "declaration, which belongs in deps (a parameter is a plain value)")
             default: type = parameter.typeName
             }
             result.append((text.description, type, parameter))
@@ -240,28 +245,31 @@ struct RegistrationParser {
                                  absent: (Field) -> Bool) throws -> RegistrationSpec {
         guard overrides else {
             throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing "
-                           + "(to change only the parameters of an inherited registration, say override = true)")
+                           + "(or, in a configuration that extends one registering it, say override = true to change only its params)")
         }
         let kept: [Field] = [.args, .deps, .eager, .into, .key, .scope]
         if let stated = kept.first(where: { !absent($0) }) {
             throw LuaError(.typeMismatch, "\(what): changing only parameters keeps the inherited registration's '\(stated.rawValue)' "
                            + "(give make to replace the registration whole)")
         }
-        let changed = try parseParameters(params)
+        let changed = try parseParameters(params, host: host)
+        guard !changed.isEmpty else {
+            throw LuaError(.typeMismatch, "\(what): 'params' changes no parameter (a parameter whose value is nil is no parameter)")
+        }
         if host.isDryRun { try host.keepForDryRun(params) }
         final class Values: @unchecked Sendable {       // read on the host's thread only, when a plan is made
             let values: [(name: String, value: LuaValue)]
             init(_ values: [(name: String, value: LuaValue)]) { self.values = values }
         }
         let values = Values(changed.map { ($0.name, $0.value) })
-        let dryRun = host.isDryRun, keyDescription = key.description
+        let dryRun = host.isDryRun, keyDescription = key.description, place = origin
         var registration = Registration(key: key.serviceKey, origin: origin, overrides: true, factory: FactoryHost.dryRunFactory)
         registration.refinement = Refinement(parameters: changed.map { RegistrationParameter($0.name, type: $0.type) }) { inherited in
             if dryRun { return inherited }
             guard let source = (inherited as? UntypedFactory)?.source as? LuaFactory else {
                 throw RegistryError(.invalidRegistration, "\(keyDescription)'s factory is not a script's, so its parameters cannot be changed")
             }
-            return try source.changing(values.values).registryFactory
+            return try source.changing(values.values, at: place).registryFactory
         }
         return RegistrationSpec(registration, key: keyDescription)
     }
