@@ -14,18 +14,12 @@ public struct ServiceType: Hashable, Sendable, CustomStringConvertible {
     /// Whether a value is an instance of the type (used for factories that
     /// are not typed at compile time, such as script functions).
     public let accepts: @Sendable (Any) -> Bool
-    /// Whether a value of any type will do where this type is asked for (a
-    /// script layer's `any`): a provider passing another type's value for
-    /// an argument of this type is no mismatch.
-    public let acceptsEveryType: Bool
 
-    /// The type `type`, named `name` (default: the Swift type's name);
-    /// `acceptsEveryType` for a type any value converts to.
-    public init<T>(_ type: T.Type, name: String? = nil, acceptsEveryType: Bool = false) {
+    /// The type `type`, named `name` (default: the Swift type's name).
+    public init<T>(_ type: T.Type, name: String? = nil) {
         id = ObjectIdentifier(type)
         self.name = name ?? String(describing: type)
         accepts = { $0 is T }
-        self.acceptsEveryType = acceptsEveryType
     }
 
     /// A type with no Swift type of its own — an interface a script
@@ -41,7 +35,6 @@ public struct ServiceType: Hashable, Sendable, CustomStringConvertible {
         id = ObjectIdentifier(identity)
         self.name = name
         accepts = { $0 is Value }
-        acceptsEveryType = false
     }
 
     public var description: String { name }

@@ -17,21 +17,36 @@ public struct Dependency: Hashable, Sendable, CustomStringConvertible {
     public let kind: Kind
     /// The label a script gave the dependency (`cache` in `deps = { cache = "Cache" }`).
     public let label: String?
+    /// What a provider will be called with, when it says (one field for
+    /// both forms: a check of 100,000 registrations holds every dependency).
+    private enum Expected: Hashable, Sendable {
+        case types([ServiceType])
+        case named([ArgumentSpec])
+    }
+    private let expected: Expected?
+
     /// For providers of registrations with runtime arguments: the argument
     /// types the provider will be called with.
-    public let argumentTypes: [ServiceType]?
+    public var argumentTypes: [ServiceType]? {
+        if case .types(let types)? = expected { return types }
+        return nil
+    }
     /// For providers called with named runtime arguments (an assisted
     /// factory's method): the names and types it will pass, which must be
     /// exactly the ones the registration takes, in any order.
-    public let arguments: [ArgumentSpec]?
+    public var arguments: [ArgumentSpec]? {
+        if case .named(let specs)? = expected { return specs }
+        return nil
+    }
 
+    /// A dependency on `key`; a provider may say the argument types it will
+    /// pass, or their names and types (not both).
     public init(_ key: ServiceKey, kind: Kind = .instance, label: String? = nil, argumentTypes: [ServiceType]? = nil,
                 arguments: [ArgumentSpec]? = nil) {
         self.key = key
         self.kind = kind
         self.label = label
-        self.argumentTypes = argumentTypes
-        self.arguments = arguments
+        expected = arguments.map(Expected.named) ?? argumentTypes.map(Expected.types)
     }
 
     /// An instance of `type` (optionally the one named `name`).
@@ -58,14 +73,18 @@ public struct Dependency: Hashable, Sendable, CustomStringConvertible {
 public struct ArgumentSpec: Hashable, Sendable, CustomStringConvertible {
     public let name: String
     public let type: ServiceType
+    /// Whether a value of any type will do (a script layer's `any`): a
+    /// provider that says it passes another type here is no mismatch.
+    public let acceptsEveryType: Bool
 
     public init<T>(_ name: String, _ type: T.Type) {
         self.init(name, ServiceType(type))
     }
 
-    public init(_ name: String, _ type: ServiceType) {
+    public init(_ name: String, _ type: ServiceType, acceptsEveryType: Bool = false) {
         self.name = name
         self.type = type
+        self.acceptsEveryType = acceptsEveryType
     }
 
     public var description: String { "\(name): \(type.name)" }

@@ -76,7 +76,7 @@ struct Validator {
     private static func passes(_ given: [ArgumentSpec], to taken: [ArgumentSpec]) -> Bool {
         guard given.count == taken.count else { return false }
         return given.allSatisfy { argument in
-            taken.contains { $0.name == argument.name && ($0.type == argument.type || $0.type.acceptsEveryType) }
+            taken.contains { $0.name == argument.name && ($0.type == argument.type || $0.acceptsEveryType) }
         }
     }
 

@@ -203,7 +203,8 @@ struct RegistrationParser {
         for use in valueDependencies { host.valueUses.append((use.name, keyDescription, origin)) }
         var registration = Registration(
             key: key.serviceKey, scope: scope, eager: eager, dependencies: dependencies,
-            arguments: arguments.map { ArgumentSpec($0.0, $0.1.serviceType) }, origin: origin,
+            arguments: arguments.map { ArgumentSpec($0.0, $0.1.serviceType, acceptsEveryType: $0.1.kind == .primitive && $0.1.name == "any") },
+            origin: origin,
             overrides: overrides, factory: factory)
         registration.contribution = contribution
         if !parameters.isEmpty { registration.parameters = parameters.map { RegistrationParameter($0.name, type: $0.type) } }

@@ -60,13 +60,11 @@ public final class TypeCatalog {
         addPrimitive("boolean", Bool.self) { value, _ in try Bool.fromLua(value) }
         addPrimitive("table", LuaTable.self) { value, _ in try LuaTable.fromLua(value) }
         addPrimitive("function", LuaFunction.self) { value, _ in try LuaFunction.fromLua(value) }
-        addPrimitive("any", LuaValue.self, acceptsEveryType: true) { value, _ in value }
+        addPrimitive("any", LuaValue.self) { value, _ in value }
     }
 
-    private func addPrimitive<T>(_ name: String, _ type: T.Type, acceptsEveryType: Bool = false,
-                                 _ read: @escaping (LuaValue, LuaState) throws -> Any) {
-        types[name] = ScriptType(name: name, kind: .primitive, serviceType: ServiceType(type, name: name, acceptsEveryType: acceptsEveryType),
-                                 fromLua: read)
+    private func addPrimitive<T>(_ name: String, _ type: T.Type, _ read: @escaping (LuaValue, LuaState) throws -> Any) {
+        types[name] = ScriptType(name: name, kind: .primitive, serviceType: ServiceType(type, name: name), fromLua: read)
         exporters[name] = "factoryhost"
     }
 
