@@ -208,6 +208,25 @@ struct AssistedFactoryTests {
                                      + "(closed or released); keep it while its factories are in use")])
     }
 
+    @Test func aFailureInTheRegistrationAMethodMakesNamesTheMethod() throws {
+        let host = try makeScreensHost()
+        let results = try host.run(Self.pizzas + """
+
+            configuration "app" {
+              register "Pizza#broken" { args = { ingredients = "table" }, make = function() error({ code = 7 }) end },
+              register "PizzaFactory" {
+                assisted = { pizza = "Pizza", smallPizza = "Pizza#broken", mediumPizza = "Pizza#small", largePizza = "Pizza#small" } },
+            }
+            local c = container "app"
+            local f = c:resolve "PizzaFactory"
+            local ok, err = pcall(f.smallPizza, f, {})
+            return tostring(err), err.cause.code
+            """, name: "p.lua")
+        #expect((try? results[0].string())?.hasPrefix("PizzaFactory.smallPizza(ingredients: table): the factory for Pizza#broken failed") == true,
+                "\(results)")
+        #expect(results[1] == .integer(7))            // what the factory raised is still there
+    }
+
     @Test func anArgumentOfTypeAnyTakesWhatTheMethodPasses() throws {
         let host = try makeScreensHost()
         _ = try host.run(Self.pizzas + """

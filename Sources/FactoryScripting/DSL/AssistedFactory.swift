@@ -121,6 +121,10 @@ final class AssistedFactory: @unchecked Sendable {
                             || (error.message.hasPrefix("cannot ") && error.message.contains(": container '") && error.message.hasSuffix("' is closed"))) {
                 throw LuaError(.runtime, "\(method.signature): the container that made this \(self.interface) is gone (closed or released); "
                                + "keep it while its factories are in use")
+            } catch let error as RegistryError {
+                // Which method made what failed: the path starts at its registration.
+                throw RegistryError(error.kind, "\(method.signature): \(error.message)", configuration: error.configuration,
+                                    path: error.path, details: error.details, origin: error.origin, causeID: error.causeID)
             }
             try host.types.push(made, to: frame)
             return 1
