@@ -1245,8 +1245,12 @@ int fh_collect(lua_State *L) { return protected_call(L, do_collect, 0, 0); }   /
    ran, some of it may have aged past a young collection's reach: a full
    one then — which only happens after the code allocated a good part of the
    heap (a minor collection waits for 20% growth), so its cost stays in
-   proportion. A collector switched to incremental mode is put back in
-   generational mode (and collected in full). */
+   proportion. A collector the code switched to incremental mode is put
+   back in generational mode, which is itself a full collection that runs
+   the finalizers it finds: no second one is needed then. (After a "bad"
+   major collection Lua runs incremental cycles but reports generational
+   mode: putting it back costs that one full collection, which Lua's next
+   step would have made anyway.) */
 static const char young_mark_key = 0;
 
 static int do_mark_young(lua_State *L) {
@@ -1266,8 +1270,10 @@ static int do_collect_since_mark(lua_State *L) {
     int young = lua_rawgetp(L, LUA_REGISTRYINDEX, &young_mark_key) == LUA_TTABLE
         && lua_rawgeti(L, -1, 1) == LUA_TTABLE;
     lua_settop(L, 0);
-    if (lua_gc(L, LUA_GCGEN, 0, 0) != LUA_GCGEN) young = 0;
-    if (young) {
+    if (lua_gc(L, LUA_GCGEN, 0, 0) != LUA_GCGEN) {
+        /* entering generational mode collected in full (lgc.c entergen →
+           atomic2gen → finishgencycle, pending finalizers called) */
+    } else if (young) {
         lua_gc(L, LUA_GCSTEP, 0);
     } else {
         lua_gc(L, LUA_GCCOLLECT);
