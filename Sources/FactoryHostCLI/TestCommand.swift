@@ -62,6 +62,9 @@ struct TestCommand: ParsableCommand {
     @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Run this many files at once, one host per worker (default 1).", valueName: "n"))
     var jobs: Int = 1
 
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Run the selection this many times, each run reported (with --fail-fast, stop after the first failing run; with --shuffle and no --seed, a new order each run).", valueName: "n"))
+    var repeatCount: Int = 1
+
     @Option(help: ArgumentHelp("The configuration tests get a container of when their describe names none.", valueName: "name"))
     var config: String?
 
@@ -88,7 +91,7 @@ struct TestCommand: ParsableCommand {
     var settings: TestSettings {
         TestSettings(paths: paths, filters: filters, filterPatterns: filterPatterns, tags: tags, excludedTags: excludedTags,
                      list: list, failFast: failFast, shuffle: shuffle, seed: seed, timeout: timeout, reporter: reporter,
-                     junit: junit, jobs: jobs, config: config, pluginPath: pluginPath,
+                     junit: junit, jobs: jobs, repeatCount: repeatCount, config: config, pluginPath: pluginPath,
                      valueFiles: valueOptions.files, valueAssignments: valueOptions.assignments, workerFile: workerFile, workerPosition: workerPosition, workerSkip: workerSkip)
     }
 

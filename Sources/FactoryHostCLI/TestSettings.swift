@@ -30,6 +30,8 @@ struct TestSettings: Equatable {
     var reporter = "text"
     var junit: String?
     var jobs = 1
+    /// How many times to run the whole selection (`--repeat`).
+    var repeatCount = 1
     var config: String?
     var pluginPath: [String] = []
     var valueFiles: [String] = []
@@ -45,6 +47,7 @@ struct TestSettings: Equatable {
         }
         if reporter != "text" && reporter != "tap" { return "--reporter: '\(reporter)' is not a reporter (text or tap)" }
         if jobs < 1 || jobs > 256 { return "--jobs: give a number from 1 to 256 (got \(jobs))" }
+        if repeatCount < 1 || repeatCount > 10_000 { return "--repeat: give a number from 1 to 10000 (got \(repeatCount))" }
         // A worker's place in the run (made by the run itself, but a command line all the same).
         if workerPosition < 0 || workerPosition > 1 << 30 { return "--worker-position: give a number from 0 to \(1 << 30) (got \(workerPosition))" }
         if workerSkip < 0 || workerSkip > 1 << 30 { return "--worker-skip: give a number from 0 to \(1 << 30) (got \(workerSkip))" }
@@ -73,9 +76,37 @@ struct TestSettings: Equatable {
             reportError(DiscoveryError(message: "no *_spec.lua files under \(searched.joined(separator: ", "))"))
             return 1
         }
-        let shuffleSeed = seed ?? (shuffle ? UInt64.random(in: 1...999_999) : nil)
+        if list { return listTests(makeRunner(files: files, seed: seed ?? (shuffle ? UInt64.random(in: 1...999_999) : nil))) }
+        // --repeat: the whole selection again and again, each run reported;
+        // a shuffled run without --seed gets a new order each time.
+        var failedRuns: [Int] = []
+        for round in 1...repeatCount {
+            if repeatCount > 1 {
+                print(reporter == "tap" ? "# run \(round) of \(repeatCount)" : "run \(round) of \(repeatCount)")
+                fflush(nil)
+            }
+            let status = runOnce(files: files, seed: seed ?? (shuffle ? UInt64.random(in: 1...999_999) : nil))
+            if status == 2 { return 1 }                                   // nothing could run: no use repeating
+            if status != 0 {
+                failedRuns.append(round)
+                if failFast { break }
+            }
+        }
+        if repeatCount > 1 {
+            let ran = failFast && !failedRuns.isEmpty ? failedRuns.last ?? repeatCount : repeatCount
+            let summary = failedRuns.isEmpty ? "every run passed"
+                : "\(failedRuns.count) failed (run\(failedRuns.count == 1 ? "" : "s") \(failedRuns.map(String.init).joined(separator: ", ")))"
+            print((reporter == "tap" ? "# " : "") + "\(ran) run\(ran == 1 ? "" : "s") of \(repeatCount): \(summary)"
+                  + (ran < repeatCount ? ", stopped by --fail-fast" : ""))
+            fflush(nil)
+        }
+        return failedRuns.isEmpty ? 0 : 1
+    }
+
+    /// One run of the selection: 0 all passed, 1 some failed (or the JUnit
+    /// file could not be written), 2 nothing matched.
+    private func runOnce(files: [String], seed shuffleSeed: UInt64?) -> Int32 {
         var runner = makeRunner(files: files, seed: shuffleSeed)
-        if list { return listTests(runner) }
         if let executable = TestCommand.ownExecutable() {
             // Each file in a worker process, so a test stuck in C code past its
             // limit ends its worker, not the run.
@@ -97,7 +128,7 @@ struct TestSettings: Equatable {
         let ran = outcome.summary.passed + outcome.summary.failed + outcome.summary.skipped
         if ran == 0 {
             writeToStandardError("factoryhost: no tests matched (\(files.count) spec file\(files.count == 1 ? "" : "s") searched)\n")
-            return 1
+            return 2
         }
         return outcome.summary.failed > 0 ? 1 : 0
     }
@@ -218,6 +249,7 @@ struct TestSettings: Equatable {
                 guard let number = Int(value) else { return nil }
                 switch name {
                 case "--jobs": settings.jobs = number
+                case "--repeat": settings.repeatCount = number
                 case "--worker-position": settings.workerPosition = number
                 default: settings.workerSkip = number
                 }
@@ -234,7 +266,7 @@ struct TestSettings: Equatable {
     private static let repeatableNames: Set<String> = ["--filter", "--filter-pattern", "--tag", "--exclude-tag", "--plugin-path",
                                                        "--values", "--set"]
     private static let optionNames: Set<String> = repeatableNames.union([
-        "--timeout", "--reporter", "--junit", "--config", "--seed", "--jobs",
+        "--timeout", "--reporter", "--junit", "--config", "--seed", "--jobs", "--repeat",
         "--worker-file", "--worker-position", "--worker-skip",
     ])
 }

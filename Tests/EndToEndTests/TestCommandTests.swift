@@ -99,7 +99,7 @@ struct TestCommandTests {
                    actual:   2
 
               7) failing expectations > compares tables deeply
-                 fail/failing_spec.lua:7: expected { cast = { "Weaver" }, name = "Alien", year = 1979 } to equal { cast = { "Weaver", "Hurt" }, name = "Alien", year = 1979 }
+                 fail/failing_spec.lua:7: expected { cast = { "Weaver" }, name = "Alien", year = 1979 } to equal { cast = { "Weaver", "Hurt" }, name = "Alien", year = 1979 } (they differ at .cast[2]: nil where "Hurt" was expected)
                    expected: { cast = { "Weaver", "Hurt" }, name = "Alien", year = 1979 }
                    actual:   { cast = { "Weaver" }, name = "Alien", year = 1979 }
 
@@ -257,7 +257,7 @@ struct TestCommandTests {
               ...
             not ok 8 - failing expectations > compares tables deeply
               ---
-              message: "expected { cast = { \"Weaver\" }, name = \"Alien\", year = 1979 } to equal { cast = { \"Weaver\", \"Hurt\" }, name = \"Alien\", year = 1979 }"
+              message: "expected { cast = { \"Weaver\" }, name = \"Alien\", year = 1979 } to equal { cast = { \"Weaver\", \"Hurt\" }, name = \"Alien\", year = 1979 } (they differ at .cast[2]: nil where \"Hurt\" was expected)"
               severity: fail
               at: "fail/failing_spec.lua:7"
               expected: "{ cast = { \"Weaver\", \"Hurt\" }, name = \"Alien\", year = 1979 }"
@@ -486,6 +486,26 @@ struct TestCommandTests {
             2 passed, 0 failed, 1 skipped
 
             """, stderr: ""))
+    }
+
+    @Test func theReadmeDoublesSpecRunsAsShown() throws {
+        let readme = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "```lua\n-- doubles_spec.lua\n"))
+        let end = try #require(readme[start.upperBound...].range(of: "```"))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-readme-doubles-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try String(readme[start.upperBound..<end.lowerBound]).write(to: dir.appendingPathComponent("doubles_spec.lua"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.factoryhost(["test", "doubles_spec.lua"], in: dir)
+        #expect(result == ProcessResult(status: 0, stdout: """
+            doubles_spec.lua
+              signing in
+                ✓ asks the remote API, which a stub stands in for
+                ✓ counts calls with a spy
+
+            2 passed, 0 failed
+
+            """, stderr: ""), "\(result)")
     }
 
     @Test func discoveryVisitsEachRealFileOnceAndNeverLoops() throws {

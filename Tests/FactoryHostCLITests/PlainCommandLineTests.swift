@@ -75,6 +75,8 @@ import Testing
         ["fh", "test", "--timeout=1s", "--reporter", "tap", "--junit", "out.xml", "--seed", "42", "--shuffle", "--list",
          "--config", "app", "--plugin-path", "p", "--plugin-path=q", "--tag", "t", "--exclude-tag=u", "--filter-pattern", "^a"],
         ["fh", "test", "--jobs=256", "--timeout", "500ms", "."],
+        ["fh", "test", "--repeat", "3", "--fail-fast", "x_spec.lua"],
+        ["fh", "test", "--repeat=10000", "."],
         ["fh", "test", "--timeout=5s", "--worker-file=x_spec.lua", "--worker-position=3", "--worker-skip=2", "--filter=-x"],
         ["fh", "test", "--set", "a=1", "--set=b=2", "--values", "v.lua", "specs"],
     ])
@@ -92,6 +94,9 @@ import Testing
         ["fh", "test", "-"],
         ["fh", "test", "--jobs", "0"],                          // values the parser refuses
         ["fh", "test", "-j", "300"],
+        ["fh", "test", "--repeat", "0", "."],
+        ["fh", "test", "--repeat", "many", "."],
+        ["fh", "test", "--repeat", "2", "--repeat", "3", "."],
         ["fh", "test", "-j2"],
         ["fh", "test", "-j=2"],
         ["fh", "test", "--reporter", "xml"],

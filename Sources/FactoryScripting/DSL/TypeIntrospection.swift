@@ -98,7 +98,7 @@ extension FactoryHost {
 
 extension LuaState {
     /// A new Lua array of `values`.
-    func array(_ values: [LuaValue]) throws -> LuaTable {
+    package func array(_ values: [LuaValue]) throws -> LuaTable {
         let table = try newTable(arrayCapacity: values.count)
         for (index, value) in values.enumerated() { try table.rawSet(.integer(index + 1), value) }
         return table

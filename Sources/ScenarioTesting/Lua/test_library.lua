@@ -5,10 +5,11 @@
 -- stops the others.
 --
 -- The chunk returns a table of functions for Swift: `tests()` lists the
--- collected tests, `run(index, container)` runs one with its hooks and returns
--- nil or a failure table, `matches(text, pattern, plain)` is string.find for
--- filters.
-local is_a = ...                      -- Swift: is_a(value, typeName) -> boolean
+-- collected tests, `plan(indices)` says which will run here and in what
+-- order (for before_all/after_all), `run(index, container)` runs one with its
+-- hooks and returns nil or a failure table, `matches(text, pattern, plain)` is
+-- string.find for filters.
+local is_a, interface_methods = ...   -- Swift: is_a(value, typeName) -> boolean; the methods of an interface
 -- Everything the runner calls is captured here, before any spec code runs: a
 -- test that replaces a global (xpcall, tostring, string.find…) changes its
 -- own world, never how the runner judges it.
@@ -19,11 +20,13 @@ local pcall, xpcall, error, type, tostring, select = pcall, xpcall, error, type,
 local ipairs, pairs, setmetatable, getmetatable, rawget = ipairs, pairs, setmetatable, getmetatable, rawget
 local mathtype, floor, abs = math.type, math.floor, math.abs
 local collectgarbage = collectgarbage
+local implement, pack, unpack = implement, table.pack, table.unpack
 
-local root = { name = nil, before = {}, after = {}, tags = {} }
+local root = { name = nil, before = {}, after = {}, before_all = {}, after_all = {}, tags = {} }
 local stack = { root }
 local tests = {}
 local running                         -- the test running now, if any
+local in_all = false                  -- a before_all or after_all hook is running (for the block, not the test)
 
 -- describe, it, pending and the hooks declare tests: inside a running test
 -- they would be silently lost, so they are errors there (as in busted).
@@ -133,7 +136,7 @@ function describe(name, a, b)
   not_in_test("describe")
   local opts, fn = options_and_body("describe", name, a, b)
   if fn == nil then error(format("describe '%s' needs a body: describe(name, function() … end)", name), 2) end
-  local block = { name = name, before = {}, after = {}, tags = tag_list(opts.tags),
+  local block = { name = name, before = {}, after = {}, before_all = {}, after_all = {}, tags = tag_list(opts.tags),
                   config = opts.config, timeout = opts.timeout }
   stack[#stack + 1] = block
   local ok, err = pcall(fn)
@@ -163,6 +166,30 @@ function after_each(fn)
   not_in_test("after_each")
   if type(fn) ~= "function" then error("after_each needs a function, got " .. type(fn), 2) end
   insert(current().after, fn)
+end
+
+-- before_all / after_all: once for the tests of their block (or the file)
+-- that run in this process — before the first, after the last — with no
+-- container of their own (each test still gets a fresh one). What they make
+-- is kept in locals: globals go back to the file's after every test.
+function before_all(fn)
+  not_in_test("before_all")
+  if type(fn) ~= "function" then error("before_all needs a function, got " .. type(fn), 2) end
+  insert(current().before_all, fn)
+end
+
+function after_all(fn)
+  not_in_test("after_all")
+  if type(fn) ~= "function" then error("after_all needs a function, got " .. type(fn), 2) end
+  insert(current().after_all, fn)
+end
+
+-- finally(fn) inside a test: runs when the test ends, passed or failed,
+-- before its after_each hooks (the last registered first).
+function finally(fn)
+  if not running or in_all then error("finally is for inside a test: it runs when the test ends", 2) end
+  if type(fn) ~= "function" then error("finally needs a function, got " .. type(fn), 2) end
+  insert(running.finally, fn)
 end
 
 -- Pretty-printing, for failure messages.
@@ -226,6 +253,38 @@ local function deep_equal(a, b, seen)
   return true
 end
 
+-- Where two values deep_equal finds unequal first differ (keys in sorted
+-- order): the path from the top (`.users[2].name`) and the two values there.
+local function key_order(a, b)
+  local ta, tb = type(a), type(b)
+  if ta ~= tb then return ta < tb end
+  if ta == "string" or ta == "number" then return a < b end
+  return tostring(a) < tostring(b)
+end
+local function key_path(key)
+  if is_identifier(key) then return "." .. key end
+  return "[" .. pretty(key, 2) .. "]"
+end
+local function difference(a, b, path, seen)
+  if a == b then return nil end
+  if type(a) ~= "table" or type(b) ~= "table" then return path, a, b end
+  seen = seen or {}
+  if seen[a] == b then return nil end
+  seen[a] = b
+  local keys = {}
+  for key in pairs(a) do keys[#keys + 1] = key end
+  sort(keys, key_order)
+  for _, key in ipairs(keys) do
+    local at, x, y = difference(a[key], field(b, key), path .. key_path(key), seen)
+    if at then return at, x, y end
+  end
+  keys = {}
+  for key in pairs(b) do if field(a, key) == nil then keys[#keys + 1] = key end end
+  sort(keys, key_order)
+  if keys[1] ~= nil then return path .. key_path(keys[1]), nil, b[keys[1]] end
+  return nil
+end
+
 -- Expectations: expect(actual):to_equal(expected), expect(x).never:to_be_nil().
 
 local Failure = {}
@@ -240,6 +299,7 @@ end
 
 local Expectation = {}
 local matchers = {}
+local spies = setmetatable({}, { __mode = "k" })     -- spy function → its record (see spy below)
 
 -- Each matcher: function(actual, ...) -> passed, message, expected, actual;
 -- the message has one %s, where the actual value goes.
@@ -248,7 +308,10 @@ matchers.to_be = function(actual, expected)
   return actual == expected, "expected %s to be " .. P(expected), P(expected), P(actual)
 end
 matchers.to_equal = function(actual, expected)
-  return deep_equal(actual, expected), "expected %s to equal " .. P(expected), P(expected), P(actual)
+  if deep_equal(actual, expected) then return true, "expected %s to equal " .. P(expected), P(expected), P(actual) end
+  local at, got, wanted = difference(actual, expected, "")
+  local where = (at and at ~= "") and (" (they differ at " .. at .. ": " .. P(got) .. " where " .. P(wanted) .. " was expected)") or ""
+  return false, "expected %s to equal " .. P(expected) .. where, P(expected), P(actual)
 end
 matchers.to_be_nil = function(actual)
   return actual == nil, "expected %s to be nil", "nil", P(actual)
@@ -317,18 +380,25 @@ matchers.to_fail = function(fn, text)
          "expected the function to fail with " .. P(text) .. " (it failed with " .. P(message) .. ")", wanted, P(message)
 end
 
-for name, matcher in pairs(matchers) do
+local function install_matcher(name, matcher)
   Expectation[name] = function(self, ...)
     if getmetatable(self) ~= Expectation then
       error(format("call %s with a colon: expect(x):%s(…)", name, name), 2)
     end
     local value = rawget(self, "actual")
     local passed, message, expected, actual = matcher(value, ...)
-    local function text(m) return (gsub(m, "%%s", function() return pretty(value) end, 1)) end
+    if type(message) ~= "string" then
+      error(format("the matcher %s returned %s as its message (a string, with %%s where the value goes)", name, type(message)), 2)
+    end
+    if expected ~= nil then expected = tostring(expected) end
+    if actual == nil then actual = P(value) else actual = tostring(actual) end
+    local function text(m)
+      return (gsub(m, "%%s", function() return spies[value] and spies[value].name or pretty(value) end, 1))
+    end
     if rawget(self, "negated") then
       if passed then
         local negated = gsub(message, "^expected %%s to ", "expected %%s not to ", 1)
-        fail(text(negated), "not " .. tostring(expected), actual, 4)
+        fail(text(negated), expected and ("not " .. expected), actual, 4)
       end
     elseif not passed then
       fail(text(message), expected, actual, 4)
@@ -336,6 +406,7 @@ for name, matcher in pairs(matchers) do
     return self
   end
 end
+for name, matcher in pairs(matchers) do install_matcher(name, matcher) end
 Expectation.__index = function(self, key)
   if key == "never" then
     return setmetatable({ actual = rawget(self, "actual"), negated = not rawget(self, "negated") }, Expectation)
@@ -350,9 +421,164 @@ Expectation.__index = function(self, key)
   return method
 end
 
-function expect(actual)
-  return setmetatable({ actual = actual, negated = false }, Expectation)
+-- expect(actual), and expect.extend { to_be_even = function(actual, …)
+-- return passed, "expected %s to be even" end }: matchers of the spec's own,
+-- for the rest of its file (declared outside tests, as hooks are).
+expect = setmetatable({}, {
+  __call = function(_, actual) return setmetatable({ actual = actual, negated = false }, Expectation) end,
+  __index = {
+    extend = function(new)
+      not_in_test("expect.extend")
+      if type(new) ~= "table" then error("expect.extend needs a table of matchers, got " .. type(new), 2) end
+      local names = {}
+      for name, matcher in pairs(new) do
+        if type(name) ~= "string" or not find(name, "^to_[%a_][%w_]*$") then
+          error("expect.extend: a matcher's name starts with to_ (got " .. P(name) .. ")", 2)
+        end
+        if type(matcher) ~= "function" then
+          error(format("expect.extend: matcher %s must be a function(actual, …) returning passed, message (got %s)", name, type(matcher)), 2)
+        end
+        if matchers[name] then error(format("expect.extend: there is a matcher %s already", name), 2) end
+        names[#names + 1] = name
+      end
+      for _, name in ipairs(names) do
+        matchers[name] = new[name]
+        install_matcher(name, new[name])
+      end
+    end,
+  },
+  __newindex = function() error("expect is the runner's: add matchers with expect.extend { … }", 2) end,
+})
+
+-- Spies: spy(fn) is a function that calls fn and records each call's
+-- arguments and results; spy.on(t, "name") puts one in place of t.name
+-- (put back after the test that did it). stub "Interface" { … } implements
+-- an interface with spies. Records start empty in every test.
+local installed = {}                                 -- spy.on in the running test: { t, key, original }
+
+local function spy_record(s, what)
+  local record = spies[s]
+  if not record then error(format("%s needs a spy (made by spy(fn), spy.on or stub), got %s", what, P(s)), 3) end
+  return record
 end
+
+local function make_spy(fn, name, receiver)
+  local record = { calls = {}, name = name or "the spy", receiver = receiver }
+  local function spy_fn(...)
+    local args = pack(...)
+    if receiver ~= nil and args[1] == receiver then             -- a method: the receiver is not an argument
+      args = pack(select(2, ...))
+    end
+    local call = { args = args }
+    record.calls[#record.calls + 1] = call
+    local results = pack(fn(...))
+    call.results = results
+    return unpack(results, 1, results.n)
+  end
+  spies[spy_fn] = record
+  return spy_fn
+end
+
+local function args_text(args) 
+  local parts = {}
+  for i = 1, args.n do parts[i] = P(args[i]) end
+  return "(" .. concat(parts, ", ") .. ")"
+end
+
+spy = setmetatable({
+  on = function(t, key)
+    if type(t) ~= "table" then error("spy.on needs a table and the name of its function, got " .. type(t), 2) end
+    local original = t[key]
+    if type(original) ~= "function" then
+      error(format("spy.on: %s is %s, not a function", P(key), original == nil and "missing" or ("a " .. type(original))), 2)
+    end
+    local s = make_spy(original, "the spy on " .. (is_identifier(key) and key or P(key)))
+    spies[s].revert = function() t[key] = original end
+    t[key] = s
+    if running and not in_all then installed[#installed + 1] = s end  -- a test's: put back after it
+    return s
+  end,
+  -- The calls so far: { { args = { n = …, … }, results = { n = …, … } }, … }.
+  calls = function(s) return spy_record(s, "spy.calls").calls end,
+  clear = function(s) spy_record(s, "spy.clear").calls = {} end,
+  revert = function(s)
+    local record = spy_record(s, "spy.revert")
+    if record.revert then record.revert(); record.revert = nil end
+  end,
+}, {
+  __call = function(_, fn)
+    if fn ~= nil and type(fn) ~= "function" then error("spy(fn) needs a function (or nothing), got " .. type(fn), 2) end
+    return make_spy(fn or function() end)
+  end,
+})
+
+matchers.to_have_been_called = function(s)
+  local record = spy_record(s, "to_have_been_called")
+  return #record.calls > 0, "expected %s to have been called", "at least one call", #record.calls .. " calls"
+end
+matchers.to_have_been_called_times = function(s, times)
+  local record = spy_record(s, "to_have_been_called_times")
+  if mathtype(times) ~= "integer" then error("to_have_been_called_times needs a whole number, got " .. P(times), 3) end
+  return #record.calls == times, "expected %s to have been called " .. times .. " times (it was called " .. #record.calls .. ")",
+         times .. " calls", #record.calls .. " calls"
+end
+matchers.to_have_been_called_with = function(s, ...)
+  local record = spy_record(s, "to_have_been_called_with")
+  local wanted = pack(...)
+  local seen = {}
+  for _, call in ipairs(record.calls) do
+    local same = call.args.n == wanted.n
+    for i = 1, wanted.n do
+      if not same then break end
+      same = deep_equal(call.args[i], wanted[i])
+    end
+    if same then return true, "expected %s to have been called with " .. args_text(wanted), args_text(wanted), args_text(call.args) end
+    seen[#seen + 1] = args_text(call.args)
+  end
+  local calls = #seen == 0 and "it was never called" or ("its calls: " .. concat(seen, ", "))
+  return false, "expected %s to have been called with " .. args_text(wanted) .. " (" .. calls .. ")",
+         args_text(wanted), #seen == 0 and "no calls" or concat(seen, ", ")
+end
+
+for _, name in ipairs { "to_have_been_called", "to_have_been_called_times", "to_have_been_called_with" } do
+  install_matcher(name, matchers[name])
+end
+
+-- stub "AuthRemoteAPI" { signIn = function(self, user, password) … end }:
+-- a table implementing the interface, every method a spy (a method not
+-- given returns nothing); stub.strict fails on a call to one not given.
+local function make_stub(name, strict)
+  if type(name) ~= "string" then error("stub needs the name of an interface, got " .. type(name), 3) end
+  local methods, problem = interface_methods(name)
+  if not methods then error("stub " .. P(name) .. ": " .. problem, 3) end
+  return function(body)
+    body = body or {}
+    if type(body) ~= "table" then error(format("stub %s needs a table of methods, got %s", P(name), type(body)), 2) end
+    local known = {}
+    for _, method in ipairs(methods) do known[method] = true end
+    local implementation = {}
+    for key, value in pairs(body) do
+      if known[key] and type(value) ~= "function" then
+        error(format("stub %s: %s is a method, so it needs a function (got %s)", P(name), key, type(value)), 2)
+      end
+      implementation[key] = value                               -- properties, as the interface needs them
+    end
+    for _, method in ipairs(methods) do
+      local given = body[method]
+      if given == nil then
+        given = strict and function()
+          error(format("unexpected call to %s.%s: the strict stub was given no %s", name, method, method), 2)
+        end or function() end
+      end
+      implementation[method] = make_spy(given, name .. "." .. method, implementation)
+    end
+    local ok, err = pcall(implement, name, implementation)
+    if not ok then error(format("stub %s: %s", P(name), (gsub(tostring(err), "^bad argument #2 to 'implement' %((.*)%)$", "%1"))), 2) end
+    return implementation
+  end
+end
+stub = setmetatable({ strict = function(name) return make_stub(name, true) end },
+                    { __call = function(_, name) return make_stub(name, false) end })
 
 -- The driver Swift calls.
 
@@ -458,30 +684,96 @@ local function restore_baseline()
   end
 end
 
+-- Which of its tests each block still has to run here (from plan): its
+-- after_all hooks run after the last.
+local remaining = {}
+
+local function plan(indices)
+  remaining = {}
+  for _, index in ipairs(indices) do
+    local test = tests[index]
+    if test then
+      for _, block in ipairs(test.blocks) do remaining[block] = (remaining[block] or 0) + 1 end
+    end
+  end
+end
+
 local function run(index, container)
   if not baseline then record_baseline() end
   local test = tests[index]
   local failure
   local started = 0
   running = test
+  test.finally = {}
+  for _, record in pairs(spies) do record.calls = {} end          -- every test starts with no calls recorded
+  -- before_all, once per block, before its first test here; a failure
+  -- there fails each of the block's tests.
   for _, block in ipairs(test.blocks) do
-    for _, hook in ipairs(block.before) do
-      if failure then break end
-      local ok, err = xpcall(hook, on_error, container)
-      if not ok then failure = err; failure.phase = "before_each" end
+    if not block.set_up then
+      block.set_up = true
+      for _, hook in ipairs(block.before_all) do
+        in_all = true
+        local ok, err = xpcall(hook, on_error)
+        in_all = false
+        if not ok then
+          err.phase = "before_all"
+          block.setup_failure = err
+          break
+        end
+      end
     end
-    started = started + 1
-    if failure then break end
+    if block.setup_failure and not failure then
+      local f = block.setup_failure
+      failure = { message = f.message, where = f.where, expected = f.expected, actual = f.actual,
+                  traceback = f.traceback, phase = "before_all" }
+      if getmetatable(f) == Failure then setmetatable(failure, Failure) end
+    end
+  end
+  if not failure then
+    for _, block in ipairs(test.blocks) do
+      for _, hook in ipairs(block.before) do
+        if failure then break end
+        local ok, err = xpcall(hook, on_error, container)
+        if not ok then failure = err; failure.phase = "before_each" end
+      end
+      started = started + 1
+      if failure then break end
+    end
   end
   if not failure then
     local ok, err = xpcall(test.fn, on_error, container)
     if not ok then failure = err end
   end
+  local cleanups = test.finally
+  for i = #cleanups, 1, -1 do
+    local ok, err = xpcall(cleanups[i], on_error)
+    if not ok and not failure then failure = err; failure.phase = "finally" end
+  end
+  test.finally = nil
   for i = started, 1, -1 do
     local hooks = test.blocks[i].after
     for j = #hooks, 1, -1 do
       local ok, err = xpcall(hooks[j], on_error, container)
       if not ok and not failure then failure = err; failure.phase = "after_each" end
+    end
+  end
+  for i = #installed, 1, -1 do spy.revert(installed[i]) end       -- spy.on in this test: put back
+  installed = {}
+  -- after_all, innermost block first, after the last of its tests here.
+  for i = #test.blocks, 1, -1 do
+    local block = test.blocks[i]
+    local left = remaining[block]
+    if left then
+      remaining[block] = left - 1
+      if left == 1 and block.set_up then
+        local hooks = block.after_all
+        for j = #hooks, 1, -1 do
+          in_all = true
+          local ok, err = xpcall(hooks[j], on_error)
+          in_all = false
+          if not ok and not failure then failure = err; failure.phase = "after_all" end
+        end
+      end
     end
   end
   running = nil
@@ -523,4 +815,4 @@ local function late_exit()
   return text
 end
 
-return { tests = list, run = run, matches = matches, pretty = pretty, late_exit = late_exit }
+return { tests = list, plan = plan, run = run, matches = matches, pretty = pretty, late_exit = late_exit }

@@ -26,8 +26,24 @@ final class SpecFileSession {
                 try frame.push(Self.value(frame.value(1), isA: frame.string(2), in: host))
                 return 1
             }
+            // stub "Interface" { … }: the methods it must implement (nil and why, for another name).
+            let interfaceMethods = try lua.frameFunction("interface_methods") { [unowned host] frame in
+                let name = try frame.string(1)
+                if let methods = host.types.requiredMethods(ofInterface: name) {
+                    try frame.push(.table(host.lua.array(methods.map { LuaValue($0) })))
+                    return 1
+                }
+                frame.pushNil()
+                do {
+                    let type = try host.types.type(named: name)
+                    frame.push("\(name) is \(type.kind == .class ? "a class" : "a \(type.kind.rawValue) type"), not an interface: stub doubles interfaces")
+                } catch let error as LuaError {
+                    frame.push(error.message)
+                }
+                return 2
+            }
             let chunk = try lua.load(bytes: Array(testDSLSource.utf8), chunkName: "=[factoryhost test]")
-            guard case .table(let api)? = try chunk.call(.function(isA)).first else {
+            guard case .table(let api)? = try chunk.call(.function(isA), .function(interfaceMethods)).first else {
                 throw LuaError(.runtime, "the test library did not load")
             }
             self.api = api
@@ -74,6 +90,15 @@ final class SpecFileSession {
             }
             return false
         }
+    }
+
+    /// Says which tests will run in this session, in order: a block's
+    /// after_all hooks run after the last of them (and never, if the run
+    /// stops before it).
+    func plan(_ tests: [TestCase]) {
+        guard case .function(let plan) = (try? api.rawGet("plan")) ?? .nil,
+              let indices = try? host.lua.array(tests.map { LuaValue.integer($0.index) }) else { return }
+        _ = try? plan.call(.table(indices))
     }
 
     /// Runs `test` with its hooks: a fresh container of its configuration

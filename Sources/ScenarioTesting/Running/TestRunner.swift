@@ -148,6 +148,7 @@ public final class TestRunner: Sendable {
             var generator = SeededGenerator(seed: seed &+ UInt64(position + 1) &* 0x2545_F491_4F6C_DD1D)
             tests.shuffle(using: &generator)
         }
+        session.plan(tests)
         for test in tests {
             if options.failFast, stop.withLock({ $0 }) { break }
             let outcome = session.run(test, defaultConfiguration: options.defaultConfiguration, timeLimit: options.timeLimit)
@@ -287,6 +288,7 @@ public final class TestRunner: Sendable {
             var generator = SeededGenerator(seed: seed &+ UInt64(position + 1) &* 0x2545_F491_4F6C_DD1D)
             tests.shuffle(using: &generator)
         }
+        session.plan(Array(tests.dropFirst(skip)))
         for test in tests.dropFirst(skip) {
             out.write(WorkerProtocol.start(test, limit: test.timeout ?? options.timeLimit))
             let outcome = session.run(test, defaultConfiguration: options.defaultConfiguration, timeLimit: options.timeLimit)

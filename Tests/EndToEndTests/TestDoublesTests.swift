@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+/// The test library's structure and doubles (issue #16): before_all and
+/// after_all, finally, to_equal's path, expect.extend, spies, stubs of
+/// Swift interfaces, and --repeat — each report exactly as a user sees it.
+@Suite("factoryhost test: hooks, matchers, spies and stubs")
+struct TestDoublesTests {
+    let specs = CommandRunner.fixtures.appendingPathComponent("specs")
+
+    @Test func hooksMatchersSpiesAndStubsReportExactly() throws {
+        let result = try CommandRunner.factoryhost(["test", "doubles/hooks_spec.lua", "doubles/matchers_spec.lua", "doubles/spies_spec.lua"],
+                                                   in: specs, killAfter: 60)
+        #expect(result == ProcessResult(status: 1, stdout: """
+            doubles/hooks_spec.lua
+              a block
+                ✓ sees what before_all made
+                ✓ shares it with the next test
+              ✓ runs after the block's teardown
+              a setup that fails
+                ✗ fails the first test (1)
+                ✗ fails the second too (2)
+              a teardown that fails
+                ✓ passes
+                ✗ gets the teardown's failure (3)
+              ✗ runs finally when the test fails (4)
+              ✗ saw that finally run (5)
+              ✗ refuses hooks inside a test (6)
+            doubles/matchers_spec.lua
+              ✗ names the path where tables differ (7)
+              ✗ names a key one side lacks (8)
+              ✗ has the spec's own matchers (9)
+              ✗ reports a negated custom matcher (10)
+              ✗ refuses expect.extend inside a test, even under a pcall (11)
+              ✓ said why at the top level
+            doubles/spies_spec.lua
+              ✓ records calls, arguments and results
+              ✓ starts every test with no calls, and spy.on put back
+              ✗ says which calls there were (12)
+              ✓ doubles a Swift interface, recording what Swift calls
+              ✓ answers nothing for a method it was not given, unless strict
+              ✓ refuses what is not an interface or not a method
+
+            Failures:
+
+              1) a setup that fails > fails the first test
+                 doubles/hooks_spec.lua:21: in before_all: no database
+                   stack traceback:
+                     doubles/hooks_spec.lua:21: in function <doubles/hooks_spec.lua:21>
+
+              2) a setup that fails > fails the second too
+                 doubles/hooks_spec.lua:21: in before_all: no database
+                   stack traceback:
+                     doubles/hooks_spec.lua:21: in function <doubles/hooks_spec.lua:21>
+
+              3) a teardown that fails > gets the teardown's failure
+                 doubles/hooks_spec.lua:27: in after_all: cannot drop the database
+                   stack traceback:
+                     doubles/hooks_spec.lua:27: in function <doubles/hooks_spec.lua:27>
+
+              4) runs finally when the test fails
+                 doubles/hooks_spec.lua:33: the test's own failure
+                   stack traceback:
+                     doubles/hooks_spec.lua:33: in function <doubles/hooks_spec.lua:31>
+
+              5) saw that finally run
+                 doubles/hooks_spec.lua:38: in finally: a cleanup that fails
+                   stack traceback:
+                     doubles/hooks_spec.lua:38: in function <doubles/hooks_spec.lua:38>
+
+              6) refuses hooks inside a test
+                 doubles/hooks_spec.lua:40: before_all cannot be used inside a test (it is running in 'refuses hooks inside a test'): declare tests and hooks at the file's top level or in describe blocks
+                   stack traceback:
+                     doubles/hooks_spec.lua:40: in function <doubles/hooks_spec.lua:40>
+
+              7) names the path where tables differ
+                 doubles/matchers_spec.lua:3: expected { users = { { name = "ana" }, { name = "ben" } } } to equal { users = { { name = "ana" }, { name = "bea" } } } (they differ at .users[2].name: "ben" where "bea" was expected)
+                   expected: { users = { { name = "ana" }, { name = "bea" } } }
+                   actual:   { users = { { name = "ana" }, { name = "ben" } } }
+
+              8) names a key one side lacks
+                 doubles/matchers_spec.lua:6: expected { a = 1, ["odd key"] = { 1, 2 } } to equal { a = 1, ["odd key"] = { 1, 2, 3 } } (they differ at ["odd key"][3]: nil where 3 was expected)
+                   expected: { a = 1, ["odd key"] = { 1, 2, 3 } }
+                   actual:   { a = 1, ["odd key"] = { 1, 2 } }
+
+              9) has the spec's own matchers
+                 doubles/matchers_spec.lua:18: expected 3 to be even
+
+              10) reports a negated custom matcher
+                 doubles/matchers_spec.lua:20: expected 12 not to be within 1 and 20
+                   expected: not 1…20
+                   actual:   12
+
+              11) refuses expect.extend inside a test, even under a pcall
+                 doubles/matchers_spec.lua:21: expect.extend cannot be used inside a test (it is running in 'refuses expect.extend inside a test, even under a pcall'): declare tests and hooks at the file's top level or in describe blocks
+
+              12) says which calls there were
+                 doubles/spies_spec.lua:24: expected the spy to have been called with ("b", { 3 }) (its calls: ("a", 1), ("b", { 2 }))
+                   expected: ("b", { 3 })
+                   actual:   ("a", 1), ("b", { 2 })
+
+            10 passed, 12 failed
+            """ + "\n", stderr: ""), "\(result)")
+    }
+
+    /// In worker processes (--jobs), and with only some of a block's tests
+    /// selected, before_all runs before the first and after_all after the
+    /// last selected one (the last test checks the order they ran in).
+    @Test func hooksFollowTheSelectedTestsInWorkers() throws {
+        let result = try CommandRunner.factoryhost(["test", "--jobs", "2", "--filter", "a block", "--filter", "runs after the block",
+                                                    "doubles/hooks_spec.lua", "doubles/spies_spec.lua"], in: specs, killAfter: 60)
+        #expect(result == ProcessResult(status: 0, stdout: """
+            doubles/hooks_spec.lua
+              a block
+                ✓ sees what before_all made
+                ✓ shares it with the next test
+              ✓ runs after the block's teardown
+
+            3 passed, 0 failed
+
+            """, stderr: ""), "\(result)")
+    }
+
+    @Test func repeatRunsTheSelectionAgainAndStopsWithFailFast() throws {
+        let passing = try CommandRunner.factoryhost(["test", "--repeat", "3", "--filter", "said why", "doubles/matchers_spec.lua"],
+                                                    in: specs, killAfter: 60)
+        #expect(passing.status == 0, "\(passing)")
+        #expect(passing.stdout.components(separatedBy: "1 passed, 0 failed\n").count == 4, "\(passing)")
+        #expect(passing.stdout.hasPrefix("run 1 of 3\n") && passing.stdout.contains("\nrun 3 of 3\n"), "\(passing)")
+        #expect(passing.stdout.hasSuffix("\n3 runs of 3: every run passed\n"), "\(passing)")
+        let failing = try CommandRunner.factoryhost(["test", "--repeat", "3", "--fail-fast", "doubles/matchers_spec.lua"],
+                                                    in: specs, killAfter: 60)
+        #expect(failing.status == 1, "\(failing)")
+        #expect(!failing.stdout.contains("run 2 of 3"), "\(failing)")
+        #expect(failing.stdout.hasSuffix("\n1 run of 3: 1 failed (run 1), stopped by --fail-fast\n"), "\(failing)")
+        let bad = try CommandRunner.factoryhost(["test", "--repeat", "0", "doubles/matchers_spec.lua"], in: specs)
+        #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: --repeat: give a number from 1 to 10000 (got 0)"), "\(bad)")
+    }
+}
