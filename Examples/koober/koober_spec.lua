@@ -180,6 +180,20 @@ describe("onboarding", { config = "app" }, function()
     expect(signIn.session.token):to_be("token-ana")
   end)
 
+  it("asks the remote API with what the user typed (a stub stands in for it)", function(c)
+    -- This test's container gets a strict stub instead of the Lua fake: it
+    -- records the call and fails on any method it was not given.
+    local session = require "factoryhost.session"
+    local api = stub.strict "AuthRemoteAPI" {
+      signIn = function(_, user) return session.UserSession.new { user = user, token = "stubbed" } end,
+    }
+    override "AuthRemoteAPI" { scope = "singleton", make = function() return api end }
+    expect(c:resolve("SignInViewModel"):signIn("ana", "any password")):to_be("signed in as ana")
+    expect(api.signIn):to_have_been_called_with("ana", "any password")
+    expect(api.signIn):to_have_been_called_times(1)
+    expect(c:resolve("MainViewModel").view):to_be("signed in as ana")
+  end)
+
   it("checks the sign-up form before signing up", function(c)
     local signUp = c:resolve "SignUpViewModel"
     expect(signUp:signUp("", "password1")):to_be("invalid: a user name is required")

@@ -501,9 +501,10 @@ struct TestCommandTests {
             doubles_spec.lua
               signing in
                 ✓ asks the remote API, which a stub stands in for
+                ✓ gives the stub to this test's container
                 ✓ counts calls with a spy
 
-            2 passed, 0 failed
+            3 passed, 0 failed
 
             """, stderr: ""), "\(result)")
     }

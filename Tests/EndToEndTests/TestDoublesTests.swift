@@ -103,6 +103,50 @@ struct TestDoublesTests {
             """ + "\n", stderr: ""), "\(result)")
     }
 
+    /// override "Key" { … }: this test's container only, typed, before it
+    /// keeps anything, gone in the next test.
+    @Test func overridesReplaceARegistrationForOneTest() throws {
+        let result = try CommandRunner.factoryhost(["test", "doubles/overrides_spec.lua"], in: specs, killAfter: 60)
+        #expect(result == ProcessResult(status: 1, stdout: """
+            doubles/overrides_spec.lua
+              overrides
+                ✓ replace a registration for this test, for what depends on it too
+                ✓ are gone in the next test
+                ✗ come before the container keeps anything (1)
+                ✗ are typed (2)
+                ✗ override something (3)
+              ✗ need a test's container (4)
+
+            Failures:
+
+              1) overrides > come before the container keeps anything
+                 doubles/overrides_spec.lua:25: override "HTTPSession": the test's container has built HTTPSession already; override before resolving (at the start of the test, or in a before_each)
+                   stack traceback:
+                     doubles/overrides_spec.lua:25: in function <doubles/overrides_spec.lua:23>
+
+              2) overrides > are typed
+                 doubles/overrides_spec.lua:29: the factory for HTTPSession returned string "a string", expected HTTPSession in configuration 'app (test overrides)'
+                   resolution path: HTTPSession
+                   registered at doubles/overrides_spec.lua:28
+                   stack traceback:
+                     [C]: in method 'resolve'
+                     doubles/overrides_spec.lua:29: in function <doubles/overrides_spec.lua:27>
+
+              3) overrides > override something
+                 doubles/overrides_spec.lua:31: override "Request": Request says it overrides, but there is nothing to override in configuration 'app (test overrides)'
+                   at doubles/overrides_spec.lua:31: 'app' has no Request
+                   stack traceback:
+                     doubles/overrides_spec.lua:31: in function <doubles/overrides_spec.lua:31>
+
+              4) need a test's container
+                 doubles/overrides_spec.lua:33: override "Cache": this test has no container (give its describe or it a config, or run with --config)
+                   stack traceback:
+                     doubles/overrides_spec.lua:33: in function <doubles/overrides_spec.lua:33>
+
+            2 passed, 4 failed
+            """ + "\n", stderr: ""), "\(result)")
+    }
+
     /// In worker processes (--jobs), and with only some of a block's tests
     /// selected, before_all runs before the first and after_all after the
     /// last selected one (the last test checks the order they ran in).

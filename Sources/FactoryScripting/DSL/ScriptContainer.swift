@@ -4,7 +4,9 @@ import LuaBridge
 /// A container as scripts hold it (`container "app"`).
 final class ScriptContainer: LuaExportable {
     static let luaTypeName = "Container"
-    let container: Container
+    /// The container; a test's is replaced when the test overrides a
+    /// registration (``FactoryHost/overrideInTest(_:key:body:origin:)``).
+    var container: Container
     init(_ container: Container) { self.container = container }
 }
 

@@ -402,6 +402,11 @@ public final class FactoryHost {
         defaultContainer = container
     }
 
+    /// Whether unqualified `resolve` calls use `container` now.
+    func isDefaultContainer(_ container: Container) -> Bool {
+        defaultContainer.map { $0 === container } ?? false
+    }
+
     /// `container` as scripts hold one (`c:resolve "X"`, `c:openScope "s"`).
     public func scriptValue(for container: Container) throws -> LuaValue {
         .userdata(try lua.pushObject(ScriptContainer(container), type: try containerType()))

@@ -9,7 +9,9 @@
 -- order (for before_all/after_all), `run(index, container)` runs one with its
 -- hooks and returns nil or a failure table, `matches(text, pattern, plain)` is
 -- string.find for filters.
-local is_a, interface_methods = ...   -- Swift: is_a(value, typeName) -> boolean; the methods of an interface
+local is_a, interface_methods, override_registration = ...
+-- Swift: is_a(value, typeName) -> boolean; the methods of an interface;
+-- override_registration(container, key, body, file, line).
 -- Everything the runner calls is captured here, before any spec code runs: a
 -- test that replaces a global (xpcall, tostring, string.find…) changes its
 -- own world, never how the runner judges it.
@@ -27,6 +29,7 @@ local stack = { root }
 local tests = {}
 local running                         -- the test running now, if any
 local in_all = false                  -- a before_all or after_all hook is running (for the block, not the test)
+local test_container                  -- the running test's container (nil without a config)
 
 -- describe, it, pending and the hooks declare tests: inside a running test
 -- they would be silently lost, so they are errors there (as in busted).
@@ -182,6 +185,21 @@ function after_all(fn)
   not_in_test("after_all")
   if type(fn) ~= "function" then error("after_all needs a function, got " .. type(fn), 2) end
   insert(current().after_all, fn)
+end
+
+-- override "HTTPSession" { make = … } in a test or its before_each: this
+-- test's container is replaced by one with that registration (checked as
+-- any registration is), before it keeps anything; gone in the next test.
+function override(key)
+  if type(key) ~= "string" then error("override needs a registration key (a string), got " .. type(key), 2) end
+  if not running or in_all then
+    error(format("override \"%s\" is for a test or its before_each: each test's container is its own", key), 2)
+  end
+  local file, line = caller(3)
+  return function(body)
+    local ok, err = pcall(override_registration, test_container, key, body, file, line)
+    if not ok then error(err, 2) end
+  end
 end
 
 -- finally(fn) inside a test: runs when the test ends, passed or failed,
@@ -704,6 +722,7 @@ local function run(index, container)
   local failure
   local started = 0
   running = test
+  test_container = container
   test.finally = {}
   for _, record in pairs(spies) do record.calls = {} end          -- every test starts with no calls recorded
   -- before_all, once per block, before its first test here; a failure
@@ -777,6 +796,7 @@ local function run(index, container)
     end
   end
   running = nil
+  test_container = nil
   restore_interpreter()
   restore_baseline()
   if misused and not failure then failure = { message = misused } end

@@ -42,8 +42,16 @@ final class SpecFileSession {
                 }
                 return 2
             }
+            // override "Key" { … } in a test: the test's container, its key, the body, where it was written.
+            let overrideRegistration = try lua.frameFunction("override") { [unowned host] frame in
+                let key = try frame.string(2)
+                let origin = Origin(file: try frame.string(4), line: try frame.integer(5))
+                try host.overrideInTest(frame.value(1), key: key, body: frame.value(3), origin: origin)
+                return 0
+            }
             let chunk = try lua.load(bytes: Array(testDSLSource.utf8), chunkName: "=[factoryhost test]")
-            guard case .table(let api)? = try chunk.call(.function(isA), .function(interfaceMethods)).first else {
+            guard case .table(let api)? = try chunk.call(.function(isA), .function(interfaceMethods),
+                                                         .function(overrideRegistration)).first else {
                 throw LuaError(.runtime, "the test library did not load")
             }
             self.api = api
@@ -154,7 +162,8 @@ final class SpecFileSession {
             // open scopes and singletons are closed (a Lua object's __close
             // or close method runs), and a close that fails fails the test.
             do {
-                try testContainer?.close()
+                // The container the test ends with: another if it overrode a registration.
+                try (host.container(of: containerValue)?.container ?? testContainer)?.close()
             } catch {
                 if case .table = result {} else {
                     return .failed(TestFailure(kind: .error, message: "after the test, closing its container: \(error)",
