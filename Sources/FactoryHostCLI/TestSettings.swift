@@ -48,6 +48,9 @@ struct TestSettings: Equatable {
         if reporter != "text" && reporter != "tap" { return "--reporter: '\(reporter)' is not a reporter (text or tap)" }
         if jobs < 1 || jobs > 256 { return "--jobs: give a number from 1 to 256 (got \(jobs))" }
         if repeatCount < 1 || repeatCount > 10_000 { return "--repeat: give a number from 1 to 10000 (got \(repeatCount))" }
+        if repeatCount > 1 && (reporter == "tap" || junit != nil) {
+            return "--repeat reports every run in text; a TAP stream and a JUnit file hold one run (leave out --repeat for them)"
+        }
         // A worker's place in the run (made by the run itself, but a command line all the same).
         if workerPosition < 0 || workerPosition > 1 << 30 { return "--worker-position: give a number from 0 to \(1 << 30) (got \(workerPosition))" }
         if workerSkip < 0 || workerSkip > 1 << 30 { return "--worker-skip: give a number from 0 to \(1 << 30) (got \(workerSkip))" }

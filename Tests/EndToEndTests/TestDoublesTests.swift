@@ -26,19 +26,26 @@ struct TestDoublesTests {
               ✗ runs finally when the test fails (4)
               ✗ saw that finally run (5)
               ✗ refuses hooks inside a test (6)
+              a teardown after a failed test
+                ✗ reports both failures (7)
+              an outer setup that fails
+                an inner block
+                  ✗ fails with the outer setup (8)
+              ✓ never set up the inner block nor tore down the outer
             doubles/matchers_spec.lua
-              ✗ names the path where tables differ (7)
-              ✗ names a key one side lacks (8)
-              ✗ has the spec's own matchers (9)
-              ✗ reports a negated custom matcher (10)
-              ✗ refuses expect.extend inside a test, even under a pcall (11)
+              ✗ names the path where tables differ (9)
+              ✗ names a key one side lacks (10)
+              ✗ has the spec's own matchers (11)
+              ✗ reports a negated custom matcher (12)
+              ✗ refuses expect.extend inside a test, even under a pcall (13)
               ✓ said why at the top level
             doubles/spies_spec.lua
               ✓ records calls, arguments and results
               ✓ starts every test with no calls, and spy.on put back
-              ✗ says which calls there were (12)
+              ✗ says which calls there were (14)
               ✓ doubles a Swift interface, recording what Swift calls
-              ✓ answers nothing for a method it was not given, unless strict
+              ✓ answers nothing for a method it was not given
+              ✗ fails the test on a strict stub's unexpected call, even one Swift catches (15)
               ✓ refuses what is not an interface or not a method
 
             Failures:
@@ -73,33 +80,75 @@ struct TestDoublesTests {
                    stack traceback:
                      doubles/hooks_spec.lua:40: in function <doubles/hooks_spec.lua:40>
 
-              7) names the path where tables differ
+              7) a teardown after a failed test > reports both failures
+                 doubles/hooks_spec.lua:43: the test failed
+                 (and in after_all: doubles/hooks_spec.lua:42: teardown failed too)
+                   stack traceback:
+                     doubles/hooks_spec.lua:43: in function <doubles/hooks_spec.lua:43>
+
+              8) an outer setup that fails > an inner block > fails with the outer setup
+                 doubles/hooks_spec.lua:46: in before_all: outer setup failed
+                   stack traceback:
+                     doubles/hooks_spec.lua:46: in function <doubles/hooks_spec.lua:46>
+
+              9) names the path where tables differ
                  doubles/matchers_spec.lua:3: expected { users = { { name = "ana" }, { name = "ben" } } } to equal { users = { { name = "ana" }, { name = "bea" } } } (they differ at .users[2].name: "ben" where "bea" was expected)
                    expected: { users = { { name = "ana" }, { name = "bea" } } }
                    actual:   { users = { { name = "ana" }, { name = "ben" } } }
 
-              8) names a key one side lacks
+              10) names a key one side lacks
                  doubles/matchers_spec.lua:6: expected { a = 1, ["odd key"] = { 1, 2 } } to equal { a = 1, ["odd key"] = { 1, 2, 3 } } (they differ at ["odd key"][3]: nil where 3 was expected)
                    expected: { a = 1, ["odd key"] = { 1, 2, 3 } }
                    actual:   { a = 1, ["odd key"] = { 1, 2 } }
 
-              9) has the spec's own matchers
+              11) has the spec's own matchers
                  doubles/matchers_spec.lua:18: expected 3 to be even
 
-              10) reports a negated custom matcher
+              12) reports a negated custom matcher
                  doubles/matchers_spec.lua:20: expected 12 not to be within 1 and 20
                    expected: not 1…20
                    actual:   12
 
-              11) refuses expect.extend inside a test, even under a pcall
+              13) refuses expect.extend inside a test, even under a pcall
                  doubles/matchers_spec.lua:21: expect.extend cannot be used inside a test (it is running in 'refuses expect.extend inside a test, even under a pcall'): declare tests and hooks at the file's top level or in describe blocks
 
-              12) says which calls there were
+              14) says which calls there were
                  doubles/spies_spec.lua:24: expected the spy to have been called with ("b", { 3 }) (its calls: ("a", 1), ("b", { 2 }))
                    expected: ("b", { 3 })
                    actual:   ("a", 1), ("b", { 2 })
 
-            10 passed, 12 failed
+              15) fails the test on a strict stub's unexpected call, even one Swift catches
+                 doubles/spies_spec.lua:37: unexpected call to AuthRemoteAPI.signIn: the strict stub was given no signIn (inside a stub's method; the code that called it caught the error)
+
+            11 passed, 15 failed
+            """ + "\n", stderr: ""), "\(result)")
+    }
+
+    /// A test stopped by its time limit (or a before_all stopped) still gets
+    /// its cleanup, and its block's other tests do not run without setup.
+    @Test func aStoppedTestIsCleanedUpAfter() throws {
+        let result = try CommandRunner.factoryhost(["test", "--timeout", "300ms", "doubles/stopped_spec.lua"], in: specs, killAfter: 60)
+        #expect(result == ProcessResult(status: 1, stdout: """
+            doubles/stopped_spec.lua
+              a block whose test loops
+                ✗ loops (1)
+              a setup that loops
+                ✗ is stopped (2)
+                ✗ fails without running (3)
+              ✓ finds everything cleaned up
+
+            Failures:
+
+              1) a block whose test loops > loops
+                 doubles/stopped_spec.lua:8: timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout
+
+              2) a setup that loops > is stopped
+                 doubles/stopped_spec.lua:17: timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout
+
+              3) a setup that loops > fails without running
+                 doubles/stopped_spec.lua:18: in before_all: before_all did not finish (stopped by the time limit)
+
+            1 passed, 3 failed
             """ + "\n", stderr: ""), "\(result)")
     }
 
@@ -179,5 +228,8 @@ struct TestDoublesTests {
         #expect(failing.stdout.hasSuffix("\n1 run of 3: 1 failed (run 1), stopped by --fail-fast\n"), "\(failing)")
         let bad = try CommandRunner.factoryhost(["test", "--repeat", "0", "doubles/matchers_spec.lua"], in: specs)
         #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: --repeat: give a number from 1 to 10000 (got 0)"), "\(bad)")
+        let tap = try CommandRunner.factoryhost(["test", "--repeat", "2", "--reporter", "tap", "doubles/matchers_spec.lua"], in: specs)
+        #expect(tap.status == 64 && tap.stderr.hasPrefix("Error: --repeat reports every run in text; a TAP stream and a JUnit file hold one run"),
+                "\(tap)")
     }
 }

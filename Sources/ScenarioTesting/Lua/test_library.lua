@@ -15,7 +15,7 @@ local is_a, interface_methods, override_registration = ...
 -- Everything the runner calls is captured here, before any spec code runs: a
 -- test that replaces a global (xpcall, tostring, string.find…) changes its
 -- own world, never how the runner judges it.
-local getinfo, traceback = debug.getinfo, debug.traceback
+local getinfo, traceback, debug_getmetatable = debug.getinfo, debug.traceback, debug.getmetatable
 local sort, concat, insert = table.sort, table.concat, table.insert
 local find, format, rep, gsub, sub = string.find, string.format, string.rep, string.gsub, string.sub
 local pcall, xpcall, error, type, tostring, select = pcall, xpcall, error, type, tostring, select
@@ -206,6 +206,7 @@ end
 -- before its after_each hooks (the last registered first).
 function finally(fn)
   if not running or in_all then error("finally is for inside a test: it runs when the test ends", 2) end
+  if not running.finally then error("finally: this test's cleanups have run already (finally is for the test and its before_each)", 2) end
   if type(fn) ~= "function" then error("finally needs a function, got " .. type(fn), 2) end
   insert(running.finally, fn)
 end
@@ -219,6 +220,7 @@ local function pretty(value, depth, seen)
   local kind = type(value)
   if kind == "string" then return (gsub(format("%q", value), "\\\n", "\\n")) end
   if kind ~= "table" then
+    if value ~= value then return "nan" end
     if kind == "number" and mathtype(value) == "float" and value == floor(value)
        and value > -1e15 and value < 1e15 then return format("%.1f", value) end
     return tostring(value)
@@ -265,8 +267,9 @@ local function deep_equal(a, b, seen)
   for key, value in pairs(a) do
     if not deep_equal(value, field(b, key), seen) then return false end
   end
-  for key in pairs(b) do
-    if field(a, key) == nil then return false end
+  -- And what b has, read from a (an __index may answer for a key a lacks).
+  for key, value in pairs(b) do
+    if not deep_equal(field(a, key), value, seen) then return false end
   end
   return true
 end
@@ -297,9 +300,12 @@ local function difference(a, b, path, seen)
     if at then return at, x, y end
   end
   keys = {}
-  for key in pairs(b) do if field(a, key) == nil then keys[#keys + 1] = key end end
+  for key in pairs(b) do keys[#keys + 1] = key end
   sort(keys, key_order)
-  if keys[1] ~= nil then return path .. key_path(keys[1]), nil, b[keys[1]] end
+  for _, key in ipairs(keys) do
+    local at, x, y = difference(field(a, key), b[key], path .. key_path(key), seen)
+    if at then return at, x, y end
+  end
   return nil
 end
 
@@ -309,10 +315,18 @@ local Failure = {}
 Failure.__index = Failure
 Failure.__tostring = function(f) return f.where .. ": " .. f.message end
 
+-- A failure raised inside a stub's method (an expectation, a strict stub's
+-- unexpected call) reaches the test even if the code that called the stub
+-- (Swift, a pcall) swallowed it.
+local in_stub = 0
+local sticky
+
 local function fail(message, expected, actual, level)
   local file, line = caller(level)
-  error(setmetatable({ message = message, expected = expected, actual = actual,
-                       where = file .. ":" .. line }, Failure), 0)
+  local failure = setmetatable({ message = message, expected = expected, actual = actual,
+                                 where = file .. ":" .. line }, Failure)
+  if in_stub > 0 and running and not sticky then sticky = failure end
+  error(failure, 0)
 end
 
 local Expectation = {}
@@ -415,7 +429,8 @@ local function install_matcher(name, matcher)
     end
     if rawget(self, "negated") then
       if passed then
-        local negated = gsub(message, "^expected %%s to ", "expected %%s not to ", 1)
+        local negated, changed = gsub(message, "^expected %%s to ", "expected %%s not to ", 1)
+        if changed == 0 then negated = "expected the opposite of: " .. message end
         fail(text(negated), expected and ("not " .. expected), actual, 4)
       end
     elseif not passed then
@@ -472,16 +487,22 @@ expect = setmetatable({}, {
 -- arguments and results; spy.on(t, "name") puts one in place of t.name
 -- (put back after the test that did it). stub "Interface" { … } implements
 -- an interface with spies. Records start empty in every test.
-local installed = {}                                 -- spy.on in the running test: { t, key, original }
+local installed = {}                                 -- the spies spy.on put in place in the running test
 
-local function spy_record(s, what)
+local function spy_record(s, what, level)
   local record = spies[s]
-  if not record then error(format("%s needs a spy (made by spy(fn), spy.on or stub), got %s", what, P(s)), 3) end
+  if not record then error(format("%s needs a spy (made by spy(fn), spy.on or stub), got %s", what, P(s)), level or 3) end
   return record
 end
 
 local function make_spy(fn, name, receiver)
   local record = { calls = {}, name = name or "the spy", receiver = receiver }
+  local function finish(call, ok, ...)
+    if receiver ~= nil then in_stub = in_stub - 1 end
+    if not ok then error((...), 0) end
+    call.results = pack(...)
+    return ...
+  end
   local function spy_fn(...)
     local args = pack(...)
     if receiver ~= nil and args[1] == receiver then             -- a method: the receiver is not an argument
@@ -489,9 +510,13 @@ local function make_spy(fn, name, receiver)
     end
     local call = { args = args }
     record.calls[#record.calls + 1] = call
-    local results = pack(fn(...))
-    call.results = results
-    return unpack(results, 1, results.n)
+    if receiver == nil then
+      local results = pack(fn(...))
+      call.results = results
+      return unpack(results, 1, results.n)
+    end
+    in_stub = in_stub + 1                                        -- a stub's method: see `sticky`
+    return finish(call, pcall(fn, ...))
   end
   spies[spy_fn] = record
   return spy_fn
@@ -511,7 +536,10 @@ spy = setmetatable({
       error(format("spy.on: %s is %s, not a function", P(key), original == nil and "missing" or ("a " .. type(original))), 2)
     end
     local s = make_spy(original, "the spy on " .. (is_identifier(key) and key or P(key)))
-    spies[s].revert = function() t[key] = original end
+    spies[s].revert = function()
+      if rawequal(t[key], s) then t[key] = original return true end
+      return false
+    end
     t[key] = s
     if running and not in_all then installed[#installed + 1] = s end  -- a test's: put back after it
     return s
@@ -521,7 +549,12 @@ spy = setmetatable({
   clear = function(s) spy_record(s, "spy.clear").calls = {} end,
   revert = function(s)
     local record = spy_record(s, "spy.revert")
-    if record.revert then record.revert(); record.revert = nil end
+    if record.revert then
+      if not record.revert() then
+        error(record.name .. " is no longer in place (another spy.on replaced it): revert that one first", 2)
+      end
+      record.revert = nil
+    end
   end,
 }, {
   __call = function(_, fn)
@@ -531,17 +564,18 @@ spy = setmetatable({
 })
 
 matchers.to_have_been_called = function(s)
-  local record = spy_record(s, "to_have_been_called")
+  local record = spy_record(s, "to_have_been_called", 5)
   return #record.calls > 0, "expected %s to have been called", "at least one call", #record.calls .. " calls"
 end
 matchers.to_have_been_called_times = function(s, times)
-  local record = spy_record(s, "to_have_been_called_times")
-  if mathtype(times) ~= "integer" then error("to_have_been_called_times needs a whole number, got " .. P(times), 3) end
+  local record = spy_record(s, "to_have_been_called_times", 5)
+  if type(times) == "number" and times == floor(times) and times >= 0 and times < 2^53 then times = floor(times) end
+  if mathtype(times) ~= "integer" then error("to_have_been_called_times needs a whole number, got " .. P(times), 4) end
   return #record.calls == times, "expected %s to have been called " .. times .. " times (it was called " .. #record.calls .. ")",
          times .. " calls", #record.calls .. " calls"
 end
 matchers.to_have_been_called_with = function(s, ...)
-  local record = spy_record(s, "to_have_been_called_with")
+  local record = spy_record(s, "to_have_been_called_with", 5)
   local wanted = pack(...)
   local seen = {}
   for _, call in ipairs(record.calls) do
@@ -553,9 +587,15 @@ matchers.to_have_been_called_with = function(s, ...)
     if same then return true, "expected %s to have been called with " .. args_text(wanted), args_text(wanted), args_text(call.args) end
     seen[#seen + 1] = args_text(call.args)
   end
-  local calls = #seen == 0 and "it was never called" or ("its calls: " .. concat(seen, ", "))
+  local shown = #seen
+  if #seen > 10 then                                             -- the first ten, and how many more
+    local more = #seen - 10
+    for i = #seen, 11, -1 do seen[i] = nil end
+    seen[11] = "… and " .. more .. " more"
+  end
+  local calls = shown == 0 and "it was never called" or ("its calls: " .. concat(seen, ", "))
   return false, "expected %s to have been called with " .. args_text(wanted) .. " (" .. calls .. ")",
-         args_text(wanted), #seen == 0 and "no calls" or concat(seen, ", ")
+         args_text(wanted), shown == 0 and "no calls" or concat(seen, ", ")
 end
 
 for _, name in ipairs { "to_have_been_called", "to_have_been_called_times", "to_have_been_called_with" } do
@@ -567,16 +607,21 @@ end
 -- given returns nothing); stub.strict fails on a call to one not given.
 local function make_stub(name, strict)
   if type(name) ~= "string" then error("stub needs the name of an interface, got " .. type(name), 3) end
-  local methods, problem = interface_methods(name)
-  if not methods then error("stub " .. P(name) .. ": " .. problem, 3) end
+  local ok, methods, properties = pcall(interface_methods, name)
+  if not ok then error("stub: " .. P(name) .. " is no interface's name", 3) end
+  if not methods then error("stub " .. P(name) .. ": " .. properties, 3) end
   return function(body)
     body = body or {}
     if type(body) ~= "table" then error(format("stub %s needs a table of methods, got %s", P(name), type(body)), 2) end
-    local known = {}
-    for _, method in ipairs(methods) do known[method] = true end
+    local known, members = {}, {}
+    for _, method in ipairs(methods) do known[method] = "method"; members[#members + 1] = method end
+    for _, property in ipairs(properties or {}) do known[property] = "property"; members[#members + 1] = property end
     local implementation = {}
     for key, value in pairs(body) do
-      if known[key] and type(value) ~= "function" then
+      if not known[key] then
+        error(format("stub %s: %s is not one of its members (%s)", P(name), P(key), concat(members, ", ")), 2)
+      end
+      if known[key] == "method" and type(value) ~= "function" then
         error(format("stub %s: %s is a method, so it needs a function (got %s)", P(name), key, type(value)), 2)
       end
       implementation[key] = value                               -- properties, as the interface needs them
@@ -585,13 +630,17 @@ local function make_stub(name, strict)
       local given = body[method]
       if given == nil then
         given = strict and function()
-          error(format("unexpected call to %s.%s: the strict stub was given no %s", name, method, method), 2)
+          local text = format("unexpected call to %s.%s: the strict stub was given no %s", name, method, method)
+          if running and not sticky then sticky = { message = text } end
+          error(text, 3)
         end or function() end
       end
       implementation[method] = make_spy(given, name .. "." .. method, implementation)
     end
-    local ok, err = pcall(implement, name, implementation)
-    if not ok then error(format("stub %s: %s", P(name), (gsub(tostring(err), "^bad argument #2 to 'implement' %((.*)%)$", "%1"))), 2) end
+    local implemented, err = pcall(implement, name, implementation)
+    if not implemented then
+      error(format("stub %s: %s", P(name), (gsub(tostring(err), "^bad argument #2 to 'implement' %((.*)%)$", "%1"))), 2)
+    end
     return implementation
   end
 end
@@ -601,11 +650,14 @@ stub = setmetatable({ strict = function(name) return make_stub(name, true) end }
 -- The driver Swift calls.
 
 local function on_error(err)
-  if getmetatable(err) == Failure then return err end
+  local meta = debug_getmetatable(err)
+  if meta == Failure then return err end
+  local described, text = false, nil
+  if type(meta) == "table" and rawget(meta, "__tostring") then described, text = pcall(tostring, err) end
   local message = type(err) == "string" and err or
                   -- a failed resolve's error object ({ message, cause }, its metatable hidden)
                   (type(err) == "table" and type(rawget(err, "message")) == "string" and rawget(err, "message")) or
-                  (getmetatable(err) and getmetatable(err).__tostring and tostring(err)) or
+                  (described and type(text) == "string" and text) or
                   format("(error object is a %s value)", type(err))
   local trace = traceback("", 2)
   -- keep the test's frames: cut where the runner's own begin
@@ -710,11 +762,79 @@ local function plan(indices)
   remaining = {}
   for _, index in ipairs(indices) do
     local test = tests[index]
-    if test then
+    if test and not test.pending then                           -- a pending test never runs
       for _, block in ipairs(test.blocks) do remaining[block] = (remaining[block] or 0) + 1 end
     end
   end
 end
+
+-- A failure in a later phase (finally, after_each, after_all) when the test
+-- failed already: added to the first, never lost.
+local function add_failure(failure, err, phase)
+  if not failure then
+    err.phase = phase
+    return err
+  end
+  failure.message = tostring(failure.message) .. "\n(and in " .. phase .. ": " .. tostring(err.message) .. ")"
+  return failure
+end
+
+-- The end of a test, whether it ran to its end or was stopped (its time
+-- limit): cleanups, after_each hooks (of the blocks it entered), spies put
+-- back, after_all for blocks it was the last of, records cleared.
+local function finish_test(test, container, started, failure)
+  local cleanups = test.finally
+  if cleanups then
+    while #cleanups > 0 do                                       -- a cleanup may add cleanups
+      local cleanup = cleanups[#cleanups]
+      cleanups[#cleanups] = nil
+      local ok, err = xpcall(cleanup, on_error)
+      if not ok then failure = add_failure(failure, err, "finally") end
+    end
+  end
+  test.finally = nil
+  for i = started, 1, -1 do
+    local hooks = test.blocks[i].after
+    for j = #hooks, 1, -1 do
+      local ok, err = xpcall(hooks[j], on_error, container)
+      if not ok then failure = add_failure(failure, err, "after_each") end
+    end
+  end
+  for i = #installed, 1, -1 do                                   -- spy.on in this test: put back, newest first
+    local record = spies[installed[i]]
+    if record and record.revert then record.revert(); record.revert = nil end
+  end
+  installed = {}
+  for i = #test.blocks, 1, -1 do                                 -- after_all, innermost first
+    local block = test.blocks[i]
+    local left = remaining[block]
+    if left then
+      remaining[block] = left - 1
+      if left == 1 and block.set_up and not block.setup_failure then
+        local hooks = block.after_all
+        for j = #hooks, 1, -1 do
+          in_all = true
+          local ok, err = xpcall(hooks[j], on_error)
+          in_all = false
+          if not ok then failure = add_failure(failure, err, "after_all") end
+        end
+      end
+    end
+  end
+  for _, record in pairs(spies) do record.calls = {} end         -- the next test starts with no calls recorded
+  if sticky and not failure then
+    failure = sticky
+    failure.message = tostring(failure.message) .. " (inside a stub's method; the code that called it caught the error)"
+  end
+  sticky, in_stub = nil, 0
+  running, test_container, in_all = nil, nil, false
+  restore_interpreter()
+  restore_baseline()
+  return failure
+end
+
+-- Which blocks each test entered, for finish_test after a stop.
+local entered = {}
 
 local function run(index, container)
   if not baseline then record_baseline() end
@@ -724,12 +844,21 @@ local function run(index, container)
   running = test
   test_container = container
   test.finally = {}
-  for _, record in pairs(spies) do record.calls = {} end          -- every test starts with no calls recorded
+  entered[index] = 0
   -- before_all, once per block, before its first test here; a failure
-  -- there fails each of the block's tests.
+  -- there (or a stop: the limit) fails each of the block's tests, and the
+  -- blocks inside it are not set up.
   for _, block in ipairs(test.blocks) do
-    if not block.set_up then
+    if block.setup_failure then
+      if not failure then
+        local f = block.setup_failure
+        failure = { message = f.message, where = f.where, expected = f.expected, actual = f.actual,
+                    traceback = f.traceback, phase = "before_all" }
+        if getmetatable(f) == Failure then setmetatable(failure, Failure) end
+      end
+    elseif not failure and not block.set_up then
       block.set_up = true
+      block.setup_failure = { message = "before_all did not finish (stopped by the time limit)" }
       for _, hook in ipairs(block.before_all) do
         in_all = true
         local ok, err = xpcall(hook, on_error)
@@ -740,12 +869,13 @@ local function run(index, container)
           break
         end
       end
-    end
-    if block.setup_failure and not failure then
-      local f = block.setup_failure
-      failure = { message = f.message, where = f.where, expected = f.expected, actual = f.actual,
-                  traceback = f.traceback, phase = "before_all" }
-      if getmetatable(f) == Failure then setmetatable(failure, Failure) end
+      if block.setup_failure and block.setup_failure.phase ~= "before_all" then block.setup_failure = nil end
+      if block.setup_failure then
+        local f = block.setup_failure
+        failure = { message = f.message, where = f.where, expected = f.expected, actual = f.actual,
+                    traceback = f.traceback, phase = "before_all" }
+        if getmetatable(f) == Failure then setmetatable(failure, Failure) end
+      end
     end
   end
   if not failure then
@@ -756,6 +886,7 @@ local function run(index, container)
         if not ok then failure = err; failure.phase = "before_each" end
       end
       started = started + 1
+      entered[index] = started
       if failure then break end
     end
   end
@@ -763,42 +894,8 @@ local function run(index, container)
     local ok, err = xpcall(test.fn, on_error, container)
     if not ok then failure = err end
   end
-  local cleanups = test.finally
-  for i = #cleanups, 1, -1 do
-    local ok, err = xpcall(cleanups[i], on_error)
-    if not ok and not failure then failure = err; failure.phase = "finally" end
-  end
-  test.finally = nil
-  for i = started, 1, -1 do
-    local hooks = test.blocks[i].after
-    for j = #hooks, 1, -1 do
-      local ok, err = xpcall(hooks[j], on_error, container)
-      if not ok and not failure then failure = err; failure.phase = "after_each" end
-    end
-  end
-  for i = #installed, 1, -1 do spy.revert(installed[i]) end       -- spy.on in this test: put back
-  installed = {}
-  -- after_all, innermost block first, after the last of its tests here.
-  for i = #test.blocks, 1, -1 do
-    local block = test.blocks[i]
-    local left = remaining[block]
-    if left then
-      remaining[block] = left - 1
-      if left == 1 and block.set_up then
-        local hooks = block.after_all
-        for j = #hooks, 1, -1 do
-          in_all = true
-          local ok, err = xpcall(hooks[j], on_error)
-          in_all = false
-          if not ok and not failure then failure = err; failure.phase = "after_all" end
-        end
-      end
-    end
-  end
-  running = nil
-  test_container = nil
-  restore_interpreter()
-  restore_baseline()
+  failure = finish_test(test, container, started, failure)
+  entered[index] = nil
   if misused and not failure then failure = { message = misused } end
   misused = nil
   if exit_called and not (failure and type(failure.message) == "string" and find(failure.message, exit_called, 1, true)) then
@@ -813,6 +910,40 @@ local function run(index, container)
              expectation = getmetatable(failure) == Failure }
   end
   return nil
+end
+
+-- After a test was stopped (its time limit): what run would have done
+-- after it, under a fresh limit. Returns a cleanup's failure, if any.
+local function abandon(index)
+  local test = tests[index]
+  if not test then return nil end
+  in_all = false
+  local started = entered[index] or 0
+  entered[index] = nil
+  local failure = finish_test(test, test_container, started, nil)
+  misused, exit_called = nil, nil
+  return failure and tostring(failure.message) or nil
+end
+
+-- A test that will not run after all (pending, or its container could not
+-- be made): its blocks' after_all still run after their last test.
+local function passed_over(index)
+  local test = tests[index]
+  if not test then return end
+  for i = #test.blocks, 1, -1 do
+    local block = test.blocks[i]
+    local left = remaining[block]
+    if left then
+      remaining[block] = left - 1
+      if left == 1 and block.set_up and not block.setup_failure then
+        for j = #block.after_all, 1, -1 do
+          in_all = true
+          xpcall(block.after_all[j], on_error)
+          in_all = false
+        end
+      end
+    end
+  end
 end
 
 local function list()
@@ -835,4 +966,5 @@ local function late_exit()
   return text
 end
 
-return { tests = list, plan = plan, run = run, matches = matches, pretty = pretty, late_exit = late_exit }
+return { tests = list, plan = plan, run = run, abandon = abandon, passed_over = passed_over, matches = matches,
+         pretty = pretty, late_exit = late_exit }

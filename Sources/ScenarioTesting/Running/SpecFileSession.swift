@@ -31,7 +31,9 @@ final class SpecFileSession {
                 let name = try frame.string(1)
                 if let methods = host.types.requiredMethods(ofInterface: name) {
                     try frame.push(.table(host.lua.array(methods.map { LuaValue($0) })))
-                    return 1
+                    let properties = host.types.shape(ofInterface: name)?.properties.map { LuaValue($0.name) } ?? []
+                    try frame.push(.table(host.lua.array(properties)))
+                    return 2
                 }
                 frame.pushNil()
                 do {
@@ -143,6 +145,7 @@ final class SpecFileSession {
                 host.useContainer(container)
                 containerValue = try host.scriptValue(for: container)
             } catch {
+                callLibrary("passed_over", test)                   // its blocks' after_all still run after their last test
                 return .failed(TestFailure(kind: .error, message: "cannot make a container of '\(configuration)': \(error)",
                                            location: test.location))
             }
@@ -173,17 +176,40 @@ final class SpecFileSession {
             guard case .table(let failure)? = result else { return .passed }
             return .failed(try Self.failure(from: failure, test: test))
         } catch let error as LuaError where error.message.contains("time limit exceeded") {
+            let cleanup = abandon(test, timeLimit: timeLimit)
             return .failed(TestFailure(kind: .timeout,
                                        message: "timed out after \(Self.format(seconds: timeLimit)) s; "
-                                       + "give it longer with it(name, { timeout = seconds }, fn) or --timeout",
+                                       + "give it longer with it(name, { timeout = seconds }, fn) or --timeout"
+                                       + (cleanup.map { "\n(and in its cleanup: \($0))" } ?? ""),
                                        location: test.location))
         } catch let error as LuaError {
             var failure = Self.failure(from: error)
             if failure.location == nil { failure.location = test.location }
+            if let cleanup = abandon(test, timeLimit: timeLimit) { failure.message += "\n(and in its cleanup: \(cleanup))" }
             return .failed(failure)
         } catch {
             return .failed(TestFailure(kind: .error, message: String(describing: error), location: test.location))
         }
+    }
+
+    /// After a test the library could not finish (stopped by its limit):
+    /// its cleanups, after_each and after_all hooks, spies put back and the
+    /// file's state restored, under a fresh limit. What failed there, if anything.
+    private func abandon(_ test: TestCase, timeLimit: Double) -> String? {
+        host.lua.timeLimit = Self.duration(seconds: timeLimit)
+        guard case .function(let abandon) = (try? api.rawGet("abandon")) ?? .nil else { return nil }
+        do {
+            guard case .string(let text)? = try abandon.call(.integer(test.index)).first else { return nil }
+            return text.description
+        } catch {
+            return "stopped again: \(error)"
+        }
+    }
+
+    /// Calls the library's `name(test.index)`, ignoring what it says.
+    private func callLibrary(_ name: String, _ test: TestCase) {
+        guard case .function(let function) = (try? api.rawGet(LuaValue(name))) ?? .nil else { return }
+        _ = try? function.call(.integer(test.index))
     }
 
     // MARK: Reading what Lua returns
