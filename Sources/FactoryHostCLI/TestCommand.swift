@@ -62,6 +62,15 @@ struct TestCommand: ParsableCommand {
     @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Run this many files at once, one host per worker (default 1).", valueName: "n"))
     var jobs: Int = 1
 
+    @Flag(help: "After the run, list the registrations the tests never built (of every configuration the spec files declare), with where each was declared.")
+    var coverage = false
+
+    @Option(name: .customLong("coverage-json"), help: ArgumentHelp("Write every registration and whether the tests built it to this JSON file (implies recording coverage).", valueName: "file"))
+    var coverageJSON: String?
+
+    @Option(name: .customLong("coverage-min"), help: ArgumentHelp("Fail the run when fewer than this percentage of the registrations were built.", valueName: "percent"))
+    var coverageMin: Double?
+
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Run the selection this many times, each run reported (with --fail-fast, stop after the first failing run; with --shuffle and no --seed, a new order each run).", valueName: "n"))
     var repeatCount: Int = 1
 
@@ -91,7 +100,8 @@ struct TestCommand: ParsableCommand {
     var settings: TestSettings {
         TestSettings(paths: paths, filters: filters, filterPatterns: filterPatterns, tags: tags, excludedTags: excludedTags,
                      list: list, failFast: failFast, shuffle: shuffle, seed: seed, timeout: timeout, reporter: reporter,
-                     junit: junit, jobs: jobs, repeatCount: repeatCount, config: config, pluginPath: pluginPath,
+                     junit: junit, jobs: jobs, repeatCount: repeatCount, coverage: coverage, coverageJSON: coverageJSON,
+                     coverageMin: coverageMin, config: config, pluginPath: pluginPath,
                      valueFiles: valueOptions.files, valueAssignments: valueOptions.assignments, workerFile: workerFile, workerPosition: workerPosition, workerSkip: workerSkip)
     }
 

@@ -32,6 +32,14 @@ struct TestSettings: Equatable {
     var jobs = 1
     /// How many times to run the whole selection (`--repeat`).
     var repeatCount = 1
+    /// `--coverage`: report the registrations the tests never built.
+    var coverage = false
+    /// `--coverage-json FILE`: every registration and whether it was built, as JSON.
+    var coverageJSON: String?
+    /// `--coverage-min PERCENT`: fail the run below this registration coverage.
+    var coverageMin: Double?
+    /// Whether coverage is recorded at all (any of the three options).
+    var recordsCoverage: Bool { coverage || coverageJSON != nil || coverageMin != nil }
     var config: String?
     var pluginPath: [String] = []
     var valueFiles: [String] = []
@@ -48,6 +56,9 @@ struct TestSettings: Equatable {
         if reporter != "text" && reporter != "tap" { return "--reporter: '\(reporter)' is not a reporter (text or tap)" }
         if jobs < 1 || jobs > 256 { return "--jobs: give a number from 1 to 256 (got \(jobs))" }
         if repeatCount < 1 || repeatCount > 10_000 { return "--repeat: give a number from 1 to 10000 (got \(repeatCount))" }
+        if let coverageMin, !(coverageMin >= 0 && coverageMin <= 100) {
+            return "--coverage-min: give a percentage from 0 to 100 (got \(coverageMin))"
+        }
         if repeatCount > 1 && (reporter == "tap" || junit != nil) {
             return "--repeat reports every run in text; a TAP stream and a JUnit file hold one run (leave out --repeat for them)"
         }
@@ -124,6 +135,24 @@ struct TestSettings: Equatable {
         if let junitReporter { reporters.append(junitReporter) }
         let outcome = runner.run(reporter: ReporterGroup(reporters))
         fflush(nil)
+        var belowMinimum = false
+        if recordsCoverage {
+            let report = CoverageReport(outcome.files.flatMap(\.coverage))
+            if coverage || coverageMin != nil { print(report.text(limit: 200)) }
+            if let coverageJSON {
+                do {
+                    try report.json.write(toFile: coverageJSON)
+                } catch {
+                    writeToStandardError("factoryhost: --coverage-json: cannot write \(coverageJSON): \(error)\n")
+                    return 1
+                }
+            }
+            if let coverageMin, report.percent < coverageMin {
+                writeToStandardError("factoryhost: registration coverage \(report.percentText) is below --coverage-min \(CoverageReport.format(coverageMin))%\n")
+                belowMinimum = true
+            }
+            fflush(nil)
+        }
         if let problem = junitReporter?.writeError {
             writeToStandardError("factoryhost: \(problem)\n")
             return 1
@@ -133,7 +162,7 @@ struct TestSettings: Equatable {
             writeToStandardError("factoryhost: no tests matched (\(files.count) spec file\(files.count == 1 ? "" : "s") searched)\n")
             return 2
         }
-        return outcome.summary.failed > 0 ? 1 : 0
+        return outcome.summary.failed > 0 || belowMinimum ? 1 : 0
     }
 
     /// The runner for `files` with these settings.
@@ -145,6 +174,7 @@ struct TestSettings: Equatable {
         options.failFast = failFast
         options.shuffleSeed = seed
         options.jobs = jobs
+        options.coverage = recordsCoverage
         var setup = HostSetup(pluginPaths: pluginPath)
         setup.valueFiles = valueFiles
         setup.valueAssignments = valueAssignments
@@ -170,6 +200,7 @@ struct TestSettings: Equatable {
         for tag in tags { add("--tag", tag) }
         for tag in excludedTags { add("--exclude-tag", tag) }
         if failFast { arguments.append("--fail-fast") }
+        if recordsCoverage { arguments.append("--coverage") }
         if let seed { add("--seed", String(seed)) }
         if let config { add("--config", config) }
         for path in pluginPath { add("--plugin-path", path) }
@@ -222,6 +253,7 @@ struct TestSettings: Equatable {
                 switch name {
                 case "--list": settings.list = true
                 case "--fail-fast": settings.failFast = true
+                case "--coverage": settings.coverage = true
                 default: settings.shuffle = true
                 }
                 i += 1
@@ -243,6 +275,10 @@ struct TestSettings: Equatable {
             case "--timeout": settings.timeout = value
             case "--reporter": settings.reporter = value
             case "--junit": settings.junit = value
+            case "--coverage-json": settings.coverageJSON = value
+            case "--coverage-min":
+                guard let percent = Double(value) else { return nil }
+                settings.coverageMin = percent
             case "--config": settings.config = value
             case "--worker-file": settings.workerFile = value
             case "--seed":
@@ -265,11 +301,11 @@ struct TestSettings: Equatable {
         return settings
     }
 
-    private static let flagNames: Set<String> = ["--list", "--fail-fast", "--shuffle"]
+    private static let flagNames: Set<String> = ["--list", "--fail-fast", "--shuffle", "--coverage"]
     private static let repeatableNames: Set<String> = ["--filter", "--filter-pattern", "--tag", "--exclude-tag", "--plugin-path",
                                                        "--values", "--set"]
     private static let optionNames: Set<String> = repeatableNames.union([
-        "--timeout", "--reporter", "--junit", "--config", "--seed", "--jobs", "--repeat",
+        "--timeout", "--reporter", "--junit", "--config", "--seed", "--jobs", "--repeat", "--coverage-json", "--coverage-min",
         "--worker-file", "--worker-position", "--worker-skip",
     ])
 }

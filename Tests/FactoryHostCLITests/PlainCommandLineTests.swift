@@ -77,6 +77,7 @@ import Testing
         ["fh", "test", "--jobs=256", "--timeout", "500ms", "."],
         ["fh", "test", "--repeat", "3", "--fail-fast", "x_spec.lua"],
         ["fh", "test", "--repeat=10000", "."],
+        ["fh", "test", "--coverage", "--coverage-min", "75.5", "--coverage-json=c.json", "."],
         ["fh", "test", "--timeout=5s", "--worker-file=x_spec.lua", "--worker-position=3", "--worker-skip=2", "--filter=-x"],
         ["fh", "test", "--set", "a=1", "--set=b=2", "--values", "v.lua", "specs"],
     ])
@@ -97,6 +98,8 @@ import Testing
         ["fh", "test", "--repeat", "0", "."],
         ["fh", "test", "--repeat", "many", "."],
         ["fh", "test", "--repeat", "2", "--repeat", "3", "."],
+        ["fh", "test", "--coverage-min", "101", "."],
+        ["fh", "test", "--coverage-min", "most", "."],
         ["fh", "test", "-j2"],
         ["fh", "test", "-j=2"],
         ["fh", "test", "--reporter", "xml"],

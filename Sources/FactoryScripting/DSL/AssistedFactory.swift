@@ -60,6 +60,9 @@ final class AssistedFactory: @unchecked Sendable {
         }
         let lua = host.lua
         try lua.checkOwnerThread("the assisted factory \(interface) (\(origin))")
+        if let coverage = host.coverage, let container = try? resolver.container {
+            coverage.record(configuration: container.configuration, key: keyText, origin: origin)
+        }
         do {
             let members = try lua.newTable(hashCapacity: properties.count + methods.count)
             for property in properties {

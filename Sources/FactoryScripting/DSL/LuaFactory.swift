@@ -99,6 +99,9 @@ final class LuaFactory: @unchecked Sendable {
         }
         let lua = host.lua
         try lua.checkOwnerThread("the Lua factory for \(key) (\(origin))")
+        if let coverage = host.coverage, let container = try? resolver.container {
+            coverage.record(configuration: container.configuration, key: key, origin: origin)
+        }
         let types = host.storedTypes
         // While make runs, `c:resolve` through a captured container goes to
         // Swift even for a built singleton, which is checked against what

@@ -119,6 +119,8 @@ public final class FactoryHost {
     var assistedInstances: LuaTable?
     /// How many assisted factories were built: each one's identity.
     var assistedInstanceCount = 0
+    /// When set, every script registration built is recorded here (`factoryhost test --coverage`).
+    public var coverage: RegistrationCoverage?
     /// A dry run's `make` functions, kept as a factory would keep them (not
     /// collected, so their captured values' finalizers do not run, and weak
     /// tables see what `run` sees), in one table: a slot each.

@@ -1,3 +1,4 @@
+import FactoryScripting
 /// Why a test failed.
 public struct TestFailure: Error, Sendable, Equatable {
     /// What kind of failure it was.
@@ -81,6 +82,9 @@ public struct FileResult: Sendable {
     public var duration: Double = 0
     /// What the file printed outside its tests (its top level, a finalizer).
     public var output = ""
+    /// With `--coverage`: every registration of the file's configurations,
+    /// and whether its tests built it.
+    public var coverage: [RegistrationCoverage.Entry] = []
 
     public init(file: String) { self.file = file }
 }

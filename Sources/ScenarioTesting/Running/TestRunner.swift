@@ -22,6 +22,9 @@ public struct TestOptions: Sendable {
     /// worker — stuck in C code past its limit, or crashing — fails, and a
     /// new worker runs the rest of the file.
     public var workerCommand: [String]?
+    /// Record which registrations the tests build (`--coverage`): each
+    /// file's ``FileResult/coverage``.
+    public var coverage = false
 
     public init() {}
 }
@@ -156,6 +159,7 @@ public final class TestRunner: Sendable {
             onTest(outcome)
             if outcome.failure != nil, options.failFast { stop.withLock { $0 = true } }
         }
+        if let coverage = session.host.coverage { result.coverage = coverage.entries(of: session.host.registry) }
         return result
     }
 
@@ -210,6 +214,7 @@ public final class TestRunner: Sendable {
                     result.output += worker.takeOutput(upTo: printed)
                     result.loadFailure = failure
                     if options.failFast { stop.withLock { $0 = true } }
+                case .coverage(let entry)?: result.coverage.append(entry)
                 case .done?: finished = true
                 case .mark(let offset)?: printed = offset
                 case nil: broken = "a report line that is not the protocol's"
@@ -295,6 +300,9 @@ public final class TestRunner: Sendable {
             out.write(WorkerProtocol.result(outcome))
             if outcome.failure != nil, options.failFast { break }
         }
+        if let coverage = session.host.coverage {
+            for entry in coverage.entries(of: session.host.registry) { out.write(WorkerProtocol.coverage(entry)) }
+        }
         out.write(WorkerProtocol.done)
         return 0
     }
@@ -332,6 +340,7 @@ public final class TestRunner: Sendable {
             throw TestFailure(kind: .error, message: "cannot start a host: \(error)", location: file)
         }
         host.defaultConfiguration = options.defaultConfiguration
+        if options.coverage { host.coverage = RegistrationCoverage() }
         do throws(TestFailure) {
             let session = try SpecFileSession(file: file, host: host, timeLimit: options.timeLimit)
             do {

@@ -1,9 +1,12 @@
+import FactoryScripting
 /// What a worker process tells the runner about one spec file, a line per
 /// event on its report pipe:
 ///
 ///     start <TAB> index <TAB> seconds        a test began, with its time limit
 ///     result <TAB> test… <TAB> outcome…      a test ended
 ///     load <TAB> failure…                    the file could not be loaded
+///     coverage <TAB> configuration <TAB> key <TAB> origin <TAB> 0|1
+///                                            a registration, and whether the tests built it (--coverage)
 ///     done                                   every selected test ran
 ///     mark <TAB> offset                      the worker's output so far ends here
 ///
@@ -36,6 +39,10 @@ enum WorkerProtocol {
     static func load(_ failure: TestFailure) -> String { (["load"] + fields(of: failure)).joined(separator: "\t") }
 
     static let done = "done"
+
+    static func coverage(_ entry: RegistrationCoverage.Entry) -> String {
+        ["coverage", escape(entry.configuration), escape(entry.key), escape(entry.origin), entry.built ? "1" : "0"].joined(separator: "\t")
+    }
 
     static func mark(_ offset: Int64) -> String { "mark\t\(offset)" }
 
@@ -78,6 +85,7 @@ enum WorkerProtocol {
         case start(index: Int, limit: Double)
         case result(TestResult)
         case load(TestFailure)
+        case coverage(RegistrationCoverage.Entry)
         case done
         case mark(offset: Int64)
     }
@@ -90,6 +98,9 @@ enum WorkerProtocol {
             guard fields.count == 3, let index = Int(fields[1]), let limit = Double(fields[2]), limit.isFinite else { return nil }
             return .start(index: index, limit: limit)
         case "done": return fields.count == 1 ? .done : nil
+        case "coverage":
+            guard fields.count == 5, fields[4] == "0" || fields[4] == "1" else { return nil }
+            return .coverage(RegistrationCoverage.Entry(configuration: fields[1], key: fields[2], origin: fields[3], built: fields[4] == "1"))
         case "mark": return fields.count == 2 ? Int64(fields[1]).flatMap { $0 >= 0 ? .mark(offset: $0) : nil } : nil
         case "load": return failure(fields.dropFirst()).map { .load($0) }
         case "result":
