@@ -53,7 +53,7 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Each test's time limit (seconds, or with ms, s or m; default 5s).", valueName: "duration"))
     var timeout: String = "5s"
 
-    @Option(help: ArgumentHelp("The report on standard output: text or tap.", valueName: "format"))
+    @Option(help: ArgumentHelp("The report on standard output: text, tap or json (JSON Lines: an object per test, with its duration, then the summary).", valueName: "format"))
     var reporter: String = "text"
 
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"))
@@ -61,6 +61,9 @@ struct TestCommand: ParsableCommand {
 
     @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Run this many files at once, one host per worker (default 1).", valueName: "n"))
     var jobs: Int = 1
+
+    @Option(help: ArgumentHelp("After the run, list this many of the slowest tests with their durations (with the text report).", valueName: "n"))
+    var profile: Int?
 
     @Flag(help: "After the run, list the registrations the tests never built (of every configuration the spec files declare), with where each was declared.")
     var coverage = false
@@ -100,7 +103,7 @@ struct TestCommand: ParsableCommand {
     var settings: TestSettings {
         TestSettings(paths: paths, filters: filters, filterPatterns: filterPatterns, tags: tags, excludedTags: excludedTags,
                      list: list, failFast: failFast, shuffle: shuffle, seed: seed, timeout: timeout, reporter: reporter,
-                     junit: junit, jobs: jobs, repeatCount: repeatCount, coverage: coverage, coverageJSON: coverageJSON,
+                     junit: junit, jobs: jobs, repeatCount: repeatCount, profile: profile, coverage: coverage, coverageJSON: coverageJSON,
                      coverageMin: coverageMin, config: config, pluginPath: pluginPath,
                      valueFiles: valueOptions.files, valueAssignments: valueOptions.assignments, workerFile: workerFile, workerPosition: workerPosition, workerSkip: workerSkip)
     }

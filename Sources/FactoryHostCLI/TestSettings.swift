@@ -32,6 +32,8 @@ struct TestSettings: Equatable {
     var jobs = 1
     /// How many times to run the whole selection (`--repeat`).
     var repeatCount = 1
+    /// `--profile N`: list the N slowest tests after the run.
+    var profile: Int?
     /// `--coverage`: report the registrations the tests never built.
     var coverage = false
     /// `--coverage-json FILE`: every registration and whether it was built, as JSON.
@@ -53,14 +55,15 @@ struct TestSettings: Equatable {
         if Limits.duration(timeout) == nil {
             return "--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)"
         }
-        if reporter != "text" && reporter != "tap" { return "--reporter: '\(reporter)' is not a reporter (text or tap)" }
+        if !["text", "tap", "json"].contains(reporter) { return "--reporter: '\(reporter)' is not a reporter (text, tap or json)" }
+        if let profile, profile < 1 || profile > 10_000 { return "--profile: give a number of tests from 1 to 10000 (got \(profile))" }
         if jobs < 1 || jobs > 256 { return "--jobs: give a number from 1 to 256 (got \(jobs))" }
         if repeatCount < 1 || repeatCount > 10_000 { return "--repeat: give a number from 1 to 10000 (got \(repeatCount))" }
         if let coverageMin, !(coverageMin >= 0 && coverageMin <= 100) {
             return "--coverage-min: give a percentage from 0 to 100 (got \(coverageMin))"
         }
-        if repeatCount > 1 && (reporter == "tap" || junit != nil) {
-            return "--repeat reports every run in text; a TAP stream and a JUnit file hold one run (leave out --repeat for them)"
+        if repeatCount > 1 && (reporter != "text" || junit != nil) {
+            return "--repeat reports every run in text; a TAP or JSON stream and a JUnit file hold one run (leave out --repeat for them)"
         }
         // A worker's place in the run (made by the run itself, but a command line all the same).
         if workerPosition < 0 || workerPosition > 1 << 30 { return "--worker-position: give a number from 0 to \(1 << 30) (got \(workerPosition))" }
@@ -128,9 +131,13 @@ struct TestSettings: Equatable {
             options.workerCommand = [executable, "test"] + workerArguments(seed: shuffleSeed)
             runner = TestRunner(files: files, options: options, makeHost: runner.makeHost)
         }
-        var reporters: [any TestReporter] = [
-            reporter == "tap" ? TAPReporter() : TextReporter(colors: TestCommand.colorsWanted()),
-        ]
+        let main: any TestReporter = switch reporter {
+        case "tap": TAPReporter()
+        case "json": JSONReporter()
+        default: TextReporter(colors: TestCommand.colorsWanted())
+        }
+        var reporters = [main]
+        if let profile, reporter == "text" { reporters.append(ProfileReporter(count: profile)) }
         let junitReporter = junit.map(JUnitReporter.init(path:))
         if let junitReporter { reporters.append(junitReporter) }
         let outcome = runner.run(reporter: ReporterGroup(reporters))
@@ -276,6 +283,9 @@ struct TestSettings: Equatable {
             case "--reporter": settings.reporter = value
             case "--junit": settings.junit = value
             case "--coverage-json": settings.coverageJSON = value
+            case "--profile":
+                guard let count = Int(value) else { return nil }
+                settings.profile = count
             case "--coverage-min":
                 guard let percent = Double(value) else { return nil }
                 settings.coverageMin = percent
@@ -305,7 +315,7 @@ struct TestSettings: Equatable {
     private static let repeatableNames: Set<String> = ["--filter", "--filter-pattern", "--tag", "--exclude-tag", "--plugin-path",
                                                        "--values", "--set"]
     private static let optionNames: Set<String> = repeatableNames.union([
-        "--timeout", "--reporter", "--junit", "--config", "--seed", "--jobs", "--repeat", "--coverage-json", "--coverage-min",
+        "--timeout", "--reporter", "--junit", "--config", "--seed", "--jobs", "--repeat", "--coverage-json", "--coverage-min", "--profile",
         "--worker-file", "--worker-position", "--worker-skip",
     ])
 }

@@ -529,7 +529,7 @@ struct TestCommandTests {
         let timeout = try CommandRunner.factoryhost(["test", "--timeout", "3x", "pass"], in: specs)
         #expect(timeout.status == 64 && timeout.stderr.hasPrefix("Error: --timeout: '3x' is not a duration"))
         let reporter = try CommandRunner.factoryhost(["test", "--reporter", "xml", "pass"], in: specs)
-        #expect(reporter.status == 64 && reporter.stderr.hasPrefix("Error: --reporter: 'xml' is not a reporter (text or tap)"))
+        #expect(reporter.status == 64 && reporter.stderr.hasPrefix("Error: --reporter: 'xml' is not a reporter (text, tap or json)"))
         let jobs = try CommandRunner.factoryhost(["test", "--jobs", "0", "pass"], in: specs)
         #expect(jobs.status == 64 && jobs.stderr.hasPrefix("Error: --jobs: give a number from 1 to 256 (got 0)"))
         let junit = try CommandRunner.factoryhost(["test", "--junit", "/no/such/dir/report.xml", "pass"], in: specs)

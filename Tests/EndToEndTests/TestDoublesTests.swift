@@ -229,7 +229,47 @@ struct TestDoublesTests {
         let bad = try CommandRunner.factoryhost(["test", "--repeat", "0", "doubles/matchers_spec.lua"], in: specs)
         #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: --repeat: give a number from 1 to 10000 (got 0)"), "\(bad)")
         let tap = try CommandRunner.factoryhost(["test", "--repeat", "2", "--reporter", "tap", "doubles/matchers_spec.lua"], in: specs)
-        #expect(tap.status == 64 && tap.stderr.hasPrefix("Error: --repeat reports every run in text; a TAP stream and a JUnit file hold one run"),
+        #expect(tap.status == 64 && tap.stderr.hasPrefix("Error: --repeat reports every run in text; a TAP or JSON stream and a JUnit file hold one run"),
                 "\(tap)")
+    }
+}
+
+/// `--reporter json` (JSON Lines: a run, a test per line, the summary) and
+/// `--profile N` (the slowest tests after the text report).
+@Suite("factoryhost test: the JSON report and --profile")
+struct JSONReportTests {
+    let specs = CommandRunner.fixtures.appendingPathComponent("specs")
+
+    @Test func everyLineIsAnObjectAndFailuresCarryExpectedAndActual() throws {
+        let result = try CommandRunner.factoryhost(["test", "--reporter", "json", "coverage", "doubles/matchers_spec.lua"], in: specs, killAfter: 60)
+        #expect(result.status == 1, "\(result)")
+        let objects = try result.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+        #expect(objects.first?["type"] as? String == "run")
+        let tests = objects.filter { $0["type"] as? String == "test" }
+        #expect(tests.count == 9)
+        #expect(tests.allSatisfy { ($0["duration"] as? Double).map { $0 >= 0 } == true })
+        let path = try #require(tests.first { $0["name"] as? String == "names the path where tables differ" })
+        #expect(path["status"] as? String == "failed")
+        #expect(path["file"] as? String == "doubles/matchers_spec.lua" && path["line"] as? Int == 2)
+        let failure = try #require(path["failure"] as? [String: Any])
+        #expect(failure["kind"] as? String == "expectation")
+        #expect(failure["expected"] as? String == #"{ users = { { name = "ana" }, { name = "bea" } } }"#)
+        #expect(failure["actual"] as? String == #"{ users = { { name = "ana" }, { name = "ben" } } }"#)
+        #expect(failure["location"] as? String == "doubles/matchers_spec.lua:3")
+        let summary = try #require(objects.last)
+        #expect(summary["type"] as? String == "summary" && summary["passed"] as? Int == 4 && summary["failed"] as? Int == 5, "\(summary)")
+    }
+
+    @Test func profileListsTheSlowestTests() throws {
+        let result = try CommandRunner.factoryhost(["test", "--profile", "2", "coverage"], in: specs, killAfter: 60)
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("slowest 2 of 3 tests (") }, "\(result)")
+        #expect(lines[header + 1].range(of: #"^  [0-9.]+ (ms|s) +coverage/[a-z]+_spec\.lua:[0-9]+  .+$"#, options: .regularExpression) != nil, "\(result)")
+        #expect(lines[header + 2].range(of: #"^  [0-9.]+ (ms|s) +coverage/[a-z]+_spec\.lua:[0-9]+  .+$"#, options: .regularExpression) != nil, "\(result)")
+        let bad = try CommandRunner.factoryhost(["test", "--profile", "0", "coverage"], in: specs)
+        #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: --profile: give a number of tests from 1 to 10000 (got 0)"), "\(bad)")
     }
 }

@@ -78,6 +78,7 @@ import Testing
         ["fh", "test", "--repeat", "3", "--fail-fast", "x_spec.lua"],
         ["fh", "test", "--repeat=10000", "."],
         ["fh", "test", "--coverage", "--coverage-min", "75.5", "--coverage-json=c.json", "."],
+        ["fh", "test", "--reporter=json", "--profile", "5", "."],
         ["fh", "test", "--timeout=5s", "--worker-file=x_spec.lua", "--worker-position=3", "--worker-skip=2", "--filter=-x"],
         ["fh", "test", "--set", "a=1", "--set=b=2", "--values", "v.lua", "specs"],
     ])
@@ -100,6 +101,8 @@ import Testing
         ["fh", "test", "--repeat", "2", "--repeat", "3", "."],
         ["fh", "test", "--coverage-min", "101", "."],
         ["fh", "test", "--coverage-min", "most", "."],
+        ["fh", "test", "--profile", "0", "."],
+        ["fh", "test", "--repeat", "2", "--reporter", "json", "."],
         ["fh", "test", "-j2"],
         ["fh", "test", "-j=2"],
         ["fh", "test", "--reporter", "xml"],
