@@ -132,9 +132,9 @@ struct TestSettings: Equatable {
             runner = TestRunner(files: files, options: options, makeHost: runner.makeHost)
         }
         let main: any TestReporter = switch reporter {
-        case "tap": TAPReporter()
+        case "tap": TAPReporter(durations: profile != nil)
         case "json": JSONReporter()
-        default: TextReporter(colors: TestCommand.colorsWanted())
+        default: TextReporter(colors: TestCommand.colorsWanted(), durations: profile != nil)
         }
         var reporters = [main]
         if let profile, reporter == "text" { reporters.append(ProfileReporter(count: profile)) }

@@ -269,6 +269,10 @@ struct JSONReportTests {
         let header = try #require(lines.firstIndex { $0.hasPrefix("slowest 2 of 3 tests (") }, "\(result)")
         #expect(lines[header + 1].range(of: #"^  [0-9.]+ (ms|s) +coverage/[a-z]+_spec\.lua:[0-9]+  .+$"#, options: .regularExpression) != nil, "\(result)")
         #expect(lines[header + 2].range(of: #"^  [0-9.]+ (ms|s) +coverage/[a-z]+_spec\.lua:[0-9]+  .+$"#, options: .regularExpression) != nil, "\(result)")
+        // Each test's line carries its duration too, in text and in TAP.
+        #expect(result.stdout.range(of: #"\n  ✓ says goodbye \([0-9.]+ (ms|s)\)\n"#, options: .regularExpression) != nil, "\(result)")
+        let tap = try CommandRunner.factoryhost(["test", "--profile", "1", "--reporter", "tap", "coverage"], in: specs, killAfter: 60)
+        #expect(tap.stdout.range(of: #"\nok 1 - says goodbye\n# time=[0-9.]+(ms|s)\n"#, options: .regularExpression) != nil, "\(tap)")
         let bad = try CommandRunner.factoryhost(["test", "--profile", "0", "coverage"], in: specs)
         #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: --profile: give a number of tests from 1 to 10000 (got 0)"), "\(bad)")
     }

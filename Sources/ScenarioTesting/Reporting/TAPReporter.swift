@@ -18,10 +18,15 @@
 /// ```
 public final class TAPReporter: TestReporter {
     private let write: (String) -> Void
+    /// A `# time=…` comment after each test (`--profile`).
+    private let showsDurations: Bool
     private var count = 0
 
     /// `write` gets every line (by default standard output, flushed line by line).
-    public init(write: @escaping (String) -> Void = writeLineToStandardOutput) { self.write = write }
+    public init(durations: Bool = false, write: @escaping (String) -> Void = writeLineToStandardOutput) {
+        self.showsDurations = durations
+        self.write = write
+    }
 
     public func runStarted(fileCount: Int, seed: UInt64?) {
         write("TAP version 13")
@@ -42,6 +47,7 @@ public final class TAPReporter: TestReporter {
             write("not ok \(count) - \(name)")
             yaml(failure)
         }
+        if showsDurations { write("# time=" + ProfileReporter.time(result.duration).filter { $0 != " " }) }
         comment(result.output)
     }
 

@@ -19,6 +19,8 @@
 /// ```
 public final class TextReporter: TestReporter {
     private let colors: Bool
+    /// Each test's line ends with its duration (`--profile`).
+    private let showsDurations: Bool
     private let write: (String) -> Void
     private var failures: [(name: String, failure: TestFailure, output: String)] = []
     private var shownPath: [String] = []
@@ -29,8 +31,9 @@ public final class TextReporter: TestReporter {
     /// `colors`: ANSI colours (only for a terminal); `write` gets every line
     /// (by default standard output, flushed line by line, so a CI log shows
     /// each test as it finishes).
-    public init(colors: Bool, write: @escaping (String) -> Void = writeLineToStandardOutput) {
+    public init(colors: Bool, durations: Bool = false, write: @escaping (String) -> Void = writeLineToStandardOutput) {
         self.colors = colors
+        self.showsDurations = durations
         self.write = write
     }
 
@@ -62,7 +65,10 @@ public final class TextReporter: TestReporter {
         }
         shownPath = describes
         let indent = String(repeating: "  ", count: describes.count + 1)
-        let name = result.test.path.last ?? result.test.name
+        var name = result.test.path.last ?? result.test.name
+        if showsDurations, case .skipped = result.outcome {} else if showsDurations {
+            name += paint(" (\(ProfileReporter.time(result.duration)))", "2")
+        }
         switch result.outcome {
         case .passed:
             write(indent + paint("✓", "32") + " " + name)
