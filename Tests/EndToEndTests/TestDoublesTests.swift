@@ -196,6 +196,15 @@ struct TestDoublesTests {
             """ + "\n", stderr: ""), "\(result)")
     }
 
+    /// `check` runs a spec file's top level too: spies, stubs, matchers and
+    /// hooks declared there are stood in for, not errors.
+    @Test func checkReadsSpecFilesThatUseTheDoubles() throws {
+        for file in ["doubles/spies_spec.lua", "doubles/matchers_spec.lua", "doubles/hooks_spec.lua", "doubles/overrides_spec.lua"] {
+            let result = try CommandRunner.factoryhost(["check", file], in: specs)
+            #expect(result.status == 0 && result.stdout.hasPrefix("ok: "), "\(file): \(result)")
+        }
+    }
+
     /// In worker processes (--jobs), and with only some of a block's tests
     /// selected, before_all runs before the first and after_all after the
     /// last selected one (the last test checks the order they ran in).

@@ -1,6 +1,7 @@
 -- The spec-file stubs of check's dry run (embedded in the binary, compiled
 -- only for a spec file: most runs are not specs). describe runs its body;
--- it, pending, the hooks and expect do nothing. The lines of each test and
+-- it, pending, the hooks, expect (and expect.extend), spy, stub, override
+-- and finally do nothing. The lines of each test and
 -- hook body are recorded (what is declared there is the test's own, never
 -- checked); the table is returned. Called with the functions it uses, as
 -- they were before any script ran.
@@ -24,6 +25,16 @@ return function()
   pending = function() end
   before_each = function(fn) record(fn) end
   after_each = function(fn) record(fn) end
-  expect = function() return setmetatable({}, { __index = function(t) return function() return t end end }) end
+  before_all = function(fn) record(fn) end
+  after_all = function(fn) record(fn) end
+  finally = function() end
+  override = function() return function() end end
+  local function anything() return setmetatable({}, { __index = function(t) return function() return t end end }) end
+  expect = setmetatable({ extend = function() end }, { __call = anything })
+  spy = setmetatable({ on = function(t, key) return t and t[key] end, calls = function() return {} end,
+                       clear = function() end, revert = function() end },
+                     { __call = function(_, fn) return fn or function() end end })
+  local function stubbed() return function() return {} end end
+  stub = setmetatable({ strict = stubbed }, { __call = stubbed })
   return bodies
 end
