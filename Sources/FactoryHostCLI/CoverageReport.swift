@@ -15,10 +15,10 @@ struct CoverageReport {
     let entries: [RegistrationCoverage.Entry]
 
     init(_ all: [RegistrationCoverage.Entry]) {
-        var merged: [String: RegistrationCoverage.Entry] = [:]
-        var order: [String] = []
+        var merged: [RegistrationCoverage.Entry.ID: RegistrationCoverage.Entry] = [:]
+        var order: [RegistrationCoverage.Entry.ID] = []
         for entry in all {
-            let id = entry.configuration + "\u{1F}" + entry.key + "\u{1F}" + entry.origin
+            let id = entry.id
             if var known = merged[id] {
                 known.built = known.built || entry.built
                 merged[id] = known
@@ -32,7 +32,10 @@ struct CoverageReport {
 
     var built: Int { entries.count(where: \.built) }
     var percent: Double { entries.isEmpty ? 100 : Double(built) * 100 / Double(entries.count) }
-    var percentText: String { Self.format(percent) + "%" }
+    /// Rounded down to a tenth: never "100%" while one is missing.
+    var percentText: String { Self.format(shownPercent) + "%" }
+    /// The percentage as reports show it: rounded down to a tenth.
+    var shownPercent: Double { (percent * 10).rounded(.down) / 10 }
 
     /// `77.5`, `100`.
     static func format(_ value: Double) -> String {
@@ -46,10 +49,36 @@ struct CoverageReport {
         let never = entries.filter { !$0.built }
         if !never.isEmpty {
             lines.append("never built:")
-            for entry in never.prefix(limit) { lines.append("  \(entry.configuration): \(entry.key) (\(entry.origin))") }
+            for entry in never.prefix(limit) {
+                lines.append("  \(Self.oneLine(entry.configuration)): \(Self.oneLine(entry.key)) (\(Self.oneLine(entry.origin)))")
+            }
             if never.count > limit { lines.append("  … and \(never.count - limit) more (--coverage-json lists them all)") }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// A name on one line: control characters escaped.
+    static func oneLine(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// The summary and what was never built as one JSON Lines object (after `--reporter json`'s summary).
+    var jsonLine: String {
+        let never = entries.filter { !$0.built }.map { entry in
+            "{\"configuration\": \(jsonString(entry.configuration)), \"key\": \(jsonString(entry.key)), \"origin\": \(jsonString(entry.origin))}"
+        }
+        return "{\"type\": \"coverage\", \"built\": \(built), \"total\": \(entries.count), \"percent\": \(Self.format(shownPercent)), "
+            + "\"neverBuilt\": [\(never.joined(separator: ", "))]}"
     }
 
     /// `{ "built": 31, "total": 40, "percent": 77.5, "registrations": [{ "configuration", "key", "origin", "built" }] }`.
@@ -58,7 +87,7 @@ struct CoverageReport {
             "    {\"configuration\": \(jsonString(entry.configuration)), \"key\": \(jsonString(entry.key)), "
                 + "\"origin\": \(jsonString(entry.origin)), \"built\": \(entry.built)}"
         }
-        return "{\n  \"built\": \(built),\n  \"total\": \(entries.count),\n  \"percent\": \(Self.format(percent)),\n"
+        return "{\n  \"built\": \(built),\n  \"total\": \(entries.count),\n  \"percent\": \(Self.format(shownPercent)),\n"
             + "  \"registrations\": [\n" + rows.joined(separator: ",\n") + (rows.isEmpty ? "" : "\n") + "  ]\n}\n"
     }
 }
@@ -69,10 +98,12 @@ extension String {
         guard let file = fopen(path, "w") else {
             throw CoverageWriteError(reason: String(cString: strerror(errno)))
         }
-        defer { fclose(file) }
         let bytes = Array(utf8)
-        guard fwrite(bytes, 1, bytes.count, file) == bytes.count else {
-            throw CoverageWriteError(reason: String(cString: strerror(errno)))
+        let written = fwrite(bytes, 1, bytes.count, file) == bytes.count && fflush(file) == 0
+        let reason = written ? nil : String(cString: strerror(errno))
+        // A full disk shows at the flush or the close, not at fwrite.
+        guard fclose(file) == 0, written else {
+            throw CoverageWriteError(reason: reason ?? String(cString: strerror(errno)))
         }
     }
 }

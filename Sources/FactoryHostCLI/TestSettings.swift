@@ -145,7 +145,13 @@ struct TestSettings: Equatable {
         var belowMinimum = false
         if recordsCoverage {
             let report = CoverageReport(outcome.files.flatMap(\.coverage))
-            if coverage || coverageMin != nil { print(report.text(limit: 200)) }
+            if coverage || coverageMin != nil {
+                switch reporter {
+                case "json": print(report.jsonLine)
+                case "tap": print(report.text(limit: 200).split(separator: "\n", omittingEmptySubsequences: false).map { "# " + $0 }.joined(separator: "\n"))
+                default: print(report.text(limit: 200))
+                }
+            }
             if let coverageJSON {
                 do {
                     try report.json.write(toFile: coverageJSON)
@@ -155,7 +161,8 @@ struct TestSettings: Equatable {
                 }
             }
             if let coverageMin, report.percent < coverageMin {
-                writeToStandardError("factoryhost: registration coverage \(report.percentText) is below --coverage-min \(CoverageReport.format(coverageMin))%\n")
+                writeToStandardError("factoryhost: registration coverage \(report.percentText) (\(report.built) of \(report.entries.count)) "
+                                     + "is below --coverage-min \(coverageMin == coverageMin.rounded() ? String(Int(coverageMin)) : String(coverageMin))%\n")
                 belowMinimum = true
             }
             fflush(nil)

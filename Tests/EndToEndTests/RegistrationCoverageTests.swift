@@ -14,7 +14,7 @@ struct RegistrationCoverageTests {
         #expect(result.stdout.hasSuffix("""
 
             3 passed, 0 failed
-            registration coverage: 4 of 6 built (66.7%)
+            registration coverage: 4 of 6 built (66.6%)
             never built:
               shop: table#basket (coverage/shop.lua:5)
               shop-tests: string#farewell (coverage/shop.lua:4)
@@ -31,9 +31,9 @@ struct RegistrationCoverageTests {
         let below = try CommandRunner.factoryhost(["test", "--coverage-min", "80", "--coverage-json", json.path, "coverage"],
                                                   in: specs, killAfter: 60)
         #expect(below.status == 1, "\(below)")
-        #expect(below.stderr == "factoryhost: registration coverage 66.7% is below --coverage-min 80%\n", "\(below)")
+        #expect(below.stderr == "factoryhost: registration coverage 66.6% (4 of 6) is below --coverage-min 80%\n", "\(below)")
         let written = try String(contentsOf: json, encoding: .utf8)
-        #expect(written.contains("\"built\": 4,\n  \"total\": 6,\n  \"percent\": 66.7,"), "\(written)")
+        #expect(written.contains("\"built\": 4,\n  \"total\": 6,\n  \"percent\": 66.6,"), "\(written)")
         #expect(written.contains(#"{"configuration": "shop-tests", "key": "string#farewell", "origin": "coverage/shop.lua:4", "built": false}"#),
                 "\(written)")
         let decoded = try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any]
@@ -45,5 +45,35 @@ struct RegistrationCoverageTests {
         let unwritable = try CommandRunner.factoryhost(["test", "--coverage-json", "/nonexistent-dir/x.json", "coverage"], in: specs, killAfter: 60)
         #expect(unwritable.status == 1 && unwritable.stderr.hasPrefix("factoryhost: --coverage-json: cannot write /nonexistent-dir/x.json"),
                 "\(unwritable)")
+    }
+
+    /// A test's builds count — not the file's top level, not a factory that
+    /// failed — and those of a test whose worker died later are kept.
+    @Test func countsWhatTestsBuiltEvenIfTheirWorkerDiesLater() throws {
+        let result = try CommandRunner.factoryhost(["test", "--coverage", "--timeout", "300ms", "coverage_edges"], in: specs, killAfter: 60)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.hasSuffix("""
+            3 passed, 1 failed
+            registration coverage: 2 of 4 built (50%)
+            never built:
+              edges: string#top (coverage_edges/edges_spec.lua:5)
+              edges: string#fails (coverage_edges/edges_spec.lua:6)
+
+            """), "\(result)")
+    }
+
+    /// With --reporter json (or tap) the stream stays one format: the
+    /// coverage is a JSON object (a TAP comment).
+    @Test func jsonAndTapStreamsStayWhole() throws {
+        let json = try CommandRunner.factoryhost(["test", "--reporter", "json", "--coverage", "coverage"], in: specs, killAfter: 60)
+        let objects = try json.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+        let coverage = try #require(objects.last)
+        #expect(coverage["type"] as? String == "coverage" && coverage["built"] as? Int == 4 && coverage["total"] as? Int == 6, "\(coverage)")
+        #expect((coverage["neverBuilt"] as? [[String: Any]])?.count == 2)
+        let tap = try CommandRunner.factoryhost(["test", "--reporter", "tap", "--coverage", "coverage"], in: specs, killAfter: 60)
+        #expect(tap.stdout.hasSuffix("# registration coverage: 4 of 6 built (66.6%)\n# never built:\n"
+                                     + "#   shop: table#basket (coverage/shop.lua:5)\n#   shop-tests: string#farewell (coverage/shop.lua:4)\n"), "\(tap)")
     }
 }

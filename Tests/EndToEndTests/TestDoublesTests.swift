@@ -205,6 +205,39 @@ struct TestDoublesTests {
         }
     }
 
+    /// What an override may do (change only parameters), where it lands
+    /// (never a configuration the script declared), and where it is refused.
+    @Test func overrideRules() throws {
+        let result = try CommandRunner.factoryhost(["test", "doubles/override_rules_spec.lua"], in: specs, killAfter: 60)
+        #expect(result == ProcessResult(status: 1, stdout: """
+            doubles/override_rules_spec.lua
+              an override
+                ✓ may change only parameters
+                ✓ never lands in a configuration the script declared
+                ✗ needs a body (1)
+                ✗ is refused once a child container lives (2)
+              in an after_each
+                ✗ is refused (3)
+
+            Failures:
+
+              1) an override > needs a body
+                 doubles/override_rules_spec.lua:16: override "string#word" (doubles/override_rules_spec.lua:16) was given no body: write override "…" { make = function() … end }
+
+              2) an override > is refused once a child container lives
+                 doubles/override_rules_spec.lua:19: override "string#word": the test's container has built a child container already; override before resolving (at the start of the test, or in a before_each)
+                   stack traceback:
+                     doubles/override_rules_spec.lua:19: in function <doubles/override_rules_spec.lua:17>
+
+              3) in an after_each > is refused
+                 doubles/override_rules_spec.lua:23: in after_each: override "string#word" is for a test or its before_each: each test's container is its own
+                   stack traceback:
+                     doubles/override_rules_spec.lua:23: in function <doubles/override_rules_spec.lua:23>
+
+            2 passed, 3 failed
+            """ + "\n", stderr: ""), "\(result)")
+    }
+
     /// In worker processes (--jobs), and with only some of a block's tests
     /// selected, before_all runs before the first and after_all after the
     /// last selected one (the last test checks the order they ran in).

@@ -100,6 +100,9 @@ public final class Container: Resolving, @unchecked Sendable {
         return child
     }
 
+    /// Whether a child container made from this one (``child(_:)``) is still alive.
+    public var hasLiveChildren: Bool { creationLock.withLock { children.contains { $0.container != nil } } }
+
     // MARK: Closing
 
     /// Whether ``close()`` has run: the container builds no singleton or

@@ -60,9 +60,6 @@ final class AssistedFactory: @unchecked Sendable {
         }
         let lua = host.lua
         try lua.checkOwnerThread("the assisted factory \(interface) (\(origin))")
-        if let coverage = host.coverage, let container = try? resolver.container {
-            coverage.record(configuration: container.configuration, key: keyText, origin: origin)
-        }
         do {
             let members = try lua.newTable(hashCapacity: properties.count + methods.count)
             for property in properties {
@@ -86,7 +83,9 @@ final class AssistedFactory: @unchecked Sendable {
             try instances(host).rawSet(.table(factory), .integer(identity))
             // Swift calls `members`; scripts hold `factory`, whose raw fields it never reads.
             try lua.presentImplementation(members, as: factory)
-            return try resultType.fromLua(.table(factory), lua)
+            let built = try resultType.fromLua(.table(factory), lua)
+            if host.coverage != nil { host.recordCoverage(resolver, key: keyText, origin: origin) }
+            return built
         } catch let error as LuaError {
             throw RegistryError(.factoryFailed, "the assisted factory \(interface) failed: \(error.message)",
                                 details: ["registered at \(origin)"], origin: origin, causeID: error.errorValueID)

@@ -99,9 +99,6 @@ final class LuaFactory: @unchecked Sendable {
         }
         let lua = host.lua
         try lua.checkOwnerThread("the Lua factory for \(key) (\(origin))")
-        if let coverage = host.coverage, let container = try? resolver.container {
-            coverage.record(configuration: container.configuration, key: key, origin: origin)
-        }
         let types = host.storedTypes
         // While make runs, `c:resolve` through a captured container goes to
         // Swift even for a built singleton, which is checked against what
@@ -114,7 +111,7 @@ final class LuaFactory: @unchecked Sendable {
             if memoizing { lua.memoizing = true }
         }
         do {
-            return try make.call(pushing: { frame in
+            let built = try make.call(pushing: { frame in
                 frame.pushNewTable(hashCapacity: Int32(dependencies.count + values.count))
                 if !values.isEmpty { try pushValues(to: frame, from: host) }
                 if !parameters.isEmpty { try pushParameters(to: frame) }
@@ -146,6 +143,8 @@ final class LuaFactory: @unchecked Sendable {
                     throw wrongResult(frame.value(index), error)
                 }
             })
+            if host.coverage != nil { host.recordCoverage(resolver, key: key, origin: origin) }
+            return built
         } catch let error as LuaError {
             // The message says where in the script; the outer traceback shows the resolve.
             // A value that was not text stays reachable: scripts get it as `err.cause`.

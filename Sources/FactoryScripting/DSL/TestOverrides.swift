@@ -9,6 +9,14 @@ extension FactoryHost {
     /// The suffix of the configuration a test's overrides make.
     static let testOverridesSuffix = " (test overrides)"
 
+    /// Records a build for `--coverage`: in the configuration the container
+    /// is of — a test's overrides' configuration counts for the one it extends.
+    func recordCoverage(_ resolver: Resolver, key: String, origin: Origin) {
+        guard let coverage, let container = try? resolver.container else { return }
+        let name = container.configuration
+        coverage.record(configuration: testOverrideBases[name] ?? name, key: key, origin: origin)
+    }
+
     /// Overrides `key` for the test whose container `testContainer` is,
     /// before that container has kept anything (a singleton, a scoped
     /// instance, an open scope): what it built would otherwise be built
@@ -29,32 +37,64 @@ extension FactoryHost {
                            + "expected, got \(body.typeName))")
         }
         let current = script.container
+        if runningLuaFactories > 0 {
+            throw LuaError(.runtime, "override \"\(key)\": not while a factory is building (a registration cannot change under its own resolve)")
+        }
         // What the container keeps (eager singletons aside: the replacement
         // builds its own) was built from the registrations being replaced.
         let kept = current.liveSingletons().filter { !$0.registration.eager }.map { $0.registration.key.description }
             + current.openScopeNames.map { "scope '\($0)'" }
+            + (current.hasLiveChildren ? ["a child container"] : [])
         guard kept.isEmpty else {
             throw LuaError(.runtime, "override \"\(key)\": the test's container has built \(kept.prefix(3).joined(separator: ", "))"
                            + "\(kept.count > 3 ? " and \(kept.count - 3) more" : "") already; override before resolving (at the start of the test, or in a before_each)")
         }
+        // An override says it overrides (a params-only one changes parameters).
+        try table.rawSet("override", .boolean(true))
         let parser = RegistrationParser(catalog: types, keyText: key, origin: origin)
-        guard var registration = try parser.parse(body: table, host: self).take() else {
-            throw LuaError(.runtime, "override \"\(key)\": the registration was taken already")
+        let registration: Registration
+        do {
+            guard let parsed = try parser.parse(body: table, host: self).take() else {
+                throw LuaError(.runtime, "override \"\(key)\": the registration was taken already")
+            }
+            registration = parsed
+        } catch let error as LuaError where error.message.hasPrefix("register \"") {
+            throw LuaError(error.kind, "override" + error.message.dropFirst("register".count))
         }
-        registration.overrides = true
-        let base = current.configuration
-        let name = base.hasSuffix(Self.testOverridesSuffix) ? base : base + Self.testOverridesSuffix
-        let configuration = try registry.configuration(name)
-            ?? registry.defineConfiguration(name, extends: base, origin: origin)
+        // The configuration of this test's overrides: made by the first, named
+        // apart from every configuration the script declared.
+        let name: String
+        if testOverrideBases[current.configuration] != nil {
+            name = current.configuration                      // this test overrode something already
+        } else {
+            let base = current.configuration
+            var candidate = base + Self.testOverridesSuffix, number = 1
+            while registry.configuration(candidate) != nil {
+                number += 1
+                candidate = base + " (test overrides \(number))"
+            }
+            name = candidate
+            _ = try registry.defineConfiguration(name, extends: base, origin: origin)
+            testOverrideBases[name] = base
+        }
+        guard let configuration = registry.configuration(name) else {
+            throw LuaError(.runtime, "override \"\(key)\": the configuration of this test's overrides is gone")
+        }
+        let replacement: Container
         do {
             try configuration.add(registration)
-            let replacement = try container(name)
-            try current.close()
-            script.container = replacement
-            if isDefaultContainer(current) { useContainer(replacement) }
+            replacement = try container(name)
         } catch let error as RegistryError {
             throw LuaError(.runtime, "override \"\(key)\": \(error)")
         }
+        do {
+            try current.close()
+        } catch {
+            try? replacement.close()
+            throw LuaError(.runtime, "override \"\(key)\": closing the test's container failed: \(error)")
+        }
+        script.container = replacement
+        if isDefaultContainer(current) { useContainer(replacement) }
     }
 
 }

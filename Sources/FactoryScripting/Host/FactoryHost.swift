@@ -121,6 +121,8 @@ public final class FactoryHost {
     var assistedInstanceCount = 0
     /// When set, every script registration built is recorded here (`factoryhost test --coverage`).
     public var coverage: RegistrationCoverage?
+    /// The configurations tests' overrides made, each to the one it extends.
+    public internal(set) var testOverrideBases: [String: String] = [:]
     /// A dry run's `make` functions, kept as a factory would keep them (not
     /// collected, so their captured values' finalizers do not run, and weak
     /// tables see what `run` sees), in one table: a slot each.

@@ -23,42 +23,63 @@ public final class RegistrationCoverage {
             self.origin = origin
             self.built = built
         }
+
+        /// The registration, whether built or not.
+        public var id: ID { ID(configuration: configuration, key: key, origin: origin) }
+
+        /// A registration of a configuration, as coverage tells them apart.
+        public struct ID: Hashable, Sendable {
+            public let configuration: String
+            public let key: String
+            public let origin: String
+        }
     }
 
-    private struct Built: Hashable {
-        let configuration: String
-        let key: String
-        let origin: String
-    }
-    private var built: Set<Built> = []
+    private var built: Set<Entry.ID> = []
+    /// What ``takeNewlyBuilt(among:)`` handed out already.
+    private var reported: Set<Entry.ID> = []
 
     public init() {}
 
     /// A registration (`key`, declared at `origin`) was built in a container
-    /// of `configuration` — a test's overrides count for the configuration
-    /// they extend.
+    /// of `configuration` (a test's overrides already mapped to the
+    /// configuration they extend).
     func record(configuration: String, key: String, origin: Origin) {
-        let name = configuration.hasSuffix(FactoryHost.testOverridesSuffix)
-            ? String(configuration.dropLast(FactoryHost.testOverridesSuffix.count)) : configuration
-        built.insert(Built(configuration: name, key: key, origin: origin.description))
+        built.insert(Entry.ID(configuration: configuration, key: key, origin: origin.description))
+    }
+
+    /// Forgets what was built so far (what a spec file's top level built
+    /// is not what its tests built).
+    public func reset() {
+        built = []
+        reported = []
     }
 
     /// Every registration of every configuration `registry` declares (as a
     /// container would see them, inherited ones included; the collections
-    /// the container makes and a test's own overrides left out), each with
-    /// whether it was built.
-    public func entries(of registry: Registry) -> [Entry] {
+    /// the container makes and the configurations of a test's overrides
+    /// left out), each with whether it was built.
+    public func entries(of registry: Registry, excluding excluded: Set<String> = []) -> [Entry] {
         var entries: [Entry] = []
-        for name in registry.configurationNames where !name.hasSuffix(FactoryHost.testOverridesSuffix) {
+        for name in registry.configurationNames where !excluded.contains(name) {
             guard let registrations = try? registry.registrations(in: name) else { continue }
             for registration in registrations {
                 let type = registration.key.type.name
                 if type.hasPrefix("[") || type.hasPrefix("{") { continue }
-                let key = registration.key.description, origin = registration.origin.description
-                entries.append(Entry(configuration: name, key: key, origin: origin,
-                                     built: built.contains(Built(configuration: name, key: key, origin: origin))))
+                let id = Entry.ID(configuration: name, key: registration.key.description, origin: registration.origin.description)
+                entries.append(Entry(configuration: name, key: id.key, origin: id.origin, built: built.contains(id)))
             }
         }
         return entries
+    }
+
+    /// What was built since the last call, of the registrations `universe`
+    /// holds: a worker reports it after every test, so a worker that dies
+    /// later loses none of it.
+    public func takeNewlyBuilt(among universe: Set<Entry.ID>) -> [Entry] {
+        let new = built.subtracting(reported).filter { universe.contains($0) }
+        reported.formUnion(new)
+        return new.sorted { ($0.configuration, $0.key, $0.origin) < ($1.configuration, $1.key, $1.origin) }
+            .map { Entry(configuration: $0.configuration, key: $0.key, origin: $0.origin, built: true) }
     }
 }

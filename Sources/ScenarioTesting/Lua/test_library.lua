@@ -190,13 +190,18 @@ end
 -- override "HTTPSession" { make = … } in a test or its before_each: this
 -- test's container is replaced by one with that registration (checked as
 -- any registration is), before it keeps anything; gone in the next test.
+local unfinished_override                  -- `override "K"` whose body never came: "file:line: K"
+
 function override(key)
   if type(key) ~= "string" then error("override needs a registration key (a string), got " .. type(key), 2) end
-  if not running or in_all then
+  if not running or in_all or not running.finally then
     error(format("override \"%s\" is for a test or its before_each: each test's container is its own", key), 2)
   end
   local file, line = caller(3)
+  if unfinished_override then error("override " .. unfinished_override .. " was given no body", 2) end
+  unfinished_override = format("\"%s\" (%s:%d)", key, file, line)
   return function(body)
+    unfinished_override = nil
     local ok, err = pcall(override_registration, test_container, key, body, file, line)
     if not ok then error(err, 2) end
   end
@@ -783,6 +788,11 @@ end
 -- limit): cleanups, after_each hooks (of the blocks it entered), spies put
 -- back, after_all for blocks it was the last of, records cleared.
 local function finish_test(test, container, started, failure)
+  if unfinished_override then
+    local text = "override " .. unfinished_override .. " was given no body: write override \"…\" { make = function() … end }"
+    if failure then failure.message = tostring(failure.message) .. "\n(and " .. text .. ")" else failure = { message = text } end
+    unfinished_override = nil
+  end
   local cleanups = test.finally
   if cleanups then
     while #cleanups > 0 do                                       -- a cleanup may add cleanups

@@ -62,6 +62,7 @@ final class SpecFileSession {
             lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: \(file): ", status: WorkerProcess.hardStopStatus)
             try Self.setArguments(for: file, in: lua)
             try host.run(file: file)
+            host.coverage?.reset()                 // what the file's top level built is not what its tests built
             guard case .function(let list) = try api.rawGet("tests"),
                   case .table(let items)? = try list.call().first else {
                 throw LuaError(.runtime, "the test library lost its test list")

@@ -159,7 +159,9 @@ public final class TestRunner: Sendable {
             onTest(outcome)
             if outcome.failure != nil, options.failFast { stop.withLock { $0 = true } }
         }
-        if let coverage = session.host.coverage { result.coverage = coverage.entries(of: session.host.registry) }
+        if let coverage = session.host.coverage {
+            result.coverage = coverage.entries(of: session.host.registry, excluding: Set(session.host.testOverrideBases.keys))
+        }
         return result
     }
 
@@ -294,14 +296,23 @@ public final class TestRunner: Sendable {
             tests.shuffle(using: &generator)
         }
         session.plan(Array(tests.dropFirst(skip)))
+        // Coverage: the file's registrations first, then what each test built
+        // as it ends — a worker that dies later loses none of it.
+        var universe: Set<RegistrationCoverage.Entry.ID> = []
+        if let coverage = session.host.coverage {
+            for entry in coverage.entries(of: session.host.registry) {
+                universe.insert(entry.id)
+                out.write(WorkerProtocol.coverage(entry))
+            }
+        }
         for test in tests.dropFirst(skip) {
             out.write(WorkerProtocol.start(test, limit: test.timeout ?? options.timeLimit))
             let outcome = session.run(test, defaultConfiguration: options.defaultConfiguration, timeLimit: options.timeLimit)
+            if let coverage = session.host.coverage {
+                for entry in coverage.takeNewlyBuilt(among: universe) { out.write(WorkerProtocol.coverage(entry)) }
+            }
             out.write(WorkerProtocol.result(outcome))
             if outcome.failure != nil, options.failFast { break }
-        }
-        if let coverage = session.host.coverage {
-            for entry in coverage.entries(of: session.host.registry) { out.write(WorkerProtocol.coverage(entry)) }
         }
         out.write(WorkerProtocol.done)
         return 0
