@@ -62,8 +62,8 @@ struct TestSettings: Equatable {
         if let coverageMin, !(coverageMin >= 0 && coverageMin <= 100) {
             return "--coverage-min: give a percentage from 0 to 100 (got \(coverageMin))"
         }
-        if repeatCount > 1 && (reporter != "text" || junit != nil) {
-            return "--repeat reports every run in text; a TAP or JSON stream and a JUnit file hold one run (leave out --repeat for them)"
+        if repeatCount > 1 && (reporter != "text" || junit != nil || coverageJSON != nil) {
+            return "--repeat reports every run in text; a TAP or JSON stream, a JUnit file and a coverage file hold one run (leave out --repeat for them)"
         }
         // A worker's place in the run (made by the run itself, but a command line all the same).
         if workerPosition < 0 || workerPosition > 1 << 30 { return "--worker-position: give a number from 0 to \(1 << 30) (got \(workerPosition))" }
@@ -160,6 +160,7 @@ struct TestSettings: Equatable {
                     return 1
                 }
             }
+            fflush(nil)                                   // the report before the verdict, also in one stream (2>&1)
             if let coverageMin, report.percent < coverageMin {
                 writeToStandardError("factoryhost: registration coverage \(report.percentText) (\(report.built) of \(report.entries.count)) "
                                      + "is below --coverage-min \(coverageMin == coverageMin.rounded() ? String(Int(coverageMin)) : String(coverageMin))%\n")

@@ -47,6 +47,9 @@ struct TestDoublesTests {
               ✓ answers nothing for a method it was not given
               ✗ fails the test on a strict stub's unexpected call, even one Swift catches (15)
               ✓ refuses what is not an interface or not a method
+              a singleton that calls a spy as it closes
+                ✓ is built
+                ✓ was closed after the last test, not during this one
 
             Failures:
 
@@ -120,7 +123,7 @@ struct TestDoublesTests {
               15) fails the test on a strict stub's unexpected call, even one Swift catches
                  doubles/spies_spec.lua:37: unexpected call to AuthRemoteAPI.signIn: the strict stub was given no signIn (inside a stub's method; the code that called it caught the error)
 
-            11 passed, 15 failed
+            13 passed, 15 failed
             """ + "\n", stderr: ""), "\(result)")
     }
 
@@ -136,6 +139,12 @@ struct TestDoublesTests {
                 ✗ is stopped (2)
                 ✗ fails without running (3)
               ✓ finds everything cleaned up
+              a test that holds a singleton and loops
+                ✗ loops (4)
+              an outer block
+                whose inner after_each hangs
+                  ✗ passes, then its after_each hangs (5)
+              ✓ finds its container closed, and the rest cleaned up
 
             Failures:
 
@@ -148,7 +157,13 @@ struct TestDoublesTests {
               3) a setup that loops > fails without running
                  doubles/stopped_spec.lua:18: in before_all: before_all did not finish (stopped by the time limit)
 
-            1 passed, 3 failed
+              4) a test that holds a singleton and loops > loops
+                 doubles/stopped_spec.lua:32: timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout
+
+              5) an outer block > whose inner after_each hangs > passes, then its after_each hangs
+                 doubles/stopped_spec.lua:38: timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout
+
+            2 passed, 5 failed
             """ + "\n", stderr: ""), "\(result)")
     }
 
@@ -218,6 +233,8 @@ struct TestDoublesTests {
                 ✗ is refused once a child container lives (2)
               in an after_each
                 ✗ is refused (3)
+              in a finally
+                ✗ is refused (4)
 
             Failures:
 
@@ -234,7 +251,12 @@ struct TestDoublesTests {
                    stack traceback:
                      doubles/override_rules_spec.lua:23: in function <doubles/override_rules_spec.lua:23>
 
-            2 passed, 3 failed
+              4) in a finally > is refused
+                 doubles/override_rules_spec.lua:28: in finally: override "string#word" is for a test or its before_each: each test's container is its own
+                   stack traceback:
+                     doubles/override_rules_spec.lua:28: in function <doubles/override_rules_spec.lua:28>
+
+            2 passed, 4 failed
             """ + "\n", stderr: ""), "\(result)")
     }
 
@@ -271,7 +293,7 @@ struct TestDoublesTests {
         let bad = try CommandRunner.factoryhost(["test", "--repeat", "0", "doubles/matchers_spec.lua"], in: specs)
         #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: --repeat: give a number from 1 to 10000 (got 0)"), "\(bad)")
         let tap = try CommandRunner.factoryhost(["test", "--repeat", "2", "--reporter", "tap", "doubles/matchers_spec.lua"], in: specs)
-        #expect(tap.status == 64 && tap.stderr.hasPrefix("Error: --repeat reports every run in text; a TAP or JSON stream and a JUnit file hold one run"),
+        #expect(tap.status == 64 && tap.stderr.hasPrefix("Error: --repeat reports every run in text; a TAP or JSON stream, a JUnit file and a coverage file hold one run"),
                 "\(tap)")
     }
 }

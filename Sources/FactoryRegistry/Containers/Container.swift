@@ -101,7 +101,10 @@ public final class Container: Resolving, @unchecked Sendable {
     }
 
     /// Whether a child container made from this one (``child(_:)``) is still alive.
-    public var hasLiveChildren: Bool { creationLock.withLock { children.contains { $0.container != nil } } }
+    public var hasLiveChildren: Bool {
+        let living = creationLock.withLock { children.compactMap(\.container) }
+        return living.contains { !$0.isClosed }
+    }
 
     // MARK: Closing
 

@@ -45,7 +45,16 @@ public final class RegistrationCoverage {
     /// of `configuration` (a test's overrides already mapped to the
     /// configuration they extend).
     func record(configuration: String, key: String, origin: Origin) {
-        built.insert(Entry.ID(configuration: configuration, key: key, origin: origin.description))
+        built.insert(Entry.ID(configuration: configuration, key: key, origin: Self.normalized(origin.description)))
+    }
+
+    /// `./specs/./app.lua:3` as `specs/app.lua:3`: one file however a spec
+    /// spelled the path it required it by.
+    static func normalized(_ origin: String) -> String {
+        var parts = origin.split(separator: "/", omittingEmptySubsequences: false)
+        // Each "." segment but a leading "/" (an empty first part) goes.
+        parts.removeAll { $0 == "." }
+        return parts.joined(separator: "/")
     }
 
     /// Forgets what was built so far (what a spec file's top level built
@@ -66,7 +75,8 @@ public final class RegistrationCoverage {
             for registration in registrations {
                 let type = registration.key.type.name
                 if type.hasPrefix("[") || type.hasPrefix("{") { continue }
-                let id = Entry.ID(configuration: name, key: registration.key.description, origin: registration.origin.description)
+                let id = Entry.ID(configuration: name, key: registration.key.description,
+                                  origin: Self.normalized(registration.origin.description))
                 entries.append(Entry(configuration: name, key: id.key, origin: id.origin, built: built.contains(id)))
             }
         }

@@ -22,13 +22,14 @@ local pcall, xpcall, error, type, tostring, select = pcall, xpcall, error, type,
 local ipairs, pairs, setmetatable, getmetatable, rawget = ipairs, pairs, setmetatable, getmetatable, rawget
 local mathtype, floor, abs = math.type, math.floor, math.abs
 local collectgarbage = collectgarbage
-local implement, pack, unpack = implement, table.pack, table.unpack
+local implement, pack, unpack, rawequal = implement, table.pack, table.unpack, rawequal
 
 local root = { name = nil, before = {}, after = {}, before_all = {}, after_all = {}, tags = {} }
 local stack = { root }
 local tests = {}
 local running                         -- the test running now, if any
 local in_all = false                  -- a before_all or after_all hook is running (for the block, not the test)
+local in_cleanup = false              -- finish_test is running a test's cleanups and hooks
 local test_container                  -- the running test's container (nil without a config)
 
 -- describe, it, pending and the hooks declare tests: inside a running test
@@ -194,7 +195,7 @@ local unfinished_override                  -- `override "K"` whose body never ca
 
 function override(key)
   if type(key) ~= "string" then error("override needs a registration key (a string), got " .. type(key), 2) end
-  if not running or in_all or not running.finally then
+  if not running or in_all or in_cleanup then
     error(format("override \"%s\" is for a test or its before_each: each test's container is its own", key), 2)
   end
   local file, line = caller(3)
@@ -408,7 +409,9 @@ end
 -- expect(fn):to_fail() / expect(fn):to_fail("text the message contains")
 matchers.to_fail = function(fn, text)
   if type(fn) ~= "function" then error("to_fail needs a function to call, got " .. type(fn), 3) end
+  local before = sticky
   local ok, err = pcall(fn)
+  if not ok then sticky = before end                             -- the failure it expected (a strict stub's refusal, say) is no sticky one
   local wanted = text and ("an error containing " .. P(text)) or "an error"
   if ok then return false, "expected the function to fail" .. (text and (" with " .. P(text)) or ""), wanted, "no error" end
   local message = type(err) == "string" and err or tostring(err)
@@ -787,7 +790,13 @@ end
 -- The end of a test, whether it ran to its end or was stopped (its time
 -- limit): cleanups, after_each hooks (of the blocks it entered), spies put
 -- back, after_all for blocks it was the last of, records cleared.
+-- The end of a test, whether it ran to its end or was stopped (its time
+-- limit, here or in a hook): each cleanup and hook is marked before it runs,
+-- so a finish that was itself stopped goes on after the one that hung.
 local function finish_test(test, container, started, failure)
+  in_cleanup = true
+  test.done = test.done or {}
+  local done = test.done
   if unfinished_override then
     local text = "override " .. unfinished_override .. " was given no body: write override \"…\" { make = function() … end }"
     if failure then failure.message = tostring(failure.message) .. "\n(and " .. text .. ")" else failure = { message = text } end
@@ -806,8 +815,12 @@ local function finish_test(test, container, started, failure)
   for i = started, 1, -1 do
     local hooks = test.blocks[i].after
     for j = #hooks, 1, -1 do
-      local ok, err = xpcall(hooks[j], on_error, container)
-      if not ok then failure = add_failure(failure, err, "after_each") end
+      local id = "after_each " .. i .. " " .. j
+      if not done[id] then
+        done[id] = true
+        local ok, err = xpcall(hooks[j], on_error, container)
+        if not ok then failure = add_failure(failure, err, "after_each") end
+      end
     end
   end
   for i = #installed, 1, -1 do                                   -- spy.on in this test: put back, newest first
@@ -817,30 +830,46 @@ local function finish_test(test, container, started, failure)
   installed = {}
   for i = #test.blocks, 1, -1 do                                 -- after_all, innermost first
     local block = test.blocks[i]
-    local left = remaining[block]
-    if left then
-      remaining[block] = left - 1
-      if left == 1 and block.set_up and not block.setup_failure then
-        local hooks = block.after_all
-        for j = #hooks, 1, -1 do
+    local id = "counted " .. i
+    if not done[id] then
+      done[id] = true
+      local left = remaining[block]
+      if left then
+        remaining[block] = left - 1
+        if left == 1 and block.set_up and not block.setup_failure then block.tear_down = true end
+      end
+    end
+    if block.tear_down then
+      local hooks = block.after_all
+      for j = #hooks, 1, -1 do
+        local hook_id = "after_all " .. i .. " " .. j
+        if not done[hook_id] then
+          done[hook_id] = true
           in_all = true
           local ok, err = xpcall(hooks[j], on_error)
           in_all = false
           if not ok then failure = add_failure(failure, err, "after_all") end
         end
       end
+      block.tear_down = nil
     end
   end
-  for _, record in pairs(spies) do record.calls = {} end         -- the next test starts with no calls recorded
   if sticky and not failure then
     failure = sticky
     failure.message = tostring(failure.message) .. " (inside a stub's method; the code that called it caught the error)"
   end
   sticky, in_stub = nil, 0
-  running, test_container, in_all = nil, nil, false
+  running, test_container, in_all, in_cleanup = nil, nil, false, false
+  test.done = nil
   restore_interpreter()
   restore_baseline()
   return failure
+end
+
+-- After the test's container closed (its closes may call spies): the next
+-- test starts with no calls recorded.
+local function clear_records()
+  for _, record in pairs(spies) do record.calls = {} end
 end
 
 -- Which blocks each test entered, for finish_test after a stop.
@@ -890,13 +919,13 @@ local function run(index, container)
   end
   if not failure then
     for _, block in ipairs(test.blocks) do
+      started = started + 1                                      -- entered: its after_each runs, even if a before_each is stopped
+      entered[index] = started
       for _, hook in ipairs(block.before) do
         if failure then break end
         local ok, err = xpcall(hook, on_error, container)
         if not ok then failure = err; failure.phase = "before_each" end
       end
-      started = started + 1
-      entered[index] = started
       if failure then break end
     end
   end
@@ -927,10 +956,10 @@ end
 local function abandon(index)
   local test = tests[index]
   if not test then return nil end
-  in_all = false
+  in_all, in_cleanup = false, false
   local started = entered[index] or 0
-  entered[index] = nil
   local failure = finish_test(test, test_container, started, nil)
+  entered[index] = nil
   misused, exit_called = nil, nil
   return failure and tostring(failure.message) or nil
 end
@@ -939,6 +968,7 @@ end
 -- be made): its blocks' after_all still run after their last test.
 local function passed_over(index)
   local test = tests[index]
+  local failed
   if not test then return end
   for i = #test.blocks, 1, -1 do
     local block = test.blocks[i]
@@ -948,12 +978,15 @@ local function passed_over(index)
       if left == 1 and block.set_up and not block.setup_failure then
         for j = #block.after_all, 1, -1 do
           in_all = true
-          xpcall(block.after_all[j], on_error)
+          local ok, err = xpcall(block.after_all[j], on_error)
           in_all = false
+          if not ok and not failed then failed = tostring(err.message) end
         end
       end
     end
   end
+  exit_called = nil
+  return failed
 end
 
 local function list()
@@ -976,5 +1009,6 @@ local function late_exit()
   return text
 end
 
-return { tests = list, plan = plan, run = run, abandon = abandon, passed_over = passed_over, matches = matches,
+return { tests = list, plan = plan, run = run, abandon = abandon, passed_over = passed_over, clear_records = clear_records,
+         matches = matches,
          pretty = pretty, late_exit = late_exit }

@@ -48,3 +48,12 @@ it("refuses what is not an interface or not a method", function()
   expect(function() spy.on(clock, "later") end):to_fail("spy.on: \"later\" is missing, not a function")
   expect(function() spy(42) end):to_fail("spy(fn) needs a function (or nothing), got number")
 end)
+-- What the previous test's container calls as it closes is not this test's.
+local closer = spy()
+configuration "closing" {
+  register "table#closing" { scope = "singleton", make = function() return { close = function() closer() end } end },
+}
+describe("a singleton that calls a spy as it closes", { config = "closing" }, function()
+  it("is built", function(c) c:resolve "table#closing" end)
+  it("was closed after the last test, not during this one", function() expect(closer).never:to_have_been_called() end)
+end)
