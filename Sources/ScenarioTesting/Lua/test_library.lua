@@ -640,7 +640,7 @@ local function make_stub(name, strict)
         given = strict and function()
           local text = format("unexpected call to %s.%s: the strict stub was given no %s", name, method, method)
           if running and not sticky then sticky = { message = text } end
-          error(text, 3)
+          error(text, 0)                                           -- no place: its caller is Swift or the runner
         end or function() end
       end
       implementation[method] = make_spy(given, name .. "." .. method, implementation)
