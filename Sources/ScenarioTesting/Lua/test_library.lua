@@ -788,11 +788,10 @@ local function add_failure(failure, err, phase)
 end
 
 -- The end of a test, whether it ran to its end or was stopped (its time
--- limit): cleanups, after_each hooks (of the blocks it entered), spies put
--- back, after_all for blocks it was the last of, records cleared.
--- The end of a test, whether it ran to its end or was stopped (its time
--- limit, here or in a hook): each cleanup and hook is marked before it runs,
--- so a finish that was itself stopped goes on after the one that hung.
+-- limit, here or in a hook): cleanups, after_each hooks (of the blocks it
+-- entered), spies put back, after_all for blocks it was the last of, state
+-- restored. Each hook is marked before it runs, so a finish that was itself
+-- stopped goes on after the one that hung.
 local function finish_test(test, container, started, failure)
   in_cleanup = true
   test.done = test.done or {}
