@@ -45,6 +45,15 @@ public enum FactoryHostCLI {
             exit(ReplCommand.start(script: nil, arguments: [], configuration: nil, pluginPaths: [], sandbox: false,
                                    granted: [], memoryLimit: nil, timeLimit: nil, preludes: []))
         }
+        // `factoryhost help NOPE`: the parser would print the overview and succeed.
+        let arguments = CommandLine.arguments
+        if arguments.count >= 3, arguments[1] == "help", !arguments[2].hasPrefix("-"),
+           !FactoryHostCommand.configuration.subcommands.contains(where: { $0.configuration.commandName == arguments[2] }) {
+            let names = FactoryHostCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+            writeToStandardError("Error: no command '\(arguments[2])' (commands: \(names.joined(separator: ", ")))\n"
+                                 + "  See 'factoryhost --help' for more information.\n")
+            exit(64)
+        }
         FactoryHostCommand.main()
         exit(0)
     }

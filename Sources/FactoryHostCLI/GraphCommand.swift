@@ -3,11 +3,11 @@ import FactoryRegistry
 import FactoryScripting
 import LuaBridge
 
-/// `factoryhost graph script.lua --config NAME [--root TYPE] --format tree|dot|json`.
+/// `factoryhost graph script.lua --config NAME [--root TYPE] --format tree|dot|json|mermaid`.
 struct GraphCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
-        abstract: "Print a configuration's object graph as a tree, Graphviz DOT or JSON.",
+        abstract: "Print a configuration's object graph as a tree, Graphviz DOT, Mermaid or JSON.",
         discussion: """
             Nodes show each registration's type, name, scope, runtime arguments and origin; \
             edges show the dependency's label, and providers are marked. Nothing is built: \
@@ -17,7 +17,7 @@ struct GraphCommand: ParsableCommand {
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case tree, dot, json
+        case tree, dot, json, mermaid
     }
 
     @Option(help: ArgumentHelp("The configuration to draw.", valueName: "name"))
@@ -106,6 +106,7 @@ struct GraphSettings: Equatable {
             case .tree: print(graph.renderTree())
             case .dot: print(graph.renderDOT())
             case .json: print(graph.renderJSON())
+            case .mermaid: print(graph.renderMermaid())
             }
         } catch {
             reportError(error)

@@ -30,6 +30,7 @@ import Testing
 
     @Test(arguments: [
         ["fh", "graph", "--config", "app", "app.lua"],
+        ["fh", "graph", "--config", "app", "--format", "mermaid", "app.lua"],
         ["fh", "graph", "--config=app", "--root", "Store#main", "--format", "dot", "app.lua", "arg"],
         ["fh", "graph", "--format=json", "--config", "app", "--plugin-path", "p", "--timeout", "1m", "-"],
         ["fh", "graph", "--config", "app", "--set", "url=http://x", "--values", "v.lua", "app.lua"],

@@ -183,4 +183,27 @@ struct ValidationTests {
         #expect(whole.nodes[edges[0].to].isMissing)
         #expect(whole.nodes[edges[0].to].scope == "missing")
     }
+
+    /// Mermaid: a box per registration, dotted provider edges, a missing
+    /// dependency in red, and label text that cannot end its quotes.
+    @Test func graphAsMermaid() throws {
+        final class Token: Sendable {}
+        final class User: Sendable {}
+        final class Cache: Sendable {}
+        let registry = Registry()
+        let app = try registry.defineConfiguration("app")
+        try app.register(Cache.self, name: "a\"b#c", scope: .singleton, file: "app.lua", line: 1) { _ in Cache() }
+        try app.register(Token.self, dependencies: [.instance(User.self, label: "owner"), .provider(Cache.self, name: "a\"b#c", label: "cache")],
+                         file: "app.lua", line: 2) { _ in Token() }
+        let mermaid = try registry.graph(of: "app", root: ServiceKey(Token.self)).renderMermaid()
+        #expect(mermaid == """
+            flowchart LR
+              n0["Token<br/>transient<br/>app.lua:2"]
+              n1["User<br/>missing"]:::missing
+              n2["Cache#35;a#quot;b#35;c<br/>singleton<br/>app.lua:1"]
+              n0 -->|"owner"| n1
+              n0 -.->|"cache (provider)"| n2
+              classDef missing stroke:#c00,stroke-dasharray:4 4,color:#c00
+            """)
+    }
 }

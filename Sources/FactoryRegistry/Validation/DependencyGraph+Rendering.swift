@@ -82,6 +82,33 @@ extension DependencyGraph {
         return lines.joined(separator: "\n")
     }
 
+    /// Mermaid (renders on GitHub and in most documentation tools): a
+    /// flowchart with a box per registration (key, scope, origin), labelled
+    /// edges, dotted ones for providers, missing dependencies in red.
+    ///
+    /// ```text
+    /// flowchart LR
+    ///   n0["MovieLoader<br/>transient<br/>app.lua:14"]
+    ///   n0 -->|"cache"| n1
+    /// ```
+    public func renderMermaid() -> String {
+        var lines = ["flowchart LR"]
+        for node in nodes {
+            var parts = [node.key, node.scope]
+            if !node.arguments.isEmpty { parts.append("args: " + node.arguments.map(\.description).joined(separator: ", ")) }
+            if let origin = node.origin { parts.append(origin.description) }
+            lines.append("  n\(node.id)[\"" + parts.map(mermaidText).joined(separator: "<br/>") + "\"]" + (node.isMissing ? ":::missing" : ""))
+        }
+        for edge in edges {
+            let label = (edge.label ?? "") + (edge.kind == .provider ? " (provider)" : "")
+            let arrow = edge.kind == .provider ? "-.->" : "-->"
+            let text = label.trimmingSpaces()
+            lines.append("  n\(edge.from) \(arrow)" + (text.isEmpty ? "" : "|\"\(mermaidText(text))\"|") + " n\(edge.to)")
+        }
+        if nodes.contains(where: \.isMissing) { lines.append("  classDef missing stroke:#c00,stroke-dasharray:4 4,color:#c00") }
+        return lines.joined(separator: "\n")
+    }
+
     /// JSON: `{ "configuration", "roots", "nodes": [{ id, key, type, name,
     /// scope, origin, arguments, parameters (when it has any) }], "edges":
     /// [{ from, to, label, kind }] }`.
@@ -114,6 +141,24 @@ extension DependencyGraph {
             }
             """
     }
+}
+
+/// Text inside a quoted Mermaid label: quotes, `#`, `<`, `>` and `&` as
+/// Mermaid's entity codes, line breaks as spaces.
+func mermaidText(_ text: String) -> String {
+    var out = ""
+    for character in text {
+        switch character {
+        case "\"": out += "#quot;"
+        case "#": out += "#35;"
+        case "<": out += "#lt;"
+        case ">": out += "#gt;"
+        case "&": out += "#amp;"
+        case "\n", "\r", "\r\n": out += " "
+        default: out.append(character)
+        }
+    }
+    return out
 }
 
 /// A JSON string literal: `jsonString("a\"b")` is `"a\"b"` with its quotes.
