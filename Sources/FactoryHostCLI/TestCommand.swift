@@ -74,6 +74,9 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("coverage-min"), help: ArgumentHelp("Fail the run when fewer than this percentage of the registrations were built.", valueName: "percent"))
     var coverageMin: Double?
 
+    @Option(help: ArgumentHelp("Colour the text report: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
+    var color: String = "auto"
+
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Run the selection this many times, each run reported (with --fail-fast, stop after the first failing run; with --shuffle and no --seed, a new order each run).", valueName: "n"))
     var repeatCount: Int = 1
 
@@ -103,7 +106,7 @@ struct TestCommand: ParsableCommand {
     var settings: TestSettings {
         TestSettings(paths: paths, filters: filters, filterPatterns: filterPatterns, tags: tags, excludedTags: excludedTags,
                      list: list, failFast: failFast, shuffle: shuffle, seed: seed, timeout: timeout, reporter: reporter,
-                     junit: junit, jobs: jobs, repeatCount: repeatCount, profile: profile, coverage: coverage, coverageJSON: coverageJSON,
+                     junit: junit, jobs: jobs, color: color, repeatCount: repeatCount, profile: profile, coverage: coverage, coverageJSON: coverageJSON,
                      coverageMin: coverageMin, config: config, pluginPath: pluginPath,
                      valueFiles: valueOptions.files, valueAssignments: valueOptions.assignments, workerFile: workerFile, workerPosition: workerPosition, workerSkip: workerSkip)
     }
@@ -111,9 +114,12 @@ struct TestCommand: ParsableCommand {
     /// This program's own executable, to start workers with.
     static func ownExecutable() -> String? { executablePath() }
 
-    /// Colour on a terminal, unless NO_COLOR is set.
-    static func colorsWanted() -> Bool {
-        isatty(1) != 0 && getenv("NO_COLOR") == nil && (getenv("TERM").map { String(cString: $0) != "dumb" } ?? true)
+    /// Colour with `--color always`, never with `never`; with `auto`, on a
+    /// terminal unless NO_COLOR is set (or TERM is dumb).
+    static func colorsWanted(_ mode: String = "auto") -> Bool {
+        if mode == "always" { return true }
+        if mode == "never" { return false }
+        return isatty(1) != 0 && getenv("NO_COLOR") == nil && (getenv("TERM").map { String(cString: $0) != "dumb" } ?? true)
     }
 
     /// Why `pattern` is not a Lua pattern, if it is not — checked up front,

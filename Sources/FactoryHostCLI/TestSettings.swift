@@ -30,6 +30,8 @@ struct TestSettings: Equatable {
     var reporter = "text"
     var junit: String?
     var jobs = 1
+    /// `--color auto|always|never`.
+    var color = "auto"
     /// How many times to run the whole selection (`--repeat`).
     var repeatCount = 1
     /// `--profile N`: list the N slowest tests after the run.
@@ -56,6 +58,7 @@ struct TestSettings: Equatable {
             return "--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)"
         }
         if !["text", "tap", "json"].contains(reporter) { return "--reporter: '\(reporter)' is not a reporter (text, tap or json)" }
+        if !["auto", "always", "never"].contains(color) { return "--color: '\(color)' is not auto, always or never" }
         if let profile, profile < 1 || profile > 10_000 { return "--profile: give a number of tests from 1 to 10000 (got \(profile))" }
         if jobs < 1 || jobs > 256 { return "--jobs: give a number from 1 to 256 (got \(jobs))" }
         if repeatCount < 1 || repeatCount > 10_000 { return "--repeat: give a number from 1 to 10000 (got \(repeatCount))" }
@@ -134,7 +137,7 @@ struct TestSettings: Equatable {
         let main: any TestReporter = switch reporter {
         case "tap": TAPReporter(durations: profile != nil)
         case "json": JSONReporter()
-        default: TextReporter(colors: TestCommand.colorsWanted(), durations: profile != nil)
+        default: TextReporter(colors: TestCommand.colorsWanted(color), durations: profile != nil)
         }
         var reporters = [main]
         if let profile, reporter == "text" { reporters.append(ProfileReporter(count: profile)) }
@@ -289,6 +292,7 @@ struct TestSettings: Equatable {
                 settings.valueAssignments.append(value)
             case "--timeout": settings.timeout = value
             case "--reporter": settings.reporter = value
+            case "--color": settings.color = value
             case "--junit": settings.junit = value
             case "--coverage-json": settings.coverageJSON = value
             case "--profile":
@@ -323,7 +327,7 @@ struct TestSettings: Equatable {
     private static let repeatableNames: Set<String> = ["--filter", "--filter-pattern", "--tag", "--exclude-tag", "--plugin-path",
                                                        "--values", "--set"]
     private static let optionNames: Set<String> = repeatableNames.union([
-        "--timeout", "--reporter", "--junit", "--config", "--seed", "--jobs", "--repeat", "--coverage-json", "--coverage-min", "--profile",
+        "--timeout", "--reporter", "--junit", "--config", "--seed", "--jobs", "--repeat", "--coverage-json", "--coverage-min", "--profile", "--color",
         "--worker-file", "--worker-position", "--worker-skip",
     ])
 }

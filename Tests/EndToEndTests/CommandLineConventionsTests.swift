@@ -32,4 +32,19 @@ struct CommandLineConventionsTests {
 
             """, "\(result)")
     }
+
+    /// `test --color`: always (even into a pipe, even with NO_COLOR), never,
+    /// or auto (a pipe gets none).
+    @Test func testColoursAsAsked() throws {
+        let specs = CommandRunner.fixtures.appendingPathComponent("specs")
+        let always = try CommandRunner.factoryhost(["test", "--color", "always", "coverage/farewell_spec.lua"], in: specs,
+                                                   environment: ["NO_COLOR": "1"])
+        #expect(always.status == 0 && always.stdout.hasPrefix("\u{1B}[1mcoverage/farewell_spec.lua\u{1B}[0m\n"), "\(always)")
+        for mode in ["never", "auto"] {
+            let plain = try CommandRunner.factoryhost(["test", "--color", mode, "coverage/farewell_spec.lua"], in: specs)
+            #expect(plain.status == 0 && !plain.stdout.contains("\u{1B}"), "\(mode): \(plain)")
+        }
+        let bad = try CommandRunner.factoryhost(["test", "--color", "sometimes", "coverage"], in: specs)
+        #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: --color: 'sometimes' is not auto, always or never"), "\(bad)")
+    }
 }

@@ -80,6 +80,7 @@ import Testing
         ["fh", "test", "--repeat=10000", "."],
         ["fh", "test", "--coverage", "--coverage-min", "75.5", "--coverage-json=c.json", "."],
         ["fh", "test", "--reporter=json", "--profile", "5", "."],
+        ["fh", "test", "--color", "always", "."],
         ["fh", "test", "--timeout=5s", "--worker-file=x_spec.lua", "--worker-position=3", "--worker-skip=2", "--filter=-x"],
         ["fh", "test", "--set", "a=1", "--set=b=2", "--values", "v.lua", "specs"],
     ])
@@ -103,6 +104,7 @@ import Testing
         ["fh", "test", "--coverage-min", "101", "."],
         ["fh", "test", "--coverage-min", "most", "."],
         ["fh", "test", "--profile", "0", "."],
+        ["fh", "test", "--color", "sometimes", "."],
         ["fh", "test", "--repeat", "2", "--reporter", "json", "."],
         ["fh", "test", "-j2"],
         ["fh", "test", "-j=2"],
