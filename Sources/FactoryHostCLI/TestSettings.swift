@@ -102,7 +102,7 @@ struct TestSettings: Equatable {
         var failedRuns: [Int] = []
         for round in 1...repeatCount {
             if repeatCount > 1 {
-                print(reporter == "tap" ? "# run \(round) of \(repeatCount)" : "run \(round) of \(repeatCount)")
+                print("run \(round) of \(repeatCount)")                   // (--repeat reports in text only)
                 fflush(nil)
             }
             let status = runOnce(files: files, seed: seed ?? (shuffle ? UInt64.random(in: 1...999_999) : nil))
@@ -116,7 +116,7 @@ struct TestSettings: Equatable {
             let ran = failFast && !failedRuns.isEmpty ? failedRuns.last ?? repeatCount : repeatCount
             let summary = failedRuns.isEmpty ? "every run passed"
                 : "\(failedRuns.count) failed (run\(failedRuns.count == 1 ? "" : "s") \(failedRuns.map(String.init).joined(separator: ", ")))"
-            print((reporter == "tap" ? "# " : "") + "\(ran) run\(ran == 1 ? "" : "s") of \(repeatCount): \(summary)"
+            print("\(ran) run\(ran == 1 ? "" : "s") of \(repeatCount): \(summary)"
                   + (ran < repeatCount ? ", stopped by --fail-fast" : ""))
             fflush(nil)
         }

@@ -13,6 +13,10 @@ import LuaBridge
 /// injected dependency, and each method resolves its registration with the
 /// method's arguments, passed by the names the interface gives them. It is
 /// read-only: a script cannot swap a method behind Swift's back.
+///
+/// Sendable as the registry needs its factories to be; its two cached
+/// functions are set and read only in `build`, which first checks it runs
+/// on the Lua state's own thread (as ``LuaFactory`` does).
 final class AssistedFactory: @unchecked Sendable {
     /// An interface method, and the registration it makes.
     struct Method {

@@ -787,6 +787,39 @@ local function add_failure(failure, err, phase)
   return failure
 end
 
+-- A test's blocks, innermost first, once it ran (or will not run): each
+-- counts the test as done, and a block's after_all hooks run after its last
+-- test here. Marked in `done` as they go (see finish_test).
+local function leave_blocks(test, done, failure)
+  for i = #test.blocks, 1, -1 do
+    local block = test.blocks[i]
+    local id = "counted " .. i
+    if not done[id] then
+      done[id] = true
+      local left = remaining[block]
+      if left then
+        remaining[block] = left - 1
+        if left == 1 and block.set_up and not block.setup_failure then block.tear_down = true end
+      end
+    end
+    if block.tear_down then
+      local hooks = block.after_all
+      for j = #hooks, 1, -1 do
+        local hook_id = "after_all " .. i .. " " .. j
+        if not done[hook_id] then
+          done[hook_id] = true
+          in_all = true
+          local ok, err = xpcall(hooks[j], on_error)
+          in_all = false
+          if not ok then failure = add_failure(failure, err, "after_all") end
+        end
+      end
+      block.tear_down = nil
+    end
+  end
+  return failure
+end
+
 -- The end of a test, whether it ran to its end or was stopped (its time
 -- limit, here or in a hook): cleanups, after_each hooks (of the blocks it
 -- entered), spies put back, after_all for blocks it was the last of, state
@@ -827,32 +860,7 @@ local function finish_test(test, container, started, failure)
     if record and record.revert then record.revert(); record.revert = nil end
   end
   installed = {}
-  for i = #test.blocks, 1, -1 do                                 -- after_all, innermost first
-    local block = test.blocks[i]
-    local id = "counted " .. i
-    if not done[id] then
-      done[id] = true
-      local left = remaining[block]
-      if left then
-        remaining[block] = left - 1
-        if left == 1 and block.set_up and not block.setup_failure then block.tear_down = true end
-      end
-    end
-    if block.tear_down then
-      local hooks = block.after_all
-      for j = #hooks, 1, -1 do
-        local hook_id = "after_all " .. i .. " " .. j
-        if not done[hook_id] then
-          done[hook_id] = true
-          in_all = true
-          local ok, err = xpcall(hooks[j], on_error)
-          in_all = false
-          if not ok then failure = add_failure(failure, err, "after_all") end
-        end
-      end
-      block.tear_down = nil
-    end
-  end
+  failure = leave_blocks(test, done, failure)
   if sticky and not failure then
     failure = sticky
     failure.message = tostring(failure.message) .. " (inside a stub's method; the code that called it caught the error)"
@@ -967,25 +975,10 @@ end
 -- be made): its blocks' after_all still run after their last test.
 local function passed_over(index)
   local test = tests[index]
-  local failed
   if not test then return end
-  for i = #test.blocks, 1, -1 do
-    local block = test.blocks[i]
-    local left = remaining[block]
-    if left then
-      remaining[block] = left - 1
-      if left == 1 and block.set_up and not block.setup_failure then
-        for j = #block.after_all, 1, -1 do
-          in_all = true
-          local ok, err = xpcall(block.after_all[j], on_error)
-          in_all = false
-          if not ok and not failed then failed = tostring(err.message) end
-        end
-      end
-    end
-  end
+  local failure = leave_blocks(test, {}, nil)
   exit_called = nil
-  return failed
+  return failure and tostring(failure.message) or nil
 end
 
 local function list()

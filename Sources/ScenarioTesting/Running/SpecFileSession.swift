@@ -153,6 +153,8 @@ final class SpecFileSession {
                                            + (teardown.map { "\n(and in after_all: \($0))" } ?? ""), location: test.location))
             }
         }
+        // The container the test ends with: another if it overrode a registration.
+        func endingContainer() -> Container? { host.container(of: containerValue)?.container ?? testContainer }
         do {
             host.lua.timeLimit = Self.duration(seconds: timeLimit)
             // A test stuck where Lua cannot stop it (a long C builtin, a
@@ -168,8 +170,7 @@ final class SpecFileSession {
             // open scopes and singletons are closed (a Lua object's __close
             // or close method runs), and a close that fails fails the test.
             do {
-                // The container the test ends with: another if it overrode a registration.
-                try (host.container(of: containerValue)?.container ?? testContainer)?.close()
+                try endingContainer()?.close()
             } catch {
                 if case .table = result {} else {
                     return .failed(TestFailure(kind: .error, message: "after the test, closing its container: \(error)",
@@ -180,7 +181,7 @@ final class SpecFileSession {
             return .failed(try Self.failure(from: failure, test: test))
         } catch let error as LuaError where error.message.contains("time limit exceeded") {
             let cleanup = abandon(test, timeLimit: timeLimit)
-            try? (host.container(of: containerValue)?.container ?? testContainer)?.close()
+            try? endingContainer()?.close()
             return .failed(TestFailure(kind: .timeout,
                                        message: "timed out after \(Self.format(seconds: timeLimit)) s; "
                                        + "give it longer with it(name, { timeout = seconds }, fn) or --timeout"
@@ -190,7 +191,7 @@ final class SpecFileSession {
             var failure = Self.failure(from: error)
             if failure.location == nil { failure.location = test.location }
             if let cleanup = abandon(test, timeLimit: timeLimit) { failure.message += "\n(and in its cleanup: \(cleanup))" }
-            try? (host.container(of: containerValue)?.container ?? testContainer)?.close()
+            try? endingContainer()?.close()
             return .failed(failure)
         } catch {
             return .failed(TestFailure(kind: .error, message: String(describing: error), location: test.location))
