@@ -44,6 +44,11 @@ struct RegistrationCoverageTests {
         #expect(above.status == 0 && above.stderr.isEmpty, "\(above)")
         let bad = try CommandRunner.factoryhost(["test", "--coverage-min", "120", "coverage"], in: specs)
         #expect(bad.status == 64 && bad.stderr.hasPrefix("Error: --coverage-min: give a percentage from 0 to 100 (got 120.0)"), "\(bad)")
+        #if os(Linux)
+        let full = try CommandRunner.factoryhost(["test", "--coverage-json", "/dev/full", "coverage"], in: specs, killAfter: 60)
+        #expect(full.status == 1 && full.stderr.hasPrefix("factoryhost: --coverage-json: cannot write /dev/full: No space left on device"),
+                "\(full)")
+        #endif
         let unwritable = try CommandRunner.factoryhost(["test", "--coverage-json", "/nonexistent-dir/x.json", "coverage"], in: specs, killAfter: 60)
         #expect(unwritable.status == 1 && unwritable.stderr.hasPrefix("factoryhost: --coverage-json: cannot write /nonexistent-dir/x.json"),
                 "\(unwritable)")

@@ -260,6 +260,24 @@ struct TestDoublesTests {
             """ + "\n", stderr: ""), "\(result)")
     }
 
+    /// Bad input to stubs, overrides and spies: each an error saying what is wrong.
+    @Test func badInputToTheDoublesIsAClearError() throws {
+        let result = try CommandRunner.factoryhost(["test", "doubles/errors_spec.lua"], in: specs, killAfter: 60)
+        #expect(result.status == 0 && result.stdout.hasSuffix("\n3 passed, 0 failed\n"), "\(result)")
+    }
+
+    /// A last test without a container still lets its block's after_all
+    /// run, and that after_all's failure is reported with it.
+    @Test func afterAllRunsAfterALastTestWithoutAContainer() throws {
+        let result = try CommandRunner.factoryhost(["test", "doubles/no_container_spec.lua"], in: specs, killAfter: 60)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("""
+                 doubles/no_container_spec.lua:6: cannot make a container of 'nope': no configuration named 'nope'
+                   defined: none
+                 (and in after_all: doubles/no_container_spec.lua:4: teardown broke)
+            """), "\(result)")
+    }
+
     /// In worker processes (--jobs), and with only some of a block's tests
     /// selected, before_all runs before the first and after_all after the
     /// last selected one (the last test checks the order they ran in).
