@@ -28,7 +28,6 @@ typedef struct fh_control {
     int counting;         /* fh_alloc is installed (since the first memory limit) */
     int memo_off;         /* memoizing methods answer from Swift every time */
     size_t limit;         /* 0 = no cap */
-    size_t kept_at_exit;  /* closing before exit: bytes still left unfreed before frees resume */
     int enforce;          /* the cap applies only while Lua code runs */
 
     long long instr_limit;   /* 0 = no cap */
@@ -87,6 +86,8 @@ typedef struct fh_control {
     fh_call_fn call;
     fh_release_fn release;
     void *owner;             /* the Swift object that owns the state (unretained) */
+    fh_last_fn after_finalizers;     /* called by the last finalizer of a close (then cleared) */
+    void *after_finalizers_context;
 } fh_control;
 
 fh_control *fh_control_of(lua_State *L);

@@ -31,7 +31,7 @@ public enum FactoryHostCLI {
         // keeps free under the main stack) resolves 20,000 and more.
         _ = fh_grow_main_stack(64 << 20)
         if let settings = FastRunArguments.parse(CommandLine.arguments) {
-            exit(settings.run())
+            settings.runAndExit()
         }
         if let status = FastReplArguments.start(CommandLine.arguments) {
             exit(status)

@@ -18,8 +18,8 @@ struct RunSettings {
     var setup = HostSetup()
     var configuration: String?
 
-    /// Runs the script in a host; returns the exit status.
-    func run() -> Int32 {
+    /// Runs the script in a host and ends the process with its exit status.
+    func runAndExit() -> Never {
         var setup = self.setup
         setup.libraries = runner.libraries
         let host: FactoryHost
@@ -27,14 +27,13 @@ struct RunSettings {
             host = try setup.makeHost { runner.applyLimits(to: $0) }   // Lua plugins run under them too
         } catch {
             reportError(error)
-            return 1
+            ScriptRunner.exitWithoutFinalizers(1)
         }
         host.defaultConfiguration = configuration
         let status = runner.run(in: host.lua, limitsApplied: true, finish: host.finishScript)
         // Past its limit, a script's finalizers do not run (they could loop or exit 0).
-        if status != 0 && host.lua.lastCallHitLimit { ScriptRunner.exitAfterLimit(status) }
-        host.lua.closeBeforeExit()         // like lua.c: finalizers run before exit
-        return status
+        if status != 0 && host.lua.lastCallHitLimit { ScriptRunner.exitWithoutFinalizers(status) }
+        host.lua.closeAndExit(status: status)   // like lua.c: finalizers run before exit
     }
 }
 

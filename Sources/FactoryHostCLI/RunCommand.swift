@@ -109,7 +109,6 @@ struct RunCommand: ParsableCommand {
         setup.granted = HostOptions.granted(allow)
         valueOptions.apply(to: &setup)
         let settings = RunSettings(runner: runner, setup: setup, configuration: config)
-        let status = settings.run()
-        if status != 0 { throw ExitCode(status) }
+        settings.runAndExit()
     }
 }

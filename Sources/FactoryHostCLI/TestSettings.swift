@@ -80,9 +80,7 @@ struct TestSettings: Equatable {
     /// Runs the selected tests (or the worker's part of a run) and reports; returns the exit status.
     func run() -> Int32 {
         if let workerFile {
-            let status = makeRunner(files: [workerFile], seed: seed).runWorker(file: workerFile, position: workerPosition, skip: workerSkip)
-            fflush(nil)
-            return status
+            makeRunner(files: [workerFile], seed: seed).runWorkerAndExit(file: workerFile, position: workerPosition, skip: workerSkip)
         }
         let searched = paths.isEmpty ? ["."] : paths
         let files: [String]

@@ -46,12 +46,14 @@ struct UserdataTests {
         #expect(throws: LuaError(.closed, "the Lua state is closed")) { try lua.run("return 1", name: "x") }
     }
 
-    /// The close of a process about to exit leaves Lua's memory to the exit,
-    /// but runs every finalizer and releases every Swift object as close does
-    /// — Lua finalizers that allocate (and grow tables) included, also under
-    /// a memory limit's counting allocator.
+    /// The close of a process about to exit ends it from the state's last
+    /// finalizer, before Lua frees its heap: by then every other finalizer
+    /// has run and every Swift object is released — Lua finalizers that
+    /// allocate (and grow tables) included, also under a memory limit's
+    /// counting allocator, and finalizers made after the standard library's
+    /// own (its file handles close first).
     @Test(arguments: [nil, 64 << 20] as [Int?])
-    func closeBeforeExitStillFinalizesEverything(memoryLimit: Int?) throws {
+    func theLastFinalizerOfACloseRunsAfterEveryOther(memoryLimit: Int?) throws {
         let counter = LifeCounter()
         let lua = try LuaState()
         lua.memoryLimit = memoryLimit
@@ -64,6 +66,7 @@ struct UserdataTests {
         try lua.setGlobal("path", LuaValue(log))
         try lua.run("""
             held = {} for i = 1, 100 do held[i] = make() end
+            unclosed = assert(io.open(path, "a"))   -- its __gc closes it: the last line below is flushed by then
             lines = {}
             for i = 1, 3 do
               setmetatable({}, { __gc = function()
@@ -73,14 +76,30 @@ struct UserdataTests {
                 file:close()
               end })
             end
+            unclosed:write("buffered\\n")
             """, name: "hold")
         #expect(counter.alive == 100)
-        lua.closeBeforeExit()
-        #expect(counter.alive == 0)
+        var seen: (alive: Int, written: String?, calls: Int) = (-1, nil, 0)
+        lua.close(afterFinalizers: {
+            seen.calls += 1
+            seen.alive = counter.alive
+            seen.written = try? String(contentsOfFile: log, encoding: .utf8)
+        })
+        #expect(seen.calls == 1)
+        #expect(seen.alive == 0)
         #expect(counter.released == 100)
-        let written = try String(contentsOfFile: log, encoding: .utf8)
-        #expect(written == "finalized 3 after 1000\nfinalized 2 after 2000\nfinalized 1 after 3000\n")
+        #expect(seen.written == "finalized 3 after 1000\nfinalized 2 after 2000\nfinalized 1 after 3000\nbuffered\n")
         #expect(lua.isClosed)
+    }
+
+    /// A plain close calls nothing after its finalizers, and a state closed
+    /// with a call pending does not call it twice.
+    @Test func closingWithoutAnAfterFinalizersCallCallsNone() throws {
+        var calls = 0
+        let lua = try LuaState()
+        lua.close()
+        lua.close(afterFinalizers: { calls += 1 })   // already closed: nothing runs
+        #expect(calls == 0)
     }
 
     @Test func swiftClosuresAreReleasedWithTheirFunction() throws {

@@ -44,9 +44,18 @@ lua_State *fh_newstate(fh_call_fn call, fh_release_fn release);
 /// Closes the state (runs every pending __gc) and frees the control block.
 /// Never call it while a call into the state is running (see fh_depth).
 void fh_close(lua_State *L);
-/// fh_close for a process that exits right after: finalizers run as there,
-/// but the blocks Lua holds are left to the exit instead of freed one by one.
-void fh_close_before_exit(lua_State *L);
+/// Called by fh_close_with_last after every other finalizer of the close.
+typedef void (*fh_last_fn)(void *context);
+/// fh_close, calling `last(context)` once every finalizer has run, before
+/// Lua frees its objects (unless a script unanchored the state's last
+/// finalizer). `last` must not use the state.
+void fh_close_with_last(lua_State *L, fh_last_fn last, void *context);
+/// fh_close for a process that ends now: every finalizer runs, then output
+/// streams are flushed and the process exits with `status` — the memory
+/// Lua holds is left to the exit, never walked to be freed.
+_Noreturn void fh_close_and_exit(lua_State *L, int status);
+/// Flushes every output stream and exits the process with `status`.
+_Noreturn void fh_flush_and_exit(int status);
 /// How many protected calls from Swift are running on this state now, plus
 /// Swift objects being released by __gc (close only when it is 0).
 int fh_depth(lua_State *L);

@@ -21,7 +21,7 @@ import Darwin
 ///
 /// ```swift
 /// let runner = ScriptRunner(commandLine: ["factoryhost", "run", "hello.lua", "x"], scriptIndex: 2)
-/// exit(runner.run())
+/// runner.runAndExit()
 /// ```
 public struct ScriptRunner {
     /// The whole command line (`argv`).
@@ -74,28 +74,29 @@ public struct ScriptRunner {
     /// The script's path as given (`-` for standard input).
     public var scriptPath: String { commandLine[scriptIndex] }
 
-    /// Runs the script; returns the exit status (0, or 1 after reporting an
-    /// error), for the process to exit with: the state closes with
-    /// ``LuaState/closeBeforeExit()``, its memory left to the exit. (To run
-    /// a script and go on, use ``run(in:limitsApplied:finish:)`` on a state of your own.)
-    public func run() -> Int32 {
+    /// Runs the script and ends the process with its exit status (0, or 1
+    /// after reporting an error): the state closes with
+    /// ``LuaState/closeAndExit(status:)`` — its finalizers run, its memory
+    /// is left to the exit. (To run a script and go on, use
+    /// ``run(in:limitsApplied:finish:)`` on a state of your own.)
+    public func runAndExit() -> Never {
         let state: LuaState
         do {
             state = try LuaState(libraries: libraries)
         } catch {
             report(error)
-            return 1
+            ScriptRunner.exitWithoutFinalizers(1)
         }
         let status = run(in: state)
-        if status != 0 && state.lastCallHitLimit { ScriptRunner.exitAfterLimit(status) }
-        state.closeBeforeExit()        // like lua.c: finalizers run before exit
-        return status
+        if status != 0 && state.lastCallHitLimit { ScriptRunner.exitWithoutFinalizers(status) }
+        state.closeAndExit(status: status)    // like lua.c: finalizers run before exit
     }
 
-    /// Ends the process after a script ran out of its time (or instruction)
-    /// budget, without running its finalizers: one could loop, or change the
-    /// exit status with `os.exit(0)`. Standard output is flushed first.
-    public static func exitAfterLimit(_ status: Int32) -> Never {
+    /// Ends the process with `status` without running any finalizer: after a
+    /// script ran out of its time (or instruction) budget — a finalizer could
+    /// loop, or change the exit status with `os.exit(0)` — or when there is
+    /// no state to close. Every output stream is flushed first.
+    public static func exitWithoutFinalizers(_ status: Int32) -> Never {
         fflush(nil)                    // every output stream (stdout among them)
         exit(status)
     }

@@ -1,4 +1,5 @@
 import FactoryScripting
+import LuaBridge
 
 /// How a run goes: which tests, how long each may take, in what order, on
 /// how many workers.
@@ -276,10 +277,11 @@ public final class TestRunner: Sendable {
 
     /// The worker side of ``TestOptions/workerCommand``: runs `file` (at
     /// `position` in the run, for the shuffle) from its `skip`th selected
-    /// test on, reporting each test on descriptor 3. Returns the exit status,
-    /// for the worker process to exit with at once: the file's state closes
-    /// with ``LuaState/closeBeforeExit()`` (its memory is left to the exit).
-    public func runWorker(file: String, position: Int, skip: Int) -> Int32 {
+    /// test on, reporting each test on descriptor 3, and ends the worker
+    /// process (status 0: failures are in the reports): the file's state
+    /// closes with ``LuaState/closeAndExit(status:)`` — its finalizers run,
+    /// its memory is left to the exit.
+    public func runWorkerAndExit(file: String, position: Int, skip: Int) -> Never {
         let out = WorkerReportWriter()
         let session: SpecFileSession
         var tests: [TestCase]
@@ -288,9 +290,8 @@ public final class TestRunner: Sendable {
         } catch {
             out.write(WorkerProtocol.load(error))
             out.write(WorkerProtocol.done)
-            return 0
+            ScriptRunner.exitWithoutFinalizers(0)
         }
-        defer { session.host.lua.closeBeforeExit() }
         if let seed = options.shuffleSeed {
             var generator = SeededGenerator(seed: seed &+ UInt64(position + 1) &* 0x2545_F491_4F6C_DD1D)
             tests.shuffle(using: &generator)
@@ -315,7 +316,7 @@ public final class TestRunner: Sendable {
             if outcome.failure != nil, options.failFast { break }
         }
         out.write(WorkerProtocol.done)
-        return 0
+        session.host.lua.closeAndExit(status: 0)
     }
 
     /// The files in run order: as given, or shuffled by the seed.
