@@ -71,7 +71,7 @@ let package = Package(
         .target(
             name: "FactoryScripting",
             dependencies: ["LuaBridge", "FactoryRegistry", "CDryRun"],
-            resources: [.embedInCode("Checking/spec_stubs.lua")]
+            resources: [.embedInCode("Checking/spec_stubs.lua"), .embedInCode("EditorSupport/dsl_definitions.lua")]
         ),
         // The system's SQLite for the persistence example: its headers to
         // build, the library opened with dlopen when the first store opens.

@@ -3,7 +3,9 @@
 #   Lua 5.4 (library and headers, found through pkg-config `lua5.4`), the stock
 #   lua5.4 interpreter (the end-to-end tests compare against it), libedit,
 #   SQLite (the persistence example), libcurl (the movie-loaders example; its
-#   headers to build, the library opened at run time) and pkg-config. apt-get as root or through sudo; Homebrew on macOS.
+#   headers to build, the library opened at run time), pkg-config and luacheck
+#   (the project's Lua is checked with the globals `factoryhost types` writes).
+#   apt-get as root or through sudo; Homebrew on macOS.
 # The Swift toolchain itself (6.0 or newer) must already be installed.
 set -euo pipefail
 
@@ -30,6 +32,7 @@ command -v lua5.4 >/dev/null 2>&1 || missing+=(lua5.4)
 have_pc libedit || missing+=(libedit-dev)
 have_pc sqlite3 || missing+=(libsqlite3-dev)
 have_pc libcurl || missing+=(libcurl4-openssl-dev)
+command -v luacheck >/dev/null 2>&1 || missing+=(lua-check)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -23,9 +23,18 @@ if [ "${CI:-}" = true ]; then
         grep -E "^Done [0-9]+ runs" "$log" | sed "s/^/fuzz $target: /"
     done
 fi
+# The project's own Lua (examples, the embedded runner, REPL and check Lua,
+# the benchmarks' plain-Lua container) through luacheck, with the globals the
+# built binary declares (`factoryhost types --format luacheck`).
+bin="$(swift build --show-bin-path)/factoryhost"
+"$bin" types --format luacheck > .build/factoryhost.luacheck.lua
+if command -v luacheck >/dev/null 2>&1; then
+    luacheck --no-color --quiet Examples Sources Benchmarks/Sources
+else
+    echo "test: luacheck is not installed (macOS: luarocks install luacheck); the project's Lua was not checked" >&2
+fi
 # The project's own scenario suites (Examples/*/*_spec.lua), through the runner,
 # with a JUnit report for CI — run from another directory, so that no suite
 # passes only from the repository root.
 root="$(pwd)"
-bin="$(swift build --show-bin-path)/factoryhost"
 (cd "${TMPDIR:-/tmp}" && "$bin" test "$root/Examples" --jobs 2 --junit "$root/.build/examples-junit.xml")

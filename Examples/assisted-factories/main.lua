@@ -5,7 +5,7 @@ require "assisted_configuration"
 -- never "undefined" as in Typhoon. (Declared before the first container, as
 -- every declaration should be: `factoryhost check` runs a script up to there,
 -- and reports any declaration after it as not checked.)
-local ok, err = pcall(function()
+local _, err = pcall(function()
   configuration "twice" {
     register "PizzaFactory" { make = function() end },
     register "PizzaFactory" { make = function() end },

@@ -15,7 +15,7 @@ local function factoryhost(...)
   for _, word in ipairs { ... } do words[#words + 1] = shell_quote(word) end
   local pipe = assert(io.popen(table.concat(words, " ") .. " 2>&1"))
   local output = pipe:read("a")
-  local ok, how, status = pipe:close()
+  local ok, _, status = pipe:close()
   return output, ok and 0 or status
 end
 

@@ -12,7 +12,7 @@ struct FactoryHostCommand: ParsableCommand {
             is a prompt for exploring configurations and live object graphs.
             """,
         version: FactoryHostVersion.current,
-        subcommands: [RunCommand.self, ReplCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self]
+        subcommands: [RunCommand.self, ReplCommand.self, CheckCommand.self, GraphCommand.self, TestCommand.self, TypesCommand.self]
     )
 }
 

@@ -8,7 +8,7 @@ struct CommandLineConventionsTests {
     @Test func helpOfAnUnknownCommandIsAUsageError() throws {
         let result = try CommandRunner.factoryhost(["help", "nope"])
         #expect(result == ProcessResult(status: 64, stdout: "", stderr: """
-            Error: no command 'nope' (commands: run, repl, check, graph, test)
+            Error: no command 'nope' (commands: run, repl, check, graph, test, types)
               See 'factoryhost --help' for more information.
 
             """), "\(result)")

@@ -5,9 +5,9 @@
 -- nil) and `members(value)` (a Swift object's exported members), and returns
 -- a table of functions for Swift.
 local describe, members = ...
-local type, next, pairs, tostring, format, concat, sort, rep, find =
-  type, next, pairs, tostring, string.format, table.concat, table.sort, string.rep, string.find
-local rawget, rawlen, rawequal, select, mathtype, pcall = rawget, rawlen, rawequal, select, math.type, pcall
+local type, next, tostring, format, concat, sort =
+  type, next, tostring, string.format, table.concat, table.sort
+local rawget, rawlen, select, mathtype, pcall = rawget, rawlen, select, math.type, pcall
 local load, setmetatable = load, setmetatable
 -- Metatables as they are (a __metatable field must not hide a __tostring);
 -- the sandbox has no debug library, and then getmetatable it is.
@@ -249,7 +249,7 @@ end
 -- with `keys()` and `configurations()` from Swift. Returns the candidates
 -- (whole words) and how many characters of `text` they replace.
 local function complete(text, keys, configurations, commands)
-  local candidates, word = {}, ""
+  local candidates, word = {}
   local function from(list, prefix)
     for _, item in ipairs(list) do
       if item:sub(1, #prefix) == prefix then candidates[#candidates + 1] = item end

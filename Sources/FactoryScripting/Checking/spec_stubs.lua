@@ -17,11 +17,11 @@ return function()
       end
     end
   end
-  describe = function(name, a, b)
+  describe = function(_, a, b)
     local body = type(a) == "function" and a or b
     if type(body) == "function" then body() end
   end
-  it = function(name, a, b) record(a, b) end
+  it = function(_, a, b) record(a, b) end
   pending = function() end
   before_each = function(fn) record(fn) end
   after_each = function(fn) record(fn) end

@@ -225,6 +225,20 @@ public final class FactoryHost {
         pluginInstalled(plugin.name, plugin.version)
     }
 
+    /// The modules of the installed Swift plugins (`factoryhost.<plugin>`)
+    /// and what each holds, sorted by name: what `factoryhost types` tells
+    /// editors about. Installs the deferred plugins first.
+    ///
+    /// ```swift
+    /// for module in try host.pluginModules() { print(module.name, module.entries.map(\.name)) }
+    /// ```
+    public func pluginModules() throws -> [PluginModule] {
+        try installPendingPlugins()
+        return moduleEntries.keys.sorted().map { name in
+            PluginModule(name: name, entries: (moduleEntries[name] ?? []).map { PluginModule.Entry(name: $0.name, kind: $0.kind) })
+        }
+    }
+
     /// Installs `plugins` the first time anything needs them — a script's
     /// first DSL call or `require` of a plugin module, or Swift's first use of
     /// ``registry``, ``types`` or ``container(_:)`` — so that a script which

@@ -25,6 +25,7 @@ public final class PluginContext {
     /// plugin that reaches outside the process (see `TypeCatalog.classShape`).
     struct Entry {
         let name: String
+        let kind: ModuleEntryKind
         let make: (LuaState) throws -> LuaValue
         var shape: ((LuaState, LuaFunction) throws -> LuaValue)? = nil
     }
@@ -46,7 +47,7 @@ public final class PluginContext {
     public func export<T: LuaExportable>(_ description: @autoclosure @escaping () -> LuaClass<T>) throws {
         try catalog.addClass(making: description, exporter: "plugin '\(pluginName)'")
         let catalog = self.catalog
-        entries.append(Entry(name: T.luaTypeName, make: { .table(try catalog.classTable(T.luaTypeName, in: $0)) },
+        entries.append(Entry(name: T.luaTypeName, kind: .class, make: { .table(try catalog.classTable(T.luaTypeName, in: $0)) },
                              shape: { .table(try catalog.classShape(T.luaTypeName, in: $0, placeholder: $1)) }))
     }
 
@@ -54,7 +55,7 @@ public final class PluginContext {
     /// implement it with tables; the module has `{ name, requires, implement }`.
     public func export<P>(_ interface: LuaInterface<P>) throws {
         try catalog.addInterface(interface, exporter: "plugin '\(pluginName)'")
-        entries.append(Entry(name: interface.name, make: { state in
+        entries.append(Entry(name: interface.name, kind: .interface, make: { state in
             let table = try state.newTable()
             try table.rawSet("name", LuaValue(interface.name))
             try table.rawSet("requires", try interface.requiredMethods.toLua(in: state))
@@ -70,7 +71,7 @@ public final class PluginContext {
     /// A function in the module (`db.openStore(…)`).
     public func function(_ name: String, _ body: @escaping LuaFrameFunction) {
         let qualified = "\(pluginName).\(name)"
-        entries.append(Entry(name: name, make: { .function(try $0.frameFunction(qualified, body)) }))
+        entries.append(Entry(name: name, kind: .function, make: { .function(try $0.frameFunction(qualified, body)) }))
     }
 
     /// The configuration `name`, defined now if no one has defined it yet —

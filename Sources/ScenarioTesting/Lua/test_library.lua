@@ -17,7 +17,7 @@ local is_a, interface_methods, override_registration = ...
 -- own world, never how the runner judges it.
 local getinfo, traceback, debug_getmetatable = debug.getinfo, debug.traceback, debug.getmetatable
 local sort, concat, insert = table.sort, table.concat, table.insert
-local find, format, rep, gsub, sub = string.find, string.format, string.rep, string.gsub, string.sub
+local find, format, gsub, sub = string.find, string.format, string.gsub, string.sub
 local pcall, xpcall, error, type, tostring, select = pcall, xpcall, error, type, tostring, select
 local ipairs, pairs, setmetatable, getmetatable, rawget = ipairs, pairs, setmetatable, getmetatable, rawget
 local mathtype, floor, abs = math.type, math.floor, math.abs
@@ -48,7 +48,7 @@ end
 -- file would be lost, and its status would be the run's): it fails the
 -- test that called it, even if a pcall swallows the error.
 local exit_called
-os.exit = function(code)
+os.exit = function(code)   -- luacheck: ignore 122 (the runner replaces it on purpose)
   -- Recorded first, with nothing that can raise (no metamethod runs here).
   local kind = type(code)
   local shown = kind == "nil" and "" or (kind == "number" or kind == "boolean") and format("%s", code) or kind
@@ -530,7 +530,7 @@ local function make_spy(fn, name, receiver)
   return spy_fn
 end
 
-local function args_text(args) 
+local function args_text(args)
   local parts = {}
   for i = 1, args.n do parts[i] = P(args[i]) end
   return "(" .. concat(parts, ", ") .. ")"
@@ -682,7 +682,7 @@ end
 -- unloaded. Tables are restored one level deep, as busted's insulate does;
 -- a module table over 4,096 fields is left as it is (restoring it would cost
 -- every test). The file's own top-level locals are shared by its tests.
-local next, rawset, rawget = next, rawset, rawget
+local next, rawset = next, rawset
 local getmetatable_raw = debug.getmetatable
 local setmetatable_raw = debug.setmetatable
 local baseline

@@ -1,0 +1,87 @@
+import ArgumentParser
+import FactoryScripting
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `factoryhost types [--plugin-path DIRS] [--format luals|luacheck|json] [--output DIR]`.
+struct TypesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "types",
+        abstract: "Write what scripts can name, for editors and linters.",
+        discussion: """
+            The DSL's and the test runner's globals, and every class (constructor, methods, \
+            properties), interface and function of the installed plugins' modules, with their \
+            types: as lua-language-server definitions (luals), a luacheck standard (luacheck) \
+            or JSON. With --output, luals writes a library directory instead: factoryhost.lua \
+            and factoryhost/<plugin>.lua, which types `require "factoryhost.<plugin>"`.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case luals, luacheck, json
+    }
+
+    @Option(help: "Output format.")
+    var format: Format = .luals
+
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable).", valueName: "dirs"))
+    var pluginPath: [String] = []
+
+    @Option(help: ArgumentHelp("Write a lua-language-server library to this directory (luals only).", valueName: "dir"))
+    var output: String?
+
+    func validate() throws {
+        if output != nil && format != .luals {
+            throw ValidationError("--output writes a lua-language-server library: use it with --format luals")
+        }
+        if let output, output.isEmpty { throw ValidationError("--output: give a directory") }
+    }
+
+    func run() throws {
+        do {
+            let host = try HostSetup(pluginPaths: pluginPath).makeHost()
+            let definitions = try ScriptDefinitions(host: host)
+            if let output {
+                for file in definitions.luaLanguageServerLibrary() {
+                    try Self.write(file.contents, to: output + "/" + file.path)
+                }
+                return
+            }
+            switch format {
+            case .luals: print(definitions.luaLanguageServerFile(), terminator: "")
+            case .luacheck: print(definitions.luacheckStandard(), terminator: "")
+            case .json: print(definitions.json(), terminator: "")
+            }
+        } catch {
+            reportError(error)
+            throw ExitCode(1)
+        }
+    }
+
+    /// Writes `text` to `path`, making the directories on the way.
+    private static func write(_ text: String, to path: String) throws {
+        // Each directory above the file, from the top: "a/b/c.lua" makes "a", then "a/b".
+        for slash in path.indices where path[slash] == "/" && slash != path.startIndex {
+            let directory = String(path[..<slash])
+            if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+                throw TypesWriteError(path: directory, reason: String(cString: strerror(errno)))
+            }
+        }
+        do {
+            try text.write(toFile: path)
+        } catch {
+            throw TypesWriteError(path: path, reason: String(describing: error))
+        }
+    }
+}
+
+struct TypesWriteError: Error, CustomStringConvertible {
+    let path: String
+    let reason: String
+    var description: String { "cannot write \(path): \(reason)" }
+}

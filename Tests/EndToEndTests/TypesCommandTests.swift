@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// `factoryhost types`, as an editor set-up runs it.
+@Suite("factoryhost types")
+struct TypesCommandTests {
+    private func scratch(_ name: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("types-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// The definitions are Lua the stock interpreter compiles; the JSON
+    /// parses, with a module per plugin; the luacheck standard is a chunk.
+    @Test func eachFormatIsValid() throws {
+        let luals = try CommandRunner.factoryhost(["types"])
+        #expect(luals.status == 0, "\(luals)")
+        #expect(luals.stdout.hasPrefix("---@meta factoryhost\n"))
+        #expect(luals.stdout.contains("function factoryhost_networking_MovieLoader.new(cache, httpSession) end"))
+        if let lua = CommandRunner.stockLua {
+            let compiled = try CommandRunner.run(lua, ["-e", "assert(load(io.read('a')))"], input: luals.stdout)
+            #expect(compiled.status == 0, "\(compiled)")
+            let standard = try CommandRunner.factoryhost(["types", "--format", "luacheck"])
+            let read = try CommandRunner.run(lua, ["-e", "local t = assert(load(io.read('a')))() print(#t.read_globals, #t.spec.read_globals)"],
+                                             input: standard.stdout)
+            #expect(read.stdout == "12\t12\n", "\(read)")
+        }
+        let json = try CommandRunner.factoryhost(["types", "--format", "json"])
+        #expect(json.status == 0, "\(json)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let modules = try #require(object["modules"] as? [[String: Any]])
+        #expect(modules.compactMap { $0["name"] as? String }.contains("factoryhost.networking"))
+        let networking = try #require(modules.first { $0["name"] as? String == "factoryhost.networking" })
+        let loader = try #require((networking["classes"] as? [[String: Any]])?.first { $0["name"] as? String == "MovieLoader" })
+        let constructor = try #require(loader["constructor"] as? [String: Any])
+        #expect((constructor["parameters"] as? [[String: String]])?.map { $0["type"] ?? "" } == ["Cache", "HTTPSession"])
+    }
+
+    /// The spec-file globals the definitions list are those the runner gives
+    /// a spec file, beyond the DSL's and Lua's own.
+    @Test func theSpecGlobalsAreTheRunnersGlobals() throws {
+        let directory = try scratch("spec")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = try CommandRunner.factoryhost(["run", "-"], input: "for k in pairs(_G) do print(k) end")
+        let standard = try CommandRunner.factoryhost(["types", "--format", "luacheck"])
+        try standard.stdout.write(to: directory.appendingPathComponent("std.lua"), atomically: true, encoding: .utf8)
+        try """
+            local plain, std = {}, dofile("std.lua")
+            for name in io.lines("plain.txt") do plain[name] = true end
+            for _, name in ipairs(std.read_globals) do plain[name] = true end
+            it("lists", function()
+              local extra = {}
+              for k in pairs(_G) do if not plain[k] then extra[#extra + 1] = k end end
+              table.sort(extra)
+              local file = assert(io.open("extra.txt", "w")) file:write(table.concat(extra, " ")) file:close()
+            end)
+            """.write(to: directory.appendingPathComponent("globals_spec.lua"), atomically: true, encoding: .utf8)
+        try plain.stdout.write(to: directory.appendingPathComponent("plain.txt"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.factoryhost(["test", "globals_spec.lua"], in: directory)
+        #expect(result.status == 0, "\(result)")
+        let extra = try String(contentsOf: directory.appendingPathComponent("extra.txt"), encoding: .utf8)
+        let spec = try CommandRunner.run(CommandRunner.stockLua ?? "lua5.4",
+                                         ["-e", "print(table.concat(assert(load(io.read('a')))().spec.read_globals, ' '))"],
+                                         input: standard.stdout)
+        // `describe` is the DSL's too (a type's description outside spec files).
+        #expect(extra == spec.stdout.trimmingCharacters(in: .newlines).split(separator: " ").filter { $0 != "describe" }.joined(separator: " "))
+    }
+
+    /// `--output DIR` writes a library: factoryhost.lua and a file per
+    /// module naming it for `require`; directories on the way are made.
+    @Test func outputWritesALibrary() throws {
+        let directory = try scratch("output")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("editor/types").path
+        let result = try CommandRunner.factoryhost(["types", "--output", target])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.isEmpty)
+        let main = try String(contentsOfFile: target + "/factoryhost.lua", encoding: .utf8)
+        #expect(main == (try CommandRunner.factoryhost(["types"])).stdout)
+        let module = try String(contentsOfFile: target + "/factoryhost/networking.lua", encoding: .utf8)
+        #expect(module.hasPrefix("---@meta factoryhost.networking\n"))
+        #expect(module.contains("---@type factoryhost.networking\nlocal module = {}\nreturn module\n"))
+    }
+
+    /// Bad input: a usage error (64) names the option; a place that cannot
+    /// be written is an error (1) naming it, never a crash.
+    @Test func badInputIsAClearError() throws {
+        let badFormat = try CommandRunner.factoryhost(["types", "--format", "nope"])
+        #expect(badFormat.status == 64, "\(badFormat)")
+        #expect(badFormat.stderr.contains("nope"), "\(badFormat)")
+        let outputJSON = try CommandRunner.factoryhost(["types", "--format", "json", "--output", "/tmp/x"])
+        #expect(outputJSON.status == 64, "\(outputJSON)")
+        #expect(outputJSON.stderr.contains("--output writes a lua-language-server library"), "\(outputJSON)")
+        let directory = try scratch("bad")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("a-file")
+        try "x".write(to: file, atomically: true, encoding: .utf8)
+        let blocked = try CommandRunner.factoryhost(["types", "--output", file.path + "/types"])
+        #expect(blocked.status == 1, "\(blocked)")
+        #expect(blocked.stderr.hasPrefix("factoryhost: cannot write \(file.path)"), "\(blocked)")
+        #expect(blocked.stderr.contains("Not a directory"), "\(blocked)")
+    }
+}
