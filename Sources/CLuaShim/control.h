@@ -88,6 +88,7 @@ typedef struct fh_control {
     void *owner;             /* the Swift object that owns the state (unretained) */
     fh_last_fn after_finalizers;     /* called by the last finalizer of a close (then cleared) */
     void *after_finalizers_context;
+    void *last_finalizer;            /* the sentinel userdata (see last_finalizer_gc) */
 } fh_control;
 
 fh_control *fh_control_of(lua_State *L);

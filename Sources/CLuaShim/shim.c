@@ -811,15 +811,20 @@ static const char last_finalizer_key = 0;
 static int last_finalizer_gc(lua_State *L) {
     fh_control *c = control(L);
     fh_last_fn last = c->after_finalizers;
-    if (last != NULL) {
+    /* Only the anchored sentinel itself: a copy of its metatable on another
+       object (through the debug library) is not the last finalizer. */
+    if (last != NULL && lua_touserdata(L, 1) == c->last_finalizer) {
         c->after_finalizers = NULL;
+        /* The finalizers are done: their time limit ends here, so what comes
+           next (flushing a full buffer into a slow pipe) is not held to it. */
+        if (c->watched || c->timer_armed) fh_unwatch(c);
         last(c->after_finalizers_context);
     }
     return 0;
 }
 
 static int make_last_finalizer(lua_State *L) {
-    lua_newuserdatauv(L, 0, 0);
+    control(L)->last_finalizer = lua_newuserdatauv(L, 1, 0);
     lua_createtable(L, 0, 2);
     lua_pushcfunction(L, last_finalizer_gc);
     lua_setfield(L, -2, "__gc");
@@ -875,6 +880,36 @@ void fh_flush_and_exit(int status) {
 }
 
 _Noreturn static void exit_now(void *status) { fh_flush_and_exit((int)(intptr_t)status); }
+
+/* os.exit(code, true) in a finalizer of a close for exit: Lua closes the
+   state again from inside this one, and its last finalizer runs in that
+   inner close: it must exit with `code`, as lua5.4 would, not the status
+   the outer close was given. (The status is read as os.exit reads it,
+   before anything changes: a bad argument raises here.) */
+static int guarded_os_exit(lua_State *L) {
+    fh_control *c = control(L);
+    if (lua_toboolean(L, 2) && c->after_finalizers == exit_now) {
+        int status = lua_isboolean(L, 1) ? (lua_toboolean(L, 1) ? EXIT_SUCCESS : EXIT_FAILURE)
+                                         : (int)luaL_optinteger(L, 1, EXIT_SUCCESS);
+        c->after_finalizers_context = (void *)(intptr_t)status;
+    }
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, 0);
+    return 0;
+}
+
+static void guard_os_exit(lua_State *L) {
+    if (lua_getglobal(L, LUA_OSLIBNAME) == LUA_TTABLE) {
+        if (lua_getfield(L, -1, "exit") == LUA_TFUNCTION) {
+            lua_pushcclosure(L, guarded_os_exit, 1);
+            lua_setfield(L, -2, "exit");
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    lua_pop(L, 1);
+}
 
 void fh_close_and_exit(lua_State *L, int status) {
     fh_close_with_last(L, exit_now, (void *)(intptr_t)status);
@@ -1244,6 +1279,7 @@ static int do_openlibs(lua_State *L) {
     else {
         luaL_openlibs(L);
         guard_debug_library(L);
+        guard_os_exit(L);
     }
     fh_track_coroutines(L);
     fh_guard_xpcall(L);

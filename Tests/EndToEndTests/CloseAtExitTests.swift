@@ -62,6 +62,17 @@ struct CloseAtExitTests {
             """)
         #expect(exiting.status == 7, "\(exiting)")
         #expect(exiting.stdout == "first ", "\(exiting)")
+
+        // os.exit(code, true) in a finalizer closes the state again from inside the close: its code wins (found by attack).
+        for (call, status) in [("os.exit(3, true)", Int32(3)), ("os.exit(false, true)", 1), ("os.exit(true, true)", 0)] {
+            let closing = try CommandRunner.factoryhost(["run", "-"], input: """
+                setmetatable({}, { __gc = function() io.write("A") end })
+                setmetatable({}, { __gc = function() io.write("B") \(call) end })
+                \(status == 0 ? "error('the script failed')" : "")
+                """)
+            #expect(closing.status == status, "\(call): \(closing)")
+            #expect(closing.stdout == "BA", "\(call): \(closing)")
+        }
     }
 
     /// A script with the debug library can take the state's last finalizer
