@@ -110,8 +110,8 @@ public final class LuaState {
     /// state.closeAndExit(status: status)
     /// ```
     public func closeAndExit(status: Int32) -> Never {
-        guard let L = mainThread, fh_depth(L) == 0, let detached = detachForClose() else { fh_flush_and_exit(status) }
-        fh_close_and_exit(detached, status)
+        guard let L = detachForClose() else { fh_flush_and_exit(status) }   // closed, or inside a call
+        fh_close_and_exit(L, status)
     }
 
     /// Closes the state as ``close()`` does, calling `afterFinalizers` once
