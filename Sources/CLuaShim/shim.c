@@ -2,6 +2,7 @@
 #include "CLuaShim.h"
 #include "control.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1371,6 +1372,11 @@ int fh_pnext(lua_State *L, int idx) {
     return lua_gettop(L) > base ? 1 : 0;
 }
 void fh_line_buffer_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
+int fh_flush_stdout(void) {
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
+    return errno != 0 ? errno : -1;                 /* an earlier write failed; its errno is gone */
+}
 void fh_pop(lua_State *L, int n) { lua_pop(L, n); }
 int fh_isnoneornil(lua_State *L, int idx) { return lua_isnoneornil(L, idx); }
 const char *fh_tolstring(lua_State *L, int idx, size_t *len) { return lua_tolstring(L, idx, len); }

@@ -22,7 +22,9 @@ struct DryDeclaration {
          timeLimit: Duration) throws {
         var setup = HostSetup(pluginPaths: pluginPaths)
         values.apply(to: &setup)
-        let host = try setup.makeHost(dryRun: true)
+        // The Lua plugins' manifests and init.lua run under the limit too: a
+        // plugin that loops must not hang check.
+        let host = try setup.makeHost(dryRun: true) { $0.timeLimit = timeLimit }
         // Never released: releasing the host closes its state, which runs the
         // script's finalizers (see `finish`) — and costs time for nothing.
         _ = Unmanaged.passRetained(host)
@@ -35,9 +37,10 @@ struct DryDeclaration {
     /// Ends the process with `status` once the report is written, without
     /// closing the host: closing would run the script's finalizers, which
     /// could print into the report, exit with another status, or loop.
+    /// A report that could not be written (a full disk, a closed pipe's
+    /// reader gone) is an error, not a success.
     static func finish(_ status: Int32) -> Never {
-        fflush(nil)
-        exit(status)
+        exit(StandardOutput.flushed(status))
     }
 
     /// Runs `body` with standard output going nowhere: what the script prints

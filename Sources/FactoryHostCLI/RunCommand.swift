@@ -86,10 +86,11 @@ struct RunCommand: ParsableCommand {
             setup.granted = HostOptions.granted(allow)
             valueOptions.apply(to: &setup)
             do {
-                let host = try setup.makeHost()
+                let host = try setup.makeHost { lua in             // Lua plugins run under the limits too
+                    lua.timeLimit = timeout.flatMap(Limits.duration)
+                    lua.memoryLimit = memoryLimit.flatMap(Limits.bytes)
+                }
                 host.defaultConfiguration = config
-                host.lua.timeLimit = timeout.flatMap(Limits.duration)
-                host.lua.memoryLimit = memoryLimit.flatMap(Limits.bytes)
                 host.lua.interruptOnControlC(true)
                 for prelude in preludes { try prelude.run(in: host.lua) }
                 host.lua.interruptOnControlC(false)

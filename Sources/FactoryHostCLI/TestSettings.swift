@@ -196,9 +196,13 @@ struct TestSettings: Equatable {
         setup.valueAssignments = valueAssignments
         let plugins = UncheckedPlugins(FactoryHostCLI.plugins)
         let searchPath = setup.searchPath
+        let pluginTimeLimit = Duration.milliseconds(Int64(min(max(options.timeLimit, 0.001), 1e9) * 1000))
         return TestRunner(files: files, options: options) { [setup] in
             let host = try FactoryHost(plugins: plugins.value)
             try setup.applyValues(to: host)
+            // A Lua plugin's manifest and init.lua get a test's time: one that
+            // loops is reported as such, not as a worker that stopped answering.
+            host.lua.timeLimit = pluginTimeLimit
             try host.loadLuaPlugins(searchPath: searchPath)
             return host
         }

@@ -35,16 +35,26 @@ struct TypesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a lua-language-server library to this directory (luals only).", valueName: "dir"))
     var output: String?
 
+    @Option(help: ArgumentHelp("Stop a plugin's manifest or init.lua after this long (seconds, or with ms, s or m; default 10s).", valueName: "duration"))
+    var timeout: String = "10s"
+
     func validate() throws {
         if output != nil && format != .luals {
             throw ValidationError("--output writes a lua-language-server library: use it with --format luals")
         }
         if let output, output.isEmpty { throw ValidationError("--output: give a directory") }
+        if Limits.duration(timeout) == nil {
+            throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
+        }
     }
 
     func run() throws {
         do {
-            let host = try HostSetup(pluginPaths: pluginPath).makeHost()
+            // As check does: the plugins' Lua runs without side effects (an
+            // os.exit in an init.lua is an error, not the end of the command)
+            // and under a time limit.
+            let timeLimit = Limits.duration(timeout) ?? .seconds(10)
+            let host = try HostSetup(pluginPaths: pluginPath).makeHost(dryRun: true) { $0.timeLimit = timeLimit }
             let definitions = try ScriptDefinitions(host: host)
             if let output {
                 for file in definitions.luaLanguageServerLibrary() {
@@ -61,6 +71,8 @@ struct TypesCommand: ParsableCommand {
             reportError(error)
             throw ExitCode(1)
         }
+        let status = StandardOutput.flushed(0)
+        if status != 0 { throw ExitCode(status) }
     }
 
     /// Writes `text` to `path`, making the directories on the way.

@@ -100,4 +100,60 @@ struct TypesCommandTests {
         #expect(blocked.stderr.hasPrefix("factoryhost: cannot write \(file.path)"), "\(blocked)")
         #expect(blocked.stderr.contains("Not a directory"), "\(blocked)")
     }
+
+    /// A Lua plugin that ends the process or loops is an error (1) naming
+    /// it, in every command that loads plugins — never a silent success or
+    /// a hang. Before: `types` printed nothing and exited 0 for the first,
+    /// and `types`, `check` and `graph` hung on the second.
+    @Test func misbehavingPluginsAreErrors() throws {
+        let directory = try scratch("plugins")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func plugin(_ root: String, _ name: String, manifest: String? = nil, initLua: String) throws {
+            let folder = directory.appendingPathComponent("\(root)/\(name)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try (manifest ?? "return { name = \"\(name)\", version = \"1.0\" }\n")
+                .write(to: folder.appendingPathComponent("manifest.lua"), atomically: true, encoding: .utf8)
+            try initLua.write(to: folder.appendingPathComponent("init.lua"), atomically: true, encoding: .utf8)
+        }
+        try plugin("exits", "quitter", initLua: "os.exit(0)\n")
+        try plugin("loops", "spinner", initLua: "while true do end\n")
+        try plugin("loopingManifest", "stuck", manifest: "while true do end\n", initLua: "\n")
+        try "configuration \"app\" {}\n".write(to: directory.appendingPathComponent("app.lua"), atomically: true, encoding: .utf8)
+
+        let exits = try CommandRunner.factoryhost(["types", "--plugin-path", "exits"], in: directory, killAfter: 30)
+        #expect(exits.status == 1 && exits.stdout.isEmpty, "\(exits)")
+        #expect(exits.stderr.contains("quitter/init.lua:1:") && exits.stderr.contains("os.exit(0)"), "\(exits)")
+
+        for (root, place) in [("loops", "spinner/init.lua:1:"), ("loopingManifest", "stuck/manifest.lua:1:")] {
+            let commands: [[String]] = [
+                ["types", "--timeout", "0.5"],
+                ["check", "--timeout", "0.5", "app.lua"],
+                ["graph", "--timeout", "0.5", "--config", "app", "app.lua"],
+                ["run", "--timeout", "0.5", "-e", "print(1)"],
+            ]
+            for command in commands {
+                let result = try CommandRunner.factoryhost(command + ["--plugin-path", root], in: directory, killAfter: 30)
+                #expect(result.status == 1 && !result.signalled, "\(command) \(root): \(result)")
+                #expect(result.stderr.contains(place) && result.stderr.contains("time limit exceeded"), "\(command) \(root): \(result)")
+            }
+        }
+        try "it('runs', function() end)\n".write(to: directory.appendingPathComponent("a_spec.lua"), atomically: true, encoding: .utf8)
+        let test = try CommandRunner.factoryhost(["test", "a_spec.lua", "--timeout", "0.5", "--plugin-path", "loops"], in: directory, killAfter: 30)
+        #expect(test.status == 1, "\(test)")
+        #expect(test.stdout.contains("spinner/init.lua:1: time limit exceeded"), "\(test)")
+    }
+
+    /// A report that cannot be written is a failure: `types`, `check` and
+    /// `graph` into a full device exit 1 and say so (before: 0, nothing said).
+    @Test func anUnwritableReportIsAnError() throws {
+        let directory = try scratch("full")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "configuration \"app\" {}\n".write(to: directory.appendingPathComponent("app.lua"), atomically: true, encoding: .utf8)
+        for command in ["types", "types --format json", "check app.lua", "graph --config app app.lua"] {
+            let result = try CommandRunner.run("/bin/sh", ["-c", "exec \"$0\" \(command) > /dev/full", CommandRunner.factoryhost],
+                                               in: directory, killAfter: 30)
+            #expect(result.status == 1, "\(command): \(result)")
+            #expect(result.stderr.hasPrefix("factoryhost: cannot write standard output: "), "\(command): \(result)")
+        }
+    }
 }

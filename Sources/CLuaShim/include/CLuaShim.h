@@ -102,6 +102,8 @@ void fh_set_process_memory_cap(lua_State *L, size_t bytes);
 int fh_limit_fired(lua_State *L);
 /// Makes C's standard output line-buffered (print, io.write, Swift's print).
 void fh_line_buffer_stdout(void);
+/* Flushes stdout: 0, the errno of the flush that failed, or -1 if an earlier write had. */
+int fh_flush_stdout(void);
 /// Stops the garbage collector for good: no finalizer runs from now on
 /// (except at fh_close). For check's dry run after its stop.
 void fh_stop_collector(lua_State *L);

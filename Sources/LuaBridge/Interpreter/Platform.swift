@@ -52,3 +52,18 @@ func environmentVariable(_ name: String) -> String? {
 public func lineBufferStandardOutput() {
     fh_line_buffer_stdout()
 }
+
+/// Flushes standard output; why what was written did not all get there
+/// (`No space left on device`), or nil if it did.
+///
+/// ```swift
+/// print(report)
+/// if let failure = flushStandardOutput() { writeToStandardError("cannot write standard output: \(failure)\n") }
+/// ```
+public func flushStandardOutput() -> String? {
+    switch fh_flush_stdout() {
+    case 0: return nil
+    case -1: return "an earlier write to it failed"
+    case let failure: return String(cString: strerror(failure))
+    }
+}
