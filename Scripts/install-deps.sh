@@ -4,7 +4,9 @@
 #   lua5.4 interpreter (the end-to-end tests compare against it), libedit,
 #   SQLite (the persistence example), libcurl (the movie-loaders example; its
 #   headers to build, the library opened at run time), pkg-config and luacheck
-#   (the project's Lua is checked with the globals `factoryhost types` writes).
+#   (the project's Lua is checked with the globals `factoryhost types` writes);
+#   for the install test, zsh, fish and groff (the completions are loaded by each
+#   shell, the man page rendered).
 #   apt-get as root or through sudo; Homebrew on macOS.
 # The Swift toolchain itself (6.0 or newer) must already be installed.
 set -euo pipefail
@@ -16,6 +18,7 @@ if [ "$(uname -s)" = Darwin ]; then
     command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
     { have_pc lua5.4 || have_pc lua; } || missing+=(lua)
     have_pc libedit || missing+=(libedit)
+    command -v fish >/dev/null 2>&1 || missing+=(fish)
     [ ${#missing[@]} -eq 0 ] && exit 0
     if command -v brew >/dev/null 2>&1; then
         echo "install-deps: brew install ${missing[*]}" >&2
@@ -33,6 +36,9 @@ have_pc libedit || missing+=(libedit-dev)
 have_pc sqlite3 || missing+=(libsqlite3-dev)
 have_pc libcurl || missing+=(libcurl4-openssl-dev)
 command -v luacheck >/dev/null 2>&1 || missing+=(lua-check)
+command -v zsh >/dev/null 2>&1 || missing+=(zsh)
+command -v fish >/dev/null 2>&1 || missing+=(fish)
+command -v groff >/dev/null 2>&1 || missing+=(groff-base)
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then

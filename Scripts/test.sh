@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 Scripts/install-deps.sh
 command -v swift >/dev/null 2>&1 || { echo "test: the Swift toolchain (6.0 or newer) is not installed" >&2; exit 1; }
 swift build --build-tests
+swift build --product generate-manual      # the man page's generator, for the install test
 swift test --skip-build --disable-xctest
 # In CI (CI=true), also: every test under ASan (UBSan in C), the registry's
 # tests under TSan, and each fuzz target for 20 s from its seed corpus.

@@ -27,7 +27,7 @@ struct CheckCommand: ParsableCommand {
         case text, json
     }
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable).", valueName: "dirs"))
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable).", valueName: "dirs"), completion: .directory)
     var pluginPath: [String] = []
 
     @OptionGroup var valueOptions: ValueOptions
@@ -41,7 +41,7 @@ struct CheckCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Stop the script after this long (seconds, or with ms, s or m; default 10s).", valueName: "duration"))
     var timeout: String = "10s"
 
-    @Argument(help: ArgumentHelp("The script that declares the configurations; `-` reads standard input.", valueName: "script"))
+    @Argument(help: ArgumentHelp("The script that declares the configurations; `-` reads standard input.", valueName: "script"), completion: .file(extensions: ["lua"]))
     var script: String
 
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Arguments passed to the script (in `arg` and `...`); after `--`, words that look like options too.", valueName: "args"))

@@ -29,7 +29,7 @@ struct GraphCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: Format = .tree
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable).", valueName: "dirs"))
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable).", valueName: "dirs"), completion: .directory)
     var pluginPath: [String] = []
 
     @Option(help: ArgumentHelp("Stop the script after this long (seconds, or with ms, s or m; default 10s).", valueName: "duration"))
@@ -37,7 +37,7 @@ struct GraphCommand: ParsableCommand {
 
     @OptionGroup var valueOptions: ValueOptions
 
-    @Argument(help: ArgumentHelp("The script that declares the configurations; `-` reads standard input.", valueName: "script"))
+    @Argument(help: ArgumentHelp("The script that declares the configurations; `-` reads standard input.", valueName: "script"), completion: .file(extensions: ["lua"]))
     var script: String
 
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Arguments passed to the script (in `arg` and `...`); after `--`, words that look like options too.", valueName: "args"))

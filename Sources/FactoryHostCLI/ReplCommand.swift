@@ -29,13 +29,13 @@ struct ReplCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The configuration that plain `resolve \"X\"` uses.", valueName: "name"))
     var config: String?
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"))
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"), completion: .directory)
     var pluginPath: [String] = []
 
     @Flag(help: "Untrusted code: the restricted library, and only the plugins --allow grants.")
     var sandbox = false
 
-    @Option(name: .customLong("allow"), help: ArgumentHelp("With --sandbox, the capabilities Swift plugins may use (files, network, processes, environment, all).", valueName: "capabilities"))
+    @Option(name: .customLong("allow"), help: ArgumentHelp("With --sandbox, the capabilities Swift plugins may use (files, network, processes, environment, all).", valueName: "capabilities"), completion: .list(PluginCapabilities.named.map(\.name) + ["all"]))
     var allow: [String] = []
 
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Cap the memory Lua may use (bytes, or with K, M or G).", valueName: "size"))
@@ -52,7 +52,7 @@ struct ReplCommand: ParsableCommand {
     @Option(name: .customShort("l"), help: ArgumentHelp("Require this module first, as global `mod` (or `g=mod`; repeatable).", valueName: "mod"))
     var library: [String] = []
 
-    @Argument(help: ArgumentHelp("The script to run first; `-` reads it from standard input.", valueName: "script"))
+    @Argument(help: ArgumentHelp("The script to run first; `-` reads it from standard input.", valueName: "script"), completion: .file(extensions: ["lua"]))
     var script: String?
 
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("Arguments passed to the script.", valueName: "args"))

@@ -27,7 +27,7 @@ struct RunCommand: ParsableCommand {
 
     @Option(name: .customLong("allow"), help: ArgumentHelp(
         "With --sandbox, let Swift plugins that reach these in (files, network, processes, environment, all; comma-separated, repeatable).",
-        valueName: "capabilities"))
+        valueName: "capabilities"), completion: .list(PluginCapabilities.named.map(\.name) + ["all"]))
     var allow: [String] = []
 
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Cap the memory Lua may use (bytes, or with K, M or G).", valueName: "size"))
@@ -39,7 +39,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The configuration that unqualified `resolve \"X\"` calls use.", valueName: "name"))
     var config: String?
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"))
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"), completion: .directory)
     var pluginPath: [String] = []
 
     @OptionGroup var valueOptions: ValueOptions
@@ -53,7 +53,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customShort("l"), help: ArgumentHelp("Require this module before the script, as global `mod` (or `g=mod`; as lua5.4 -l).", valueName: "mod"))
     var library: [String] = []
 
-    @Argument(help: ArgumentHelp("The script to run; `-` reads standard input (optional with -e or -i).", valueName: "script"))
+    @Argument(help: ArgumentHelp("The script to run; `-` reads standard input (optional with -e or -i).", valueName: "script"), completion: .file(extensions: ["lua"]))
     var script: String?
 
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("Arguments passed to the script.", valueName: "args"))

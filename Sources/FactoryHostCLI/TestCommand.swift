@@ -23,7 +23,7 @@ struct TestCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Spec files, or directories searched for *_spec.lua (default: the current directory).", valueName: "paths"))
+    @Argument(help: ArgumentHelp("Spec files, or directories searched for *_spec.lua (default: the current directory).", valueName: "paths"), completion: .file())
     var paths: [String] = []
 
     @Option(name: .customLong("filter"), help: ArgumentHelp("Run only tests whose full name (\"describe > it\") contains this text (repeatable; plain text: app-tests matches app-tests).", valueName: "text"))
@@ -53,10 +53,10 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Each test's time limit (seconds, or with ms, s or m; default 5s).", valueName: "duration"))
     var timeout: String = "5s"
 
-    @Option(help: ArgumentHelp("The report on standard output: text, tap or json (JSON Lines: an object per test, with its duration, then the summary).", valueName: "format"))
+    @Option(help: ArgumentHelp("The report on standard output: text, tap or json (JSON Lines: an object per test, with its duration, then the summary).", valueName: "format"), completion: .list(["text", "tap", "json"]))
     var reporter: String = "text"
 
-    @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"), completion: .file())
     var junit: String?
 
     @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Run this many files at once, one host per worker (default 1).", valueName: "n"))
@@ -68,13 +68,13 @@ struct TestCommand: ParsableCommand {
     @Flag(help: "After the run, list the registrations the tests never built (of every configuration the spec files declare), with where each was declared.")
     var coverage = false
 
-    @Option(name: .customLong("coverage-json"), help: ArgumentHelp("Write every registration and whether the tests built it to this JSON file (implies recording coverage).", valueName: "file"))
+    @Option(name: .customLong("coverage-json"), help: ArgumentHelp("Write every registration and whether the tests built it to this JSON file (implies recording coverage).", valueName: "file"), completion: .file())
     var coverageJSON: String?
 
     @Option(name: .customLong("coverage-min"), help: ArgumentHelp("Fail the run when fewer than this percentage of the registrations were built.", valueName: "percent"))
     var coverageMin: Double?
 
-    @Option(help: ArgumentHelp("Colour the text report: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
+    @Option(help: ArgumentHelp("Colour the text report: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"), completion: .list(["auto", "always", "never"]))
     var color: String = "auto"
 
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Run the selection this many times, each run reported (with --fail-fast, stop after the first failing run; with --shuffle and no --seed, a new order each run).", valueName: "n"))
@@ -83,7 +83,7 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The configuration tests get a container of when their describe names none.", valueName: "name"))
     var config: String?
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"))
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"), completion: .directory)
     var pluginPath: [String] = []
 
     @OptionGroup var valueOptions: ValueOptions

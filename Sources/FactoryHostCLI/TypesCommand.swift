@@ -29,10 +29,10 @@ struct TypesCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: Format = .luals
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable).", valueName: "dirs"))
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable).", valueName: "dirs"), completion: .directory)
     var pluginPath: [String] = []
 
-    @Option(help: ArgumentHelp("Write a lua-language-server library to this directory (luals only).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Write a lua-language-server library to this directory (luals only).", valueName: "dir"), completion: .directory)
     var output: String?
 
     @Option(help: ArgumentHelp("Stop a plugin's manifest or init.lua after this long (seconds, or with ms, s or m; default 10s).", valueName: "duration"))

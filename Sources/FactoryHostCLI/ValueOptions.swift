@@ -9,7 +9,7 @@ struct ValueOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: ArgumentHelp("Give a configuration value (repeatable; wins over every other source).", valueName: "name=value"))
     var assignments: [String] = []
 
-    @Option(name: .customLong("values"), help: ArgumentHelp("A Lua file returning a table of configuration values (repeatable; later files win).", valueName: "file"))
+    @Option(name: .customLong("values"), help: ArgumentHelp("A Lua file returning a table of configuration values (repeatable; later files win).", valueName: "file"), completion: .file(extensions: ["lua"]))
     var files: [String] = []
 
     func validate() throws {
