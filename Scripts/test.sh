@@ -34,6 +34,9 @@ if command -v luacheck >/dev/null 2>&1; then
 else
     echo "test: luacheck is not installed (macOS: luarocks install luacheck); the project's Lua was not checked" >&2
 fi
+# What an editor shows with `factoryhost types`' definitions, asked of a real
+# Lua language server over LSP (Linux x86-64; installs it under .build once).
+Scripts/editor-check.sh "$bin"
 # The project's own scenario suites (Examples/*/*_spec.lua), through the runner,
 # with a JUnit report for CI — run from another directory, so that no suite
 # passes only from the repository root.
