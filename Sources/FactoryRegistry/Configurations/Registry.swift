@@ -23,6 +23,7 @@ public final class Registry: @unchecked Sendable {
     /// Counts changes to the declarations (see ``snapshot()``).
     var generation = 0
 
+    /// An empty registry: no configurations, no scopes.
     public init() {}
 
     // MARK: Configurations

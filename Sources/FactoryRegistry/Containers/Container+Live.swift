@@ -1,7 +1,9 @@
 /// One instance a container or an open scope holds now, with the
 /// registration that built it (for the REPL's `:live` and `:inspect`).
 public struct LiveInstance {
+    /// The registration that built it.
     public let registration: Registration
+    /// The instance.
     public let instance: Any
 }
 

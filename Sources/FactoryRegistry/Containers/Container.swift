@@ -48,6 +48,7 @@ public final class Container: Resolving, @unchecked Sendable {
         }
     }
 
+    /// Where ``Resolving``'s resolves start: the container itself, with no scope open.
     public var resolutionEntry: ResolutionEntry { ResolutionEntry(container: self, scope: nil) }
 
     /// An instance of `type` (the one named `name`). The same as

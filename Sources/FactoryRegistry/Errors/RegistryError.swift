@@ -9,28 +9,49 @@
 ///   required by: MovieLoader (app.lua:14)
 /// ```
 public struct RegistryError: Error, CustomStringConvertible, Equatable {
+    /// What kind of problem it is: match on it, never on the message.
     public enum Kind: String, Sendable, Equatable {
+        /// Nothing is registered for a key that was resolved or declared as a dependency.
         case missingRegistration
+        /// A key was registered twice in one configuration, or again without `overrides`.
         case duplicateRegistration
+        /// An override replaces nothing: no configuration it extends registers the key.
         case nothingToOverride
+        /// No configuration has that name.
         case unknownConfiguration
+        /// Configurations extend one another in a circle.
         case configurationCycle
+        /// A configuration of that name exists already.
         case duplicateConfiguration
+        /// A registration depends on itself, through the path the error shows.
         case cycle
+        /// A longer-lived instance would hold a shorter-lived one (a singleton holding a `session` object).
         case captiveDependency
+        /// A custom scope that was never declared.
         case unknownScope
+        /// A registration of a custom scope was resolved with no such scope open.
         case scopeNotOpen
+        /// A closed scope or container (or one that is gone) was used.
         case scopeClosed
+        /// Runtime arguments of the wrong number or types.
         case argumentMismatch
+        /// A factory built a value that is not of its registered type.
         case wrongType
+        /// A factory resolved something it did not declare as a dependency.
         case undeclaredDependency
+        /// A registration that cannot be made as given (a refinement the registration it overrides does not allow, …).
         case invalidRegistration
+        /// A factory threw; the error carries its message (and ``causeID``).
         case factoryFailed
+        /// The graph is too deep for the stack of the thread resolving it.
         case tooDeep
+        /// A factory used its resolver after it returned, or on another thread.
         case resolverExpired
+        /// Disposing of an instance at a close failed.
         case disposalFailed
     }
 
+    /// What kind of problem.
     public let kind: Kind
     /// What went wrong, in one line.
     public let message: String
@@ -53,6 +74,7 @@ public struct RegistryError: Error, CustomStringConvertible, Equatable {
     /// chain of failures makes an unbounded report.
     public static let messageLimit = 4096
 
+    /// An error of `kind` saying `message` (cut at ``messageLimit``).
     public init(_ kind: Kind, _ message: String, configuration: String? = nil, path: [String] = [],
                 details: [String] = [], origin: Origin? = nil, causeID: Int? = nil) {
         self.causeID = causeID
@@ -84,6 +106,7 @@ public struct RegistryError: Error, CustomStringConvertible, Equatable {
         return lines + details
     }
 
+    /// The message, the configuration, then the resolution path and the details, a line each.
     public var description: String {
         ([message + (configuration.map { " in configuration '\($0)'" } ?? "")] + detailLines.map { "  " + $0 })
             .joined(separator: "\n")

@@ -4,9 +4,12 @@
 /// Origin(file: "app.lua", line: 12).description   // "app.lua:12"
 /// ```
 public struct Origin: Hashable, Sendable, CustomStringConvertible {
+    /// The file (`app.lua`, `App/Setup.swift`).
     public let file: String
+    /// The line, from 1.
     public let line: Int
 
+    /// The origin `file`:`line`.
     public init(file: String, line: Int) {
         self.file = file
         self.line = line
@@ -17,5 +20,6 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
         Origin(file: file, line: line)
     }
 
+    /// `file:line`.
     public var description: String { "\(file):\(line)" }
 }

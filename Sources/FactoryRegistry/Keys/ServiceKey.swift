@@ -6,14 +6,18 @@
 /// ServiceKey(Store.self, name: "cache")   // "Store#cache"
 /// ```
 public struct ServiceKey: Hashable, Sendable, CustomStringConvertible {
+    /// The type provided.
     public let type: ServiceType
+    /// The name telling two registrations of one type apart, if any.
     public let name: String?
 
+    /// The key of `type`, named `name`.
     public init(_ type: ServiceType, name: String? = nil) {
         self.type = type
         self.name = name
     }
 
+    /// The key of Swift type `type`, named `name`.
     public init<T>(_ type: T.Type, name: String? = nil) {
         self.init(ServiceType(type), name: name)
     }

@@ -37,8 +37,11 @@ public struct ServiceType: Hashable, Sendable, CustomStringConvertible {
         accepts = { $0 is Value }
     }
 
+    /// The type's name as messages show it.
     public var description: String { name }
 
+    /// Whether `a` and `b` are the same type (by identity, not by name).
     public static func == (a: ServiceType, b: ServiceType) -> Bool { a.id == b.id }
+    /// Hashes the type's identity.
     public func hash(into hasher: inout Hasher) { hasher.combine(id) }
 }

@@ -10,6 +10,7 @@ public struct Arguments: @unchecked Sendable {
     /// The values, in the order of the registration's specs.
     public let values: [Any]
 
+    /// The arguments `values`, in the order of the registration's specs.
     @inlinable
     public init(_ values: [Any]) { self.values = values }
 
@@ -18,6 +19,7 @@ public struct Arguments: @unchecked Sendable {
     @inlinable
     public static var none: Arguments { Arguments([]) }
 
+    /// How many there are.
     public var count: Int { values.count }
 
     /// Argument `index` as `T`.

@@ -14,7 +14,9 @@
 /// let handlers = try container.resolveList(Handler.self)      // [JSONHandler, XMLHandler]
 /// ```
 public enum Contribution: Sendable, Equatable, CustomStringConvertible {
+    /// Joins the list of its type (``ServiceType/list(of:)``).
     case set
+    /// Joins the map of its type (``ServiceType/map(of:)``) under `key`.
     case map(key: String)
 
     /// The key of the collection a registration of `type` contributes to.
@@ -25,6 +27,7 @@ public enum Contribution: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// `set`, or `map[key]`.
     public var description: String {
         switch self {
         case .set: return "set"
@@ -36,7 +39,9 @@ public enum Contribution: Sendable, Equatable, CustomStringConvertible {
 /// A map a container builds from `.map` contributions: keys and values in
 /// declaration order.
 public struct ContributedMap {
+    /// The keys, in declaration order.
     public let keys: [String]
+    /// The values, in the keys' order.
     public let values: [Any]
 
     /// The value under `key`, if any.

@@ -9,11 +9,15 @@
 /// }
 /// ```
 public struct Dependency: Hashable, Sendable, CustomStringConvertible {
+    /// Whether the dependent gets an instance or a closure that makes one.
     public enum Kind: String, Hashable, Sendable {
+        /// `instance`: the dependent resolves the value; `provider`: it gets a ``Provider`` to call later.
         case instance, provider
     }
 
+    /// What the dependency is on.
     public let key: ServiceKey
+    /// An instance or a provider.
     public let kind: Kind
     /// The label a script gave the dependency (`cache` in `deps = { cache = "Cache" }`).
     public let label: String?
@@ -59,6 +63,7 @@ public struct Dependency: Hashable, Sendable, CustomStringConvertible {
         Dependency(ServiceKey(type, name: name), kind: .provider, label: label)
     }
 
+    /// `Cache`, `provider of Cache`, or with its label `cache: Cache`.
     public var description: String {
         let base = kind == .provider ? "provider of \(key)" : key.description
         return label.map { "\($0): \(base)" } ?? base
@@ -71,21 +76,26 @@ public struct Dependency: Hashable, Sendable, CustomStringConvertible {
 /// ArgumentSpec("user", User.self)
 /// ```
 public struct ArgumentSpec: Hashable, Sendable, CustomStringConvertible {
+    /// The argument's name (`user`).
     public let name: String
+    /// The type its values must have.
     public let type: ServiceType
     /// Whether a value of any type will do (a script layer's `any`): a
     /// provider that says it passes another type here is no mismatch.
     public let acceptsEveryType: Bool
 
+    /// An argument `name` of Swift type `type`.
     public init<T>(_ name: String, _ type: T.Type) {
         self.init(name, ServiceType(type))
     }
 
+    /// An argument `name` of `type`; with `acceptsEveryType`, any value will do.
     public init(_ name: String, _ type: ServiceType, acceptsEveryType: Bool = false) {
         self.name = name
         self.type = type
         self.acceptsEveryType = acceptsEveryType
     }
 
+    /// `user: User`.
     public var description: String { "\(name): \(type.name)" }
 }

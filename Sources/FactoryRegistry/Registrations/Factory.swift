@@ -8,6 +8,7 @@ open class AnyFactory: @unchecked Sendable {
     /// path trusts it to downcast without checking.
     let typedID: ObjectIdentifier?
 
+    /// A factory of no type in particular: subclasses override ``make(_:_:)``.
     public init() { typedID = nil }
 
     init(typedID: ObjectIdentifier) { self.typedID = typedID }
@@ -40,6 +41,9 @@ public final class TypedFactory<T>: AnyFactory, @unchecked Sendable {
         super.init(typedID: ObjectIdentifier(T.self))
     }
 
+    /// Builds one `T` with `resolver` (for its declared dependencies) and `arguments`.
+    ///
+    /// - Throws: what the closure throws (a ``RegistryError`` from a resolve inside it, or the factory's own error).
     @inlinable @inline(__always)
     public func makeTyped(_ resolver: Resolver, _ arguments: Arguments) throws -> T {
         if let withoutArguments { return try withoutArguments(resolver) }
@@ -47,6 +51,9 @@ public final class TypedFactory<T>: AnyFactory, @unchecked Sendable {
         throw RegistryError(.factoryFailed, "this factory has no body")
     }
 
+    /// Calls the closure (``makeTyped(_:_:)``).
+    ///
+    /// - Throws: what the closure throws.
     public override func make(_ resolver: Resolver, _ arguments: Arguments) throws -> Any {
         try makeTyped(resolver, arguments)
     }
@@ -56,6 +63,7 @@ public final class TypedFactory<T>: AnyFactory, @unchecked Sendable {
 /// A closure producing any value, checked against the registered type
 /// after each call (for script-defined factories).
 public final class UntypedFactory: AnyFactory, @unchecked Sendable {
+    /// The closure that builds an instance.
     public let body: @Sendable (Resolver, Arguments) throws -> Any
     /// The body checks its results against the registered type itself (a
     /// script layer that converts them to that type), so the registry does
@@ -65,6 +73,7 @@ public final class UntypedFactory: AnyFactory, @unchecked Sendable {
     /// layer to find again — to remake it with other parameters, say.
     public let source: AnyObject?
 
+    /// A factory calling `body`; see ``checksResults`` and ``source``.
     public init(checksResults: Bool = false, source: AnyObject? = nil,
                 _ body: @escaping @Sendable (Resolver, Arguments) throws -> Any) {
         self.body = body
@@ -73,6 +82,9 @@ public final class UntypedFactory: AnyFactory, @unchecked Sendable {
         super.init()
     }
 
+    /// Calls ``body``.
+    ///
+    /// - Throws: what ``body`` throws.
     public override func make(_ resolver: Resolver, _ arguments: Arguments) throws -> Any {
         try body(resolver, arguments)
     }

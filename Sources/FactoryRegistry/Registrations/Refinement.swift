@@ -6,6 +6,7 @@
 /// RegistrationParameter("stores", type: "function")
 /// ```
 public struct RegistrationParameter: Hashable, Sendable, CustomStringConvertible {
+    /// The parameter's name (`stores`).
     public let name: String
     /// What kind of value it holds, as the layer that made it names it
     /// ("table", "function"); a refinement must give the same kind.
@@ -14,6 +15,7 @@ public struct RegistrationParameter: Hashable, Sendable, CustomStringConvertible
     /// registration's changed it (nil: it is the registration's own).
     public var changedAt: Origin?
 
+    /// A parameter `name` holding a `type` value, changed at `changedAt` (nil: not changed).
     public init(_ name: String, type: String, changedAt: Origin? = nil) {
         self.name = name
         self.type = type
@@ -40,6 +42,7 @@ public struct Refinement: Sendable {
     /// The inherited factory, remade with those parameters.
     public let remake: @Sendable (AnyFactory) throws -> AnyFactory
 
+    /// A refinement setting `parameters`, whose `remake` makes the inherited factory with them.
     public init(parameters: [RegistrationParameter], remake: @escaping @Sendable (AnyFactory) throws -> AnyFactory) {
         self.parameters = parameters
         self.remake = remake

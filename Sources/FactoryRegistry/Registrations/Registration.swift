@@ -70,10 +70,12 @@ public struct Registration: Sendable, CustomStringConvertible {
         return storage
     }
 
+    /// What it provides: a type and an optional name.
     public var key: ServiceKey {
         get { storage.key }
         set { unique().key = newValue }
     }
+    /// How long an instance it builds is shared.
     public var scope: Scope {
         get { storage.scope }
         set { unique().scope = newValue }
@@ -83,14 +85,17 @@ public struct Registration: Sendable, CustomStringConvertible {
         get { storage.eager }
         set { unique().eager = newValue }
     }
+    /// What its factory may resolve (and all it may: resolving anything else is an error).
     public var dependencies: [Dependency] {
         get { storage.dependencies }
         set { unique().dependencies = newValue }
     }
+    /// The runtime arguments every resolve of it must pass, in order.
     public var arguments: [ArgumentSpec] {
         get { storage.arguments }
         set { unique().arguments = newValue }
     }
+    /// Where it was made: a Swift file and line, or a script's.
     public var origin: Origin {
         get { storage.origin }
         set { unique().origin = newValue }
@@ -101,6 +106,7 @@ public struct Registration: Sendable, CustomStringConvertible {
         get { storage.overrides }
         set { unique().overrides = newValue }
     }
+    /// What builds its instances.
     public var factory: AnyFactory {
         get { storage.factory }
         set { unique().factory = newValue }
@@ -133,6 +139,8 @@ public struct Registration: Sendable, CustomStringConvertible {
         set { unique().configuration = newValue }
     }
 
+    /// A registration of `key`, built by `factory`. ``Configuration``'s `register` methods make these for you;
+    /// make one yourself for ``Configuration/add(_:)``.
     public init(key: ServiceKey, scope: Scope = .transient, eager: Bool = false, dependencies: [Dependency] = [],
                 arguments: [ArgumentSpec] = [], origin: Origin, overrides: Bool = false, factory: AnyFactory) {
         storage = Storage(key: key, scope: scope, eager: eager, dependencies: dependencies, arguments: arguments,

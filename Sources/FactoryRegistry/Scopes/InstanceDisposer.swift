@@ -12,6 +12,9 @@
 /// let container = try registry.container("app", disposer: closer)   // held weakly
 /// ```
 public protocol InstanceDisposer: AnyObject {
+    /// Releases `instance`, which a closing container or scope no longer holds (newest first).
+    ///
+    /// - Throws: what releasing it raised; the close goes on with the others and reports a ``RegistryError/Kind-swift.enum/disposalFailed`` error.
     func dispose(_ instance: Any) throws
     /// The container closed (after its instances were disposed of): what
     /// was remembered of its singletons is no longer true. Optional.
@@ -19,6 +22,7 @@ public protocol InstanceDisposer: AnyObject {
 }
 
 extension InstanceDisposer {
+    /// Does nothing: a disposer that remembers nothing of a container needs no notice.
     public func containerDidClose(_ container: Container) {}
 }
 

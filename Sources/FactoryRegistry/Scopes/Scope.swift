@@ -17,6 +17,7 @@ public enum Scope: Hashable, Sendable, CustomStringConvertible {
     /// resolving with no such scope open is an error.
     case custom(String)
 
+    /// `transient`, `graph`, `singleton`, `weak`, or the custom scope's name.
     public var description: String {
         switch self {
         case .transient: return "transient"

@@ -6,31 +6,45 @@
 /// for edge in graph.edges { print(graph.nodes[edge.from].key, "→", graph.nodes[edge.to].key) }
 /// ```
 public struct DependencyGraph: Sendable {
+    /// A registration, or a dependency nothing provides.
     public struct Node: Sendable, Hashable {
+        /// Its index in ``DependencyGraph/nodes``.
         public let id: Int
         /// `Type` or `Type#name`.
         public let key: String
+        /// The type it provides.
         public let typeName: String
+        /// The registration's name, if it has one.
         public let name: String?
         /// The scope, or `missing` for a dependency nothing provides.
         public let scope: String
+        /// Where it was registered (nil: missing).
         public let origin: Origin?
+        /// The runtime arguments it takes.
         public let arguments: [ArgumentSpec]
         /// The parameters a configuration extending it may change, and where changed.
         public var parameters: [RegistrationParameter] = []
+        /// Whether it is a dependency that nothing provides.
         public var isMissing: Bool { origin == nil }
     }
 
+    /// A declared dependency: `from` depends on `to`.
     public struct Edge: Sendable, Hashable {
+        /// The dependent node's id.
         public let from: Int
+        /// The id of the node it depends on.
         public let to: Int
         /// The dependency's label (`cache` in `deps = { cache = "Cache" }`), if any.
         public let label: String?
+        /// An instance or a provider dependency.
         public let kind: Dependency.Kind
     }
 
+    /// The configuration drawn.
     public let configuration: String
+    /// Every node, by id.
     public let nodes: [Node]
+    /// Every declared dependency between them.
     public let edges: [Edge]
     /// The nodes the graph was drawn from.
     public let roots: [Int]

@@ -12,10 +12,11 @@ import LuaBridge
 /// //   required by MovieLoader as session: HTTPSession
 /// ```
 public struct CheckProblem: CustomStringConvertible, Equatable {
-    /// A ``RegistryError/Kind`` raw value, `declarationError` or `notChecked`.
+    /// A `RegistryError.Kind` raw value, `declarationError` or `notChecked`.
     public var kind: String
     /// What is wrong, in one line (without the place).
     public var message: String
+    /// The configuration it was found in, if any.
     public var configuration: String?
     /// Where (`file:line`), when known.
     public var origin: Origin?
@@ -24,6 +25,7 @@ public struct CheckProblem: CustomStringConvertible, Equatable {
     /// Further lines: origins, hints.
     public var details: [String] = []
 
+    /// A problem of `kind` (see ``kind``) saying `message`.
     public init(kind: String, message: String, configuration: String? = nil, origin: Origin? = nil,
                 path: [String] = [], details: [String] = []) {
         self.kind = kind

@@ -15,6 +15,7 @@ import FactoryRegistry
 public struct DeclarationRun {
     /// Why a dry run stopped before the script's end.
     public struct Stop: Equatable {
+        /// What stopped the run.
         public enum Reason: String, Equatable {
             /// The first container (or `resolve`): nothing is built.
             case container
@@ -25,6 +26,7 @@ public struct DeclarationRun {
             /// The time limit.
             case timeLimit
         }
+        /// What stopped the run.
         public var reason: Reason
         /// Where, when known.
         public var origin: Origin?
@@ -35,6 +37,7 @@ public struct DeclarationRun {
     /// A declaration in the script (or a module it requires) that the run
     /// never reached, so nothing checked it.
     public struct Unreached: Equatable {
+        /// Where the declaration is.
         public var origin: Origin
         /// `configuration "late"` (or `a scope`, when its name is not a literal).
         public var declaration: String

@@ -7,8 +7,9 @@ import LuaBridge
 
 /// A failed resolve raises, in a script, `{ message = …, cause = value }`
 /// when its factory raised a value that was not text (see
-/// ``LuaErrorValueCarrying``); otherwise the message, as before.
+/// `LuaErrorValueCarrying`); otherwise the message, as before.
 extension RegistryError: LuaErrorValueCarrying {
+    /// The error's `causeID`: which Lua value the failed factory raised, if it raised one that was not text.
     public var luaErrorValueID: Int? { causeID }
 }
 

@@ -140,6 +140,9 @@ extension FactoryHost {
 /// an interface a table implements, or any Lua value) with a `__close`
 /// metamethod or a `close` method has it called, newest first.
 extension FactoryHost: InstanceDisposer {
+    /// Closes `instance` if it is a Lua value with a `__close` metamethod or a `close` method; does nothing otherwise.
+    ///
+    /// - Throws: a `LuaError` carrying what the close raised.
     public func dispose(_ instance: Any) throws {
         let value: LuaValue
         switch instance {

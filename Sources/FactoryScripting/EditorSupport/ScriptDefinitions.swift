@@ -15,12 +15,15 @@ public struct ScriptDefinitions: Sendable, Equatable {
     /// A parameter of a function or method: a name for editors, and its type
     /// as scripts write it (`"integer"`, `"Cache"`, `"string?"`, `"[Handler]"`).
     public struct Parameter: Sendable, Equatable {
+        /// The parameter's name.
         public var name: String
+        /// Its type as scripts write it.
         public var type: String
     }
 
     /// A constructor, class function, method or module function.
     public struct Function: Sendable, Equatable {
+        /// The function's name (`new` for a constructor).
         public var name: String
         /// Nil when the function reads its arguments itself (any number, any type).
         public var parameters: [Parameter]?
@@ -30,35 +33,47 @@ public struct ScriptDefinitions: Sendable, Equatable {
 
     /// A property read (and maybe set) on an object.
     public struct Property: Sendable, Equatable {
+        /// The property's name.
         public var name: String
+        /// Its type as scripts write it.
         public var type: String
+        /// Whether scripts may set it.
         public var settable: Bool
     }
 
     /// An exported Swift class.
     public struct Class: Sendable, Equatable {
+        /// The class's name (`MovieLoader`).
         public var name: String
         /// `Type.new`, if it has one.
         public var constructor: Function?
         /// Other functions of the class table (`LoopbackServer.start`).
         public var classFunctions: [Function]
+        /// Its methods, called with `:`.
         public var methods: [Function]
+        /// Its properties.
         public var properties: [Property]
     }
 
     /// An exported Swift protocol, implemented by Lua tables.
     public struct Interface: Sendable, Equatable {
+        /// The interface's name (`AuthRemoteAPI`).
         public var name: String
         /// Every method an implementation must have (with its signature when declared).
         public var methods: [Function]
+        /// The properties an implementation must have.
         public var properties: [Property]
     }
 
     /// A plugin module (`factoryhost.networking`).
     public struct Module: Sendable, Equatable {
+        /// The module's name (`factoryhost.networking`).
         public var name: String
+        /// Its exported classes.
         public var classes: [Class]
+        /// Its exported interfaces.
         public var interfaces: [Interface]
+        /// Its functions.
         public var functions: [Function]
     }
 

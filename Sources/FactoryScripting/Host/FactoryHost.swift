@@ -12,7 +12,7 @@ import LuaBridge
 /// ```
 ///
 /// A host and its Lua state belong to the thread that created it (see
-/// ``LuaState/adoptCurrentThread()``); Swift factories may still be resolved
+/// `LuaState.adoptCurrentThread()`); Swift factories may still be resolved
 /// from any thread, while Lua factories report an error elsewhere.
 public final class FactoryHost {
     /// The Lua state scripts run in.

@@ -12,11 +12,16 @@ import FactoryRegistry
 public final class RegistrationCoverage {
     /// One registration of one configuration, and whether it was built.
     public struct Entry: Hashable, Sendable {
+        /// The configuration.
         public var configuration: String
+        /// The registration's key (`Store`, `Handler#json`).
         public var key: String
+        /// Where it was registered (`file:line`).
         public var origin: String
+        /// Whether a container of the configuration built it.
         public var built: Bool
 
+        /// An entry of `key`, registered at `origin` in `configuration`.
         public init(configuration: String, key: String, origin: String, built: Bool) {
             self.configuration = configuration
             self.key = key
@@ -29,8 +34,11 @@ public final class RegistrationCoverage {
 
         /// A registration of a configuration, as coverage tells them apart.
         public struct ID: Hashable, Sendable {
+            /// The configuration.
             public let configuration: String
+            /// The registration's key.
             public let key: String
+            /// Where it was registered.
             public let origin: String
         }
     }
@@ -39,6 +47,7 @@ public final class RegistrationCoverage {
     /// What ``takeNewlyBuilt(among:)`` handed out already.
     private var reported: Set<Entry.ID> = []
 
+    /// A record of nothing built yet.
     public init() {}
 
     /// A registration (`key`, declared at `origin`) was built in a container

@@ -32,6 +32,8 @@ public protocol FactoryPlugin {
 }
 
 extension FactoryPlugin {
+    /// `1.0.0`, unless the plugin says.
     public var version: String { "1.0.0" }
+    /// ``PluginCapabilities/all``, unless the plugin says: a sandboxed host then installs it only when given everything.
     public var capabilities: PluginCapabilities { .all }
 }

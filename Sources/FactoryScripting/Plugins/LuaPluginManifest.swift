@@ -16,12 +16,17 @@ import LuaBridge
 /// return { name = "analytics", version = "1.2.0", requires = { "networking" } }
 /// ```
 public struct LuaPluginManifest: Sendable {
+    /// The plugin's name: its module is `factoryhost.<name>`.
     public let name: String
+    /// Its version, as the manifest says.
     public let version: String
+    /// The plugins it needs installed first, by name.
     public let requires: [String]
     /// The plugin's directory; its factories are registered by `init.lua` there.
     public let directory: String
+    /// The manifest's path.
     public var manifestPath: String { directory + "/manifest.lua" }
+    /// The path of the `init.lua` that installs it.
     public var entryPath: String { directory + "/init.lua" }
 
     static let fields = ["name", "requires", "version"]

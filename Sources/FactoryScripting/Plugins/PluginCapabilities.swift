@@ -15,7 +15,9 @@
 /// let host = try FactoryHost(plugins: [WeatherPlugin()], libraries: .sandboxed, granting: [.network])
 /// ```
 public struct PluginCapabilities: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    /// The capabilities as bits.
     public let rawValue: Int
+    /// The capabilities whose bits are set in `rawValue`.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Reads, writes, creates or deletes files (a SQLite store, a session file).
@@ -73,7 +75,9 @@ public struct PluginCapabilities: OptionSet, Hashable, Sendable, CustomStringCon
 
 /// A malformed `--allow` value.
 public struct CapabilityError: Error, CustomStringConvertible {
+    /// What is wrong, naming the capabilities there are.
     public let message: String
+    /// The message.
     public var description: String { message }
 }
 

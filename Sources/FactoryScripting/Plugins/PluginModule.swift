@@ -8,7 +8,9 @@
 public struct PluginModule: Sendable, Equatable {
     /// An entry of the module: `net.Cache`, `net.AuthRemoteAPI`, `db.openStore`.
     public struct Entry: Sendable, Equatable {
+        /// Its name in the module (`Cache`).
         public var name: String
+        /// A class, an interface or a function.
         public var kind: ModuleEntryKind
     }
 

@@ -10,12 +10,19 @@ import LuaBridge
 /// loader.serviceType.accepts(MovieLoader())   // true
 /// ```
 public struct ScriptType: @unchecked Sendable {
+    /// What kind of type it is.
     public enum Kind: String, Sendable {
-        case primitive, `class`, interface
+        /// A Lua value type (`string`, `integer`, `number`, `boolean`, `table`, `function`, `any`).
+        case primitive
+        /// A Swift class a plugin exports.
+        case `class`
+        /// A Swift protocol a plugin exports, implemented by Lua tables.
+        case interface
     }
 
     /// The name scripts use.
     public let name: String
+    /// A primitive (`string`, `integer`, …), an exported class, or an interface.
     public let kind: Kind
     /// The Swift type behind it, as the registry knows it.
     public let serviceType: ServiceType
@@ -37,7 +44,7 @@ public struct ScriptType: @unchecked Sendable {
     }
 
     /// The element type's name, for `[Type]` and `{Type}` (collections of
-    /// contributions, see ``Contribution``); nil for any other type.
+    /// contributions, see `Contribution`); nil for any other type.
     public let elementName: String?
     /// Whether this is a list or map of contributions.
     public var isCollection: Bool { elementName != nil }

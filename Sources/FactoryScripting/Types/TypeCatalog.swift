@@ -367,6 +367,8 @@ private final class LazyObject {
 /// What an interface declares of its members beyond their names: each
 /// method's parameters and result, and its read-only properties.
 public struct InterfaceShape: Sendable, Equatable {
+    /// Each declared method's parameters and result.
     public var methods: [LuaInterfaceMethod]
+    /// The read-only properties an implementation must have.
     public var properties: [LuaInterfaceProperty]
 }

@@ -22,7 +22,14 @@ import Darwin
 public final class ConfigurationValues {
     /// The types a value may have.
     public enum Kind: String, CaseIterable, Sendable {
-        case string, integer, number, boolean
+        /// Text.
+        case string
+        /// A whole number (`42`, not `42.0`).
+        case integer
+        /// Any number.
+        case number
+        /// `true` or `false`.
+        case boolean
     }
 
     /// A value as a script declared it.

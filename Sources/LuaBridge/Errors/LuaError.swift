@@ -107,6 +107,7 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
 /// }
 /// ```
 public protocol LuaErrorValueCarrying: Error {
+    /// Which value the host keeps for this error (nil: none): the bridge raises that value in Lua in place of the message.
     var luaErrorValueID: Int? { get }
 }
 
@@ -117,7 +118,10 @@ public protocol LuaErrorValueCarrying: Error {
 /// throw LuaRaise("config.lua:3: unknown scope 'sesion'")
 /// ```
 public struct LuaRaise: Error, CustomStringConvertible {
+    /// The message, raised as it is.
     public let message: String
+    /// An error raising `message` as it is.
     public init(_ message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }

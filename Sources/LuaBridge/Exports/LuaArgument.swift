@@ -22,36 +22,62 @@ public protocol LuaResult {
 }
 
 extension Int: LuaArgument, LuaResult {
+    /// `integer`.
     public static var luaArgumentName: String { "integer" }
+    /// The integer at `position` (a float with an exact integer value is accepted).
+    ///
+    /// - Throws: a bad-argument error naming `position` for anything else.
     @inlinable public static func read(from frame: LuaFrame, at position: Int32) throws -> Int { try frame.integer(position) }
+    /// Pushes a Lua integer.
     @inlinable public func push(to frame: LuaFrame) { frame.push(self) }
 }
 
 extension Double: LuaArgument, LuaResult {
+    /// `number`.
     public static var luaArgumentName: String { "number" }
+    /// The finite number at `position`.
+    ///
+    /// - Throws: a bad-argument error naming `position` for a non-number, NaN or ±inf.
     @inlinable public static func read(from frame: LuaFrame, at position: Int32) throws -> Double { try frame.number(position) }
+    /// Pushes a Lua float.
     @inlinable public func push(to frame: LuaFrame) { frame.push(self) }
 }
 
 extension Bool: LuaArgument, LuaResult {
+    /// `boolean`.
     public static var luaArgumentName: String { "boolean" }
+    /// The boolean at `position`.
+    ///
+    /// - Throws: a bad-argument error naming `position` for anything else.
     @inlinable public static func read(from frame: LuaFrame, at position: Int32) throws -> Bool { try frame.boolean(position) }
+    /// Pushes a Lua boolean.
     @inlinable public func push(to frame: LuaFrame) { frame.push(self) }
 }
 
 extension String: LuaArgument, LuaResult {
+    /// `string`.
     public static var luaArgumentName: String { "string" }
+    /// The UTF-8 string at `position`.
+    ///
+    /// - Throws: a bad-argument error naming `position` for a non-string or bytes that are not UTF-8.
     public static func read(from frame: LuaFrame, at position: Int32) throws -> String { try frame.string(position) }
+    /// Pushes a Lua string of the UTF-8 bytes.
     public func push(to frame: LuaFrame) { frame.push(self) }
 }
 
 extension LuaValue: LuaArgument, LuaResult {
+    /// `value`: anything will do.
     public static var luaArgumentName: String { "value" }
+    /// Whatever is at `position` (`nil` if absent).
     public static func read(from frame: LuaFrame, at position: Int32) throws -> LuaValue { frame.value(position) }
+    /// Pushes the value.
+    ///
+    /// - Throws: if the value belongs to another Lua state.
     public func push(to frame: LuaFrame) throws { try frame.push(self) }
 }
 
 extension Optional: LuaArgument where Wrapped: LuaArgument {
+    /// The wrapped type's name with ` or nil`.
     public static var luaArgumentName: String { Wrapped.luaArgumentName + " or nil" }
     /// `nil` or no value reads as `.none`; anything else must be a `Wrapped`.
     public static func read(from frame: LuaFrame, at position: Int32) throws -> Wrapped? {
@@ -65,12 +91,16 @@ extension Optional: LuaArgument where Wrapped: LuaArgument {
 }
 
 extension Optional: LuaResult where Wrapped: LuaResult {
+    /// Pushes the wrapped value, or `nil`.
+    ///
+    /// - Throws: what pushing the wrapped value throws.
     public func push(to frame: LuaFrame) throws {
         if let value = self { try value.push(to: frame) } else { frame.pushNil() }
     }
 }
 
 extension Array: LuaArgument where Element: LuaConvertible {
+    /// `array of <element>`.
     public static var luaArgumentName: String { "array of \(Element.luaTypeName)" }
     /// A sequence table; a wrong element names its index.
     public static func read(from frame: LuaFrame, at position: Int32) throws -> [Element] {
@@ -85,11 +115,18 @@ extension Array: LuaArgument where Element: LuaConvertible {
 }
 
 extension Array: LuaResult where Element: LuaConvertible {
+    /// Pushes a new sequence table.
+    ///
+    /// - Throws: if an element cannot be converted.
     public func push(to frame: LuaFrame) throws { try frame.push(toLua(in: frame.state)) }
 }
 
 extension Dictionary: LuaArgument where Key: LuaConvertible, Value: LuaConvertible {
+    /// `table`.
     public static var luaArgumentName: String { "table" }
+    /// The table at `position`, its keys and values converted.
+    ///
+    /// - Throws: a bad-argument error naming `position` and the field that is wrong.
     public static func read(from frame: LuaFrame, at position: Int32) throws -> [Key: Value] {
         let value = frame.value(position)
         guard case .table = value else { throw frame.typeError(position, expected: luaArgumentName) }
@@ -102,6 +139,9 @@ extension Dictionary: LuaArgument where Key: LuaConvertible, Value: LuaConvertib
 }
 
 extension Dictionary: LuaResult where Key: LuaConvertible, Value: LuaConvertible {
+    /// Pushes a new table of the converted keys and values.
+    ///
+    /// - Throws: if a key or value cannot be converted.
     public func push(to frame: LuaFrame) throws { try frame.push(toLua(in: frame.state)) }
 }
 

@@ -33,6 +33,7 @@ public final class LuaClass<Object: LuaExportable> {
     var equal: ((Object, Object) -> Bool)?
     var classFunctions: [(String, LuaFrameFunction)] = []
 
+    /// A class with no members yet: add a constructor, methods and properties, then ``install(in:)`` it.
     public init() {}
 
     /// The Lua-visible name (`Object.luaTypeName`).

@@ -35,6 +35,7 @@ public struct LuaSignature: Sendable, Equatable {
     /// The result type, nil when it returns nothing.
     public var result: String?
 
+    /// A signature taking `arguments` after the receiver and giving `result` (nil: nothing).
     public init(arguments: [String], result: String?) {
         self.arguments = arguments
         self.result = result

@@ -30,12 +30,17 @@ extension LuaExportable {
 }
 
 extension LuaExportable {
+    /// The exported type's ``LuaExportable/luaTypeName``.
     public static var luaArgumentName: String { luaTypeName }
 
+    /// The object at `position`.
+    ///
+    /// - Throws: a bad-argument error naming `position` when it is not a `Self`.
     public static func read(from frame: LuaFrame, at position: Int32) throws -> Self {
         try frame.object(position, as: Self.self, typeName: luaTypeName)
     }
 
+    /// Pushes the object as a userdata of its ``LuaExportable/luaTypeName``.
     public func push(to frame: LuaFrame) throws {
         frame.pushObject(self, type: Self.luaTypeName)
     }

@@ -155,10 +155,15 @@ public struct LuaFrame {
 
     // MARK: Results
 
+    /// Pushes a Lua integer as a result.
     @inlinable public func push(_ value: Int) { lua_pushinteger(L, lua_Integer(value)) }
+    /// Pushes a Lua float as a result.
     @inlinable public func push(_ value: Double) { lua_pushnumber(L, value) }
+    /// Pushes a Lua boolean as a result.
     @inlinable public func push(_ value: Bool) { lua_pushboolean(L, value ? 1 : 0) }
+    /// Pushes a Lua string of the UTF-8 bytes as a result.
     public func push(_ value: String) { state.pushBytes(Array(value.utf8), in: L) }
+    /// Pushes `nil` as a result.
     public func pushNil() { lua_pushnil(L) }
     /// Pushes argument `position` again, as it is.
     public func pushArgument(_ position: Int32) { lua_pushvalue(L, position) }

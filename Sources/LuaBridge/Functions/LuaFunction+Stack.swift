@@ -76,6 +76,7 @@ extension LuaFrame {
 public struct LuaFieldName: Sendable {
     let cString: ContiguousArray<CChar>
     let hasNUL: Bool
+    /// The field name `name` (any bytes, NUL included).
     public init(_ name: String) {
         cString = name.utf8CString
         hasNUL = name.utf8.contains(0)

@@ -186,6 +186,7 @@ public struct LuaInterfaceMethod: Sendable, Equatable {
 
 /// A parameter of a ``LuaInterfaceMethod``.
 public struct LuaInterfaceParameter: Sendable, Equatable {
+    /// The parameter's name.
     public var name: String
     /// The type as scripts name it.
     public var type: String
@@ -193,6 +194,7 @@ public struct LuaInterfaceParameter: Sendable, Equatable {
 
 /// A read-only property of a ``LuaInterface``.
 public struct LuaInterfaceProperty: Sendable, Equatable {
+    /// The property's name.
     public var name: String
     /// The type as scripts name it.
     public var type: String

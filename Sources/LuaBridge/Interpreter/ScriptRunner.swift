@@ -66,6 +66,7 @@ public struct ScriptRunner {
         }
     }
 
+    /// A runner for `commandLine` (`argv`), whose word at `scriptIndex` is the script.
     public init(commandLine: [String], scriptIndex: Int) {
         self.commandLine = commandLine
         self.scriptIndex = scriptIndex

@@ -19,24 +19,38 @@ public protocol LuaConvertible {
 }
 
 extension LuaValue: LuaConvertible {
+    /// `value`: any Lua value will do.
     public static var luaTypeName: String { "value" }
+    /// The value itself.
     public static func fromLua(_ value: LuaValue) throws -> LuaValue { value }
+    /// The value itself.
     public func toLua(in state: LuaState) throws -> LuaValue { self }
 }
 
 extension Bool: LuaConvertible {
+    /// `boolean`.
     public static var luaTypeName: String { "boolean" }
+    /// A Lua boolean (not a truthy value).
+    ///
+    /// - Throws: `.typeMismatch` for anything else.
     public static func fromLua(_ value: LuaValue) throws -> Bool { try value.bool() }
+    /// A Lua boolean.
     public func toLua(in state: LuaState) throws -> LuaValue { .boolean(self) }
 }
 
 extension Int: LuaConvertible {
+    /// `integer`.
     public static var luaTypeName: String { "integer" }
+    /// A Lua integer, or a float with an exact integer value.
+    ///
+    /// - Throws: `.typeMismatch` for anything else.
     public static func fromLua(_ value: LuaValue) throws -> Int { try value.int() }
+    /// A Lua integer (it stays an integer).
     public func toLua(in state: LuaState) throws -> LuaValue { .integer(self) }
 }
 
 extension Double: LuaConvertible {
+    /// `number`.
     public static var luaTypeName: String { "number" }
     /// A finite number: NaN and ±inf are refused, as for arguments (see
     /// ``LuaFrame/number(_:)``); ``LuaValue/double()`` reads any number.
@@ -47,40 +61,62 @@ extension Double: LuaConvertible {
         }
         return number
     }
+    /// A Lua float.
     public func toLua(in state: LuaState) throws -> LuaValue { .number(self) }
 }
 
 extension String: LuaConvertible {
+    /// `string`.
     public static var luaTypeName: String { "string" }
+    /// A Lua string of valid UTF-8.
+    ///
+    /// - Throws: `.typeMismatch` for another type or for bytes that are not UTF-8 (read a ``LuaString`` to keep any bytes).
     public static func fromLua(_ value: LuaValue) throws -> String { try value.string() }
+    /// A Lua string of the UTF-8 bytes.
     public func toLua(in state: LuaState) throws -> LuaValue { .string(LuaString(self)) }
 }
 
 extension LuaString: LuaConvertible {
+    /// `string`.
     public static var luaTypeName: String { "string" }
+    /// A Lua string, byte for byte.
+    ///
+    /// - Throws: `.typeMismatch` for anything else.
     public static func fromLua(_ value: LuaValue) throws -> LuaString { try value.luaString() }
+    /// A Lua string, byte for byte.
     public func toLua(in state: LuaState) throws -> LuaValue { .string(self) }
 }
 
 extension LuaTable: LuaConvertible {
+    /// `table`.
     public static var luaTypeName: String { "table" }
+    /// A Lua table.
+    ///
+    /// - Throws: `.typeMismatch` for anything else.
     public static func fromLua(_ value: LuaValue) throws -> Self {
         guard let t = try value.table() as? Self else { throw LuaError.typeMismatch(expected: "table", got: value.typeName) }
         return t
     }
+    /// The table itself.
     public func toLua(in state: LuaState) throws -> LuaValue { .table(self) }
 }
 
 extension LuaFunction: LuaConvertible {
+    /// `function`.
     public static var luaTypeName: String { "function" }
+    /// A Lua function.
+    ///
+    /// - Throws: `.typeMismatch` for anything else.
     public static func fromLua(_ value: LuaValue) throws -> Self {
         guard let f = try value.function() as? Self else { throw LuaError.typeMismatch(expected: "function", got: value.typeName) }
         return f
     }
+    /// The function itself.
     public func toLua(in state: LuaState) throws -> LuaValue { .function(self) }
 }
 
 extension Optional: LuaConvertible where Wrapped: LuaConvertible {
+    /// The wrapped type's name with `?` (`integer?`).
     public static var luaTypeName: String { Wrapped.luaTypeName + "?" }
     /// `nil` reads as `.none`; anything else must be a `Wrapped`.
     public static func fromLua(_ value: LuaValue) throws -> Wrapped? {
@@ -91,12 +127,14 @@ extension Optional: LuaConvertible where Wrapped: LuaConvertible {
             throw LuaError.typeMismatch(expected: "\(Wrapped.luaTypeName) or nil", got: value.typeName)
         }
     }
+    /// `nil` for `.none`, else the wrapped value's conversion.
     public func toLua(in state: LuaState) throws -> LuaValue {
         try self.map { try $0.toLua(in: state) } ?? .nil
     }
 }
 
 extension Array: LuaConvertible where Element: LuaConvertible {
+    /// `array of <element>`.
     public static var luaTypeName: String { "array of \(Element.luaTypeName)" }
     /// A sequence table `{v1, v2, …}`; an element of the wrong type names its index.
     public static func fromLua(_ value: LuaValue) throws -> [Element] {
@@ -111,6 +149,7 @@ extension Array: LuaConvertible where Element: LuaConvertible {
             }
         }
     }
+    /// A new sequence table `{v1, v2, …}`.
     public func toLua(in state: LuaState) throws -> LuaValue {
         let table = try state.newTable(arrayCapacity: count)
         for (index, item) in enumerated() { try table.rawSet(.integer(index + 1), item.toLua(in: state)) }
@@ -119,6 +158,7 @@ extension Array: LuaConvertible where Element: LuaConvertible {
 }
 
 extension Dictionary: LuaConvertible where Key: LuaConvertible, Value: LuaConvertible {
+    /// `table of <key> to <value>`.
     public static var luaTypeName: String { "table of \(Key.luaTypeName) to \(Value.luaTypeName)" }
     /// A table; a key or value of the wrong type names the key.
     public static func fromLua(_ value: LuaValue) throws -> [Key: Value] {
@@ -135,6 +175,7 @@ extension Dictionary: LuaConvertible where Key: LuaConvertible, Value: LuaConver
         }
         return result
     }
+    /// A new table of the converted keys and values.
     public func toLua(in state: LuaState) throws -> LuaValue {
         let table = try state.newTable(hashCapacity: count)
         for (k, v) in self { try table.rawSet(k.toLua(in: state), v.toLua(in: state)) }

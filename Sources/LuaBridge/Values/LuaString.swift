@@ -12,8 +12,11 @@ public struct LuaString: Hashable, Sendable, ExpressibleByStringLiteral, CustomS
     /// The bytes, exactly as Lua holds them.
     public var bytes: [UInt8]
 
+    /// A string of `bytes`, exactly.
     public init(bytes: [UInt8]) { self.bytes = bytes }
+    /// A string of the UTF-8 bytes of `string`.
     public init(_ string: String) { self.bytes = Array(string.utf8) }
+    /// A string of the UTF-8 bytes of the literal.
     public init(stringLiteral value: String) { self.init(value) }
 
     /// The bytes as a Swift string; throws if they are not valid UTF-8.
@@ -33,6 +36,7 @@ public struct LuaString: Hashable, Sendable, ExpressibleByStringLiteral, CustomS
 /// userdata type names).
 public final class LuaStringCache {
     var last: String?
+    /// An empty cache.
     public init() {}
 
     /// `bytes` as a string (invalid UTF-8 repaired): the last one, if it
@@ -77,6 +81,7 @@ public final class LuaPushedString {
     var text: String?
     var reference: Int32 = 0
     var stateSerial: UInt64 = 0
+    /// A string not yet pushed.
     public init() {}
 }
 

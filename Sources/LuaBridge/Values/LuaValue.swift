@@ -12,15 +12,25 @@
 /// try v[3].table().array()  // [.integer(4)]
 /// ```
 public enum LuaValue {
+    /// `nil`.
     case `nil`
+    /// A boolean.
     case boolean(Bool)
+    /// An integer: it stays an integer both ways.
     case integer(Int)
+    /// A float.
     case number(Double)
+    /// A string: bytes, NULs and invalid UTF-8 included.
     case string(LuaString)
+    /// A reference to a table.
     case table(LuaTable)
+    /// A reference to a function.
     case function(LuaFunction)
+    /// A reference to a full userdata.
     case userdata(LuaUserdata)
+    /// A light userdata's pointer.
     case lightUserdata(UnsafeMutableRawPointer?)
+    /// A reference to a coroutine.
     case thread(LuaReference)
 
     /// The Lua type of the value.
@@ -57,6 +67,7 @@ public enum LuaValue {
         }
     }
 
+    /// Whether the value is `nil`.
     public var isNil: Bool { if case .nil = self { return true } else { return false } }
 }
 
@@ -122,10 +133,15 @@ extension LuaValue {
 extension LuaValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral
 {
+    /// `nil`.
     public init(nilLiteral: ()) { self = .nil }
+    /// A boolean.
     public init(booleanLiteral value: Bool) { self = .boolean(value) }
+    /// An integer (it stays an integer).
     public init(integerLiteral value: Int) { self = .integer(value) }
+    /// A float.
     public init(floatLiteral value: Double) { self = .number(value) }
+    /// A string of the literal's UTF-8 bytes.
     public init(stringLiteral value: String) { self = .string(LuaString(value)) }
     /// A string value holding the UTF-8 of `string`.
     public init(_ string: String) { self = .string(LuaString(string)) }
@@ -150,6 +166,7 @@ extension LuaValue: Hashable {
         }
     }
 
+    /// Hashes consistently with ``==(_:_:)``: references by the Lua object they refer to.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(type.rawValue)
         switch self {

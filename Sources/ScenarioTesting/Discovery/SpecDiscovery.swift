@@ -81,7 +81,10 @@ public enum SpecDiscovery {
 
 /// A path that names nothing.
 public struct DiscoveryError: Error, CustomStringConvertible {
+    /// What is wrong, naming the path.
     public let message: String
+    /// An error saying `message`.
     public init(message: String) { self.message = message }
+    /// The message.
     public var description: String { message }
 }

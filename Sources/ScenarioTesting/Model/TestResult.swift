@@ -11,6 +11,7 @@ public struct TestFailure: Error, Sendable, Equatable {
         case timeout
     }
 
+    /// An expectation, an error or a timeout.
     public var kind: Kind
     /// What went wrong, without the location.
     public var message: String
@@ -18,12 +19,14 @@ public struct TestFailure: Error, Sendable, Equatable {
     public var location: String?
     /// The expected and actual values, pretty-printed, for expectations.
     public var expected: String?
+    /// The actual value, pretty-printed, for expectations.
     public var actual: String?
     /// Lua's traceback for errors (the test's own frames).
     public var traceback: String?
     /// `before_each` or `after_each` when a hook failed.
     public var phase: String?
 
+    /// A failure of `kind` saying `message` at `location`.
     public init(kind: Kind, message: String, location: String? = nil, expected: String? = nil,
                 actual: String? = nil, traceback: String? = nil, phase: String? = nil) {
         self.kind = kind
@@ -44,19 +47,23 @@ public struct TestFailure: Error, Sendable, Equatable {
 
 /// What became of one test.
 public struct TestResult: Sendable {
+    /// Passed, failed (with why), or skipped (with the reason given).
     public enum Outcome: Sendable, Equatable {
         case passed
         case failed(TestFailure)
         case skipped(String)
     }
 
+    /// The test.
     public var test: TestCase
+    /// What became of it.
     public var outcome: Outcome
     /// Seconds the test (with its hooks) took.
     public var duration: Double
     /// What the test printed (captured when it ran in a worker process).
     public var output = ""
 
+    /// The result of `test`.
     public init(test: TestCase, outcome: Outcome, duration: Double, output: String = "") {
         self.test = test
         self.outcome = outcome
@@ -64,6 +71,7 @@ public struct TestResult: Sendable {
         self.output = output
     }
 
+    /// Why it failed, if it did.
     public var failure: TestFailure? {
         if case .failed(let failure) = outcome { return failure }
         return nil
@@ -72,7 +80,9 @@ public struct TestResult: Sendable {
 
 /// One spec file's results, in the order its tests ran.
 public struct FileResult: Sendable {
+    /// The spec file's path.
     public var file: String
+    /// Each test's result.
     public var results: [TestResult] = []
     /// The file could not be loaded (a syntax error, an error at its top
     /// level or in a describe body, a bad configuration): it counts as one
@@ -86,15 +96,20 @@ public struct FileResult: Sendable {
     /// and whether its tests built it.
     public var coverage: [RegistrationCoverage.Entry] = []
 
+    /// No results yet for `file`.
     public init(file: String) { self.file = file }
 }
 
 /// The counts a run ends with.
 public struct TestSummary: Sendable, Equatable {
+    /// Tests that passed.
     public var passed = 0
+    /// Tests that failed, and files that could not be loaded.
     public var failed = 0
+    /// Tests skipped.
     public var skipped = 0
 
+    /// No tests counted yet.
     public init() {}
 
     mutating func add(_ file: FileResult) {

@@ -15,10 +15,12 @@ public final class JSONReporter: TestReporter {
     /// `write` gets every line (by default standard output, flushed line by line).
     public init(write: @escaping (String) -> Void = writeLineToStandardOutput) { self.write = write }
 
+    /// Writes `{"type": "run", "files": N, "seed": N|null}`.
     public func runStarted(fileCount: Int, seed: UInt64?) {
         write("{\"type\": \"run\", \"files\": \(fileCount), \"seed\": \(seed.map(String.init) ?? "null")}")
     }
 
+    /// Writes the test's object: name, path, file, line, tags, status, failure or reason, duration, output.
     public func testFinished(_ result: TestResult) {
         let test = result.test
         var fields = ["\"type\": \"test\"", "\"name\": \(jsonString(test.name))",
@@ -34,12 +36,14 @@ public final class JSONReporter: TestReporter {
         write("{" + fields.joined(separator: ", ") + "}")
     }
 
+    /// Writes a `file` object if the file could not load.
     public func fileFinished(_ result: FileResult) {
         guard let failure = result.loadFailure else { return }
         write("{\"type\": \"file\", \"file\": \(jsonString(result.file)), \"status\": \"failed\", "
               + "\"failure\": \(Self.object(failure)), \"duration\": \(Self.number(result.duration)), \"output\": \(jsonString(result.output))}")
     }
 
+    /// Writes the summary object.
     public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
         write("{\"type\": \"summary\", \"passed\": \(summary.passed), \"failed\": \(summary.failed), "
               + "\"skipped\": \(summary.skipped), \"stoppedEarly\": \(stoppedEarly)}")
@@ -69,11 +73,13 @@ public final class ProfileReporter: TestReporter {
         self.write = write
     }
 
+    /// Keeps the result (skipped tests are not timed).
     public func testFinished(_ result: TestResult) {
         if case .skipped = result.outcome { return }
         results.append(result)
     }
 
+    /// Writes the slowest tests, with their share of the total.
     public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
         let slowest = results.sorted { $0.duration > $1.duration }.prefix(count)
         guard !slowest.isEmpty else { return }

@@ -18,15 +18,19 @@ import Darwin
 /// if let problem = junit.writeError { print(problem) }
 /// ```
 public final class JUnitReporter: TestReporter {
+    /// Where the XML is written.
     public let path: String
     /// Why the file could not be written, if it could not.
     public private(set) var writeError: String?
     private var files: [FileResult] = []
 
+    /// A reporter writing to `path` when the run ends.
     public init(path: String) { self.path = path }
 
+    /// Keeps the file's results.
     public func fileFinished(_ result: FileResult) { files.append(result) }
 
+    /// Writes the XML; a failure is in ``writeError``.
     public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
         let xml = Self.document(files)
         guard let handle = fopen(path, "w") else {

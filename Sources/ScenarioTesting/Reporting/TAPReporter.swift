@@ -28,13 +28,16 @@ public final class TAPReporter: TestReporter {
         self.write = write
     }
 
+    /// Writes `TAP version 13` (and the seed of a shuffled run).
     public func runStarted(fileCount: Int, seed: UInt64?) {
         write("TAP version 13")
         if let seed { write("# shuffled with seed \(seed)") }
     }
 
+    /// Writes `# <file>`.
     public func fileStarted(_ file: String) { write("# \(file.oneLine())") }
 
+    /// Writes `ok` or `not ok` (with a YAML block for a failure), then what the test printed as `# ` lines.
     public func testFinished(_ result: TestResult) {
         count += 1
         let name = Self.escape(result.test.name)
@@ -56,6 +59,7 @@ public final class TAPReporter: TestReporter {
         for line in TextReporter.lines(output) { write(line.isEmpty ? "#" : "# " + line) }
     }
 
+    /// Writes a `not ok` line if the file could not load.
     public func fileFinished(_ result: FileResult) {
         guard let failure = result.loadFailure else {
             if !result.output.isEmpty {
@@ -70,6 +74,7 @@ public final class TAPReporter: TestReporter {
         comment(result.output)
     }
 
+    /// Writes the plan (`1..N`) and `# N passed, N failed`.
     public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
         if stoppedEarly { write("Bail out! Stopped at the first failure (--fail-fast).") }
         write("1..\(count)")

@@ -15,31 +15,48 @@ import Darwin
 /// }
 /// ```
 public protocol TestReporter: AnyObject {
+    /// The run starts: `fileCount` files, shuffled with `seed` (nil: in order).
     func runStarted(fileCount: Int, seed: UInt64?)
+    /// A file starts loading.
     func fileStarted(_ file: String)
+    /// A test finished (passed, failed or skipped).
     func testFinished(_ result: TestResult)
+    /// A file finished: all its results, or why it could not load.
     func fileFinished(_ result: FileResult)
+    /// The run finished; `stoppedEarly` if `--fail-fast` stopped it.
     func runFinished(_ summary: TestSummary, stoppedEarly: Bool)
 }
 
 extension TestReporter {
+    /// Does nothing.
     public func runStarted(fileCount: Int, seed: UInt64?) {}
+    /// Does nothing.
     public func fileStarted(_ file: String) {}
+    /// Does nothing.
     public func testFinished(_ result: TestResult) {}
+    /// Does nothing.
     public func fileFinished(_ result: FileResult) {}
+    /// Does nothing.
     public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {}
 }
 
 /// Several reporters hearing the same run (text on standard output and a
 /// JUnit file, say).
 public final class ReporterGroup: TestReporter {
+    /// The reporters, told in this order.
     public let reporters: [any TestReporter]
+    /// A group telling each of `reporters`.
     public init(_ reporters: [any TestReporter]) { self.reporters = reporters }
 
+    /// Tells each reporter.
     public func runStarted(fileCount: Int, seed: UInt64?) { reporters.forEach { $0.runStarted(fileCount: fileCount, seed: seed) } }
+    /// Tells each reporter.
     public func fileStarted(_ file: String) { reporters.forEach { $0.fileStarted(file) } }
+    /// Tells each reporter.
     public func testFinished(_ result: TestResult) { reporters.forEach { $0.testFinished(result) } }
+    /// Tells each reporter.
     public func fileFinished(_ result: FileResult) { reporters.forEach { $0.fileFinished(result) } }
+    /// Tells each reporter.
     public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
         reporters.forEach { $0.runFinished(summary, stoppedEarly: stoppedEarly) }
     }

@@ -41,10 +41,12 @@ public final class TextReporter: TestReporter {
         colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
+    /// Prints the seed of a shuffled run (and how to replay it).
     public func runStarted(fileCount: Int, seed: UInt64?) {
         if let seed { write("Shuffled with seed \(seed) (run again in this order with --seed \(seed))\n") }
     }
 
+    /// Remembers the file: its name is printed before its first result.
     public func fileStarted(_ file: String) {
         pendingFile = file
         shownPath = []
@@ -55,6 +57,7 @@ public final class TextReporter: TestReporter {
         pendingFile = nil
     }
 
+    /// Prints the test's line under its describes (✓, ✗ or a skip mark).
     public func testFinished(_ result: TestResult) {
         showFile()
         let describes = Array(result.test.path.dropLast())
@@ -80,6 +83,7 @@ public final class TextReporter: TestReporter {
         }
     }
 
+    /// Prints why the file could not load, if it could not.
     public func fileFinished(_ result: FileResult) {
         if let failure = result.loadFailure {
             showFile()
@@ -88,6 +92,7 @@ public final class TextReporter: TestReporter {
         }
     }
 
+    /// Prints every failure in full, then `N passed, N failed`.
     public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
         if !failures.isEmpty {
             write("\nFailures:\n")

@@ -8,8 +8,10 @@
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// A generator whose numbers follow from `seed`.
     public init(seed: UInt64) { state = seed }
 
+    /// The next number (SplitMix64).
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -335,6 +335,7 @@ public struct TestSelection: Sendable {
     /// A test with any of these is dropped.
     public var excludedTags: [String] = []
 
+    /// A selection by text (`--filter`), Lua pattern (`--filter-pattern`), and tags kept and dropped.
     public init(texts: [String] = [], patterns: [String] = [], tags: [String] = [], excludedTags: [String] = []) {
         self.texts = texts
         self.patterns = patterns

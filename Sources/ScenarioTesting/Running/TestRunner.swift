@@ -27,6 +27,7 @@ public struct TestOptions: Sendable {
     /// file's ``FileResult/coverage``.
     public var coverage = false
 
+    /// The defaults: every test, 5 s each, in declaration order, one file at a time, in this process.
     public init() {}
 }
 
@@ -44,11 +45,14 @@ public final class TestRunner: Sendable {
     /// Makes the host a spec file runs in (called on the worker's thread).
     public typealias HostFactory = @Sendable () throws -> FactoryHost
 
+    /// The spec files, in the order they run (unless shuffled).
     public let files: [String]
+    /// How they run.
     public let options: TestOptions
     /// Makes the host each spec file runs in.
     public let makeHost: HostFactory
 
+    /// A runner of `files` with `options`, each file in a host `makeHost` makes.
     public init(files: [String], options: TestOptions, makeHost: @escaping HostFactory) {
         self.files = files
         self.options = options
@@ -57,9 +61,11 @@ public final class TestRunner: Sendable {
 
     /// What a run came to.
     public struct Outcome: Sendable {
+        /// The counts.
         public var summary: TestSummary
         /// `--fail-fast` stopped it before every test ran.
         public var stoppedEarly: Bool
+        /// Each file's results.
         public var files: [FileResult]
     }
 

@@ -192,6 +192,7 @@ public final class WorkerReportWriter {
     /// this worker with SIGPIPE; a worker stuck in C is ended by its hard stop.)
     private let token: String
 
+    /// A writer on descriptor 3 (the report pipe the runner opened for this worker).
     public init() {
         // Standard output line by line: its lines and standard error's (unbuffered)
         // reach the captured output in the order they were written.

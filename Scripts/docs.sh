@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of the three library modules — LuaBridge,
+# FactoryRegistry, FactoryScripting: their catalogs (Sources/<Module>/<Module>.docc)
+# and every public declaration's doc comment — with swift-docc-plugin, into
+# .build/docs/<Module>.doccarchive. Any DocC warning (a broken symbol link, a
+# doc comment naming a parameter that does not exist) fails the build.
+#
+#   Scripts/docs.sh                  all three
+#   Scripts/docs.sh FactoryRegistry  one
+#
+# Browse an archive: swift package --disable-sandbox preview-documentation --target FactoryRegistry
+set -euo pipefail
+cd "$(dirname "$0")/.."
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(LuaBridge FactoryRegistry FactoryScripting)
+mkdir -p .build/docs
+status=0
+for target in "${targets[@]}"; do
+    log=".build/docs/$target.log"
+    if ! swift package --allow-writing-to-directory .build/docs generate-documentation \
+            --target "$target" --warnings-as-errors --output-path ".build/docs/$target.doccarchive" > "$log" 2>&1; then
+        grep -E "warning:|error:" "$log" | grep -v "^\[" >&2 || tail -20 "$log" >&2
+        echo "docs: $target: DocC failed (see $log)" >&2
+        status=1
+        continue
+    fi
+    echo "docs: $target: .build/docs/$target.doccarchive"
+done
+exit $status
