@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the three library modules — LuaBridge,
-# FactoryRegistry, FactoryScripting: their catalogs (Sources/<Module>/<Module>.docc)
-# and every public declaration's doc comment — with swift-docc-plugin, into
-# .build/docs/<Module>.doccarchive. Any DocC warning (a broken symbol link, a
-# doc comment naming a parameter that does not exist) fails the build.
+# Builds the DocC documentation of the library modules — LuaBridge,
+# FactoryRegistry, FactoryScripting (with catalogs: Sources/<Module>/<Module>.docc)
+# and ScenarioTesting — with swift-docc-plugin, into .build/docs/<Module>.doccarchive.
+# Any DocC warning (a broken symbol link, a doc comment naming a parameter that
+# does not exist) fails the build, and so does a public declaration without a doc
+# comment or a throwing one without `- Throws:` (Scripts/doc_coverage.py, on the
+# symbol graphs DocC was given).
 #
-#   Scripts/docs.sh                  all three
+#   Scripts/docs.sh                  all four
 #   Scripts/docs.sh FactoryRegistry  one
 #
 # Browse an archive: swift package --disable-sandbox preview-documentation --target FactoryRegistry
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(LuaBridge FactoryRegistry FactoryScripting)
+[ ${#targets[@]} -eq 0 ] && targets=(LuaBridge FactoryRegistry FactoryScripting ScenarioTesting)
 mkdir -p .build/docs
 status=0
 for target in "${targets[@]}"; do
@@ -26,4 +28,7 @@ for target in "${targets[@]}"; do
     fi
     echo "docs: $target: .build/docs/$target.doccarchive"
 done
+# The symbol graphs the plugin extracted (public declarations only), beside the build.
+symbols="$(dirname "$(swift build --show-bin-path)")/extracted-symbols/main"
+python3 Scripts/doc_coverage.py "$symbols" "${targets[@]}" || status=1
 exit $status

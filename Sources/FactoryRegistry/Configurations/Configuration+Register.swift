@@ -11,6 +11,8 @@ extension Configuration {
     /// Inside the factory, resolve only what `dependencies` declares: anything
     /// else is an `undeclaredDependency` error, so graphs and validation see
     /// every edge.
+    ///
+    /// - Throws: `RegistryError`, as ``add(_:)`` does: `.duplicateRegistration` for a key registered here already without `overrides`; `.invalidRegistration` for a registration that cannot be made (runtime arguments on a non-transient, say).
     public func register<T>(
         _ type: T.Type, name: String? = nil, scope: Scope = .transient, eager: Bool = false,
         dependencies: [Dependency] = [], overrides: Bool = false,
@@ -32,6 +34,8 @@ extension Configuration {
     /// try app.register(Handler.self, name: "json", into: .set) { _ in JSONHandler() }
     /// try app.register(Handler.self, into: .map(key: "xml")) { _ in XMLHandler() }
     /// ```
+    ///
+    /// - Throws: `RegistryError`, as ``add(_:)`` does: `.duplicateRegistration` for a key registered here already without `overrides`; `.invalidRegistration` for a registration that cannot be made (runtime arguments on a non-transient, say).
     public func register<T>(
         _ type: T.Type, name: String? = nil, into contribution: Contribution, scope: Scope = .transient,
         dependencies: [Dependency] = [], overrides: Bool = false,
@@ -56,6 +60,8 @@ extension Configuration {
     /// }
     /// let child = try container.resolve(ChildViewController.self, argument: someUser)
     /// ```
+    ///
+    /// - Throws: `RegistryError`, as ``add(_:)`` does: `.duplicateRegistration` for a key registered here already without `overrides`; `.invalidRegistration` for a registration that cannot be made (runtime arguments on a non-transient, say).
     public func register<T, A>(
         _ type: T.Type, name: String? = nil, argument: (String, A.Type),
         dependencies: [Dependency] = [], overrides: Bool = false,
@@ -70,6 +76,8 @@ extension Configuration {
     }
 
     /// Registers a factory for `type` that takes two typed runtime arguments.
+    ///
+    /// - Throws: `RegistryError`, as ``add(_:)`` does: `.duplicateRegistration` for a key registered here already without `overrides`; `.invalidRegistration` for a registration that cannot be made (runtime arguments on a non-transient, say).
     public func register<T, A, B>(
         _ type: T.Type, name: String? = nil, arguments a: (String, A.Type), _ b: (String, B.Type),
         dependencies: [Dependency] = [], overrides: Bool = false,
@@ -84,6 +92,8 @@ extension Configuration {
     }
 
     /// Registers a factory for `type` that takes three typed runtime arguments.
+    ///
+    /// - Throws: `RegistryError`, as ``add(_:)`` does: `.duplicateRegistration` for a key registered here already without `overrides`; `.invalidRegistration` for a registration that cannot be made (runtime arguments on a non-transient, say).
     public func register<T, A, B, C>(
         _ type: T.Type, name: String? = nil, arguments a: (String, A.Type), _ b: (String, B.Type), _ c: (String, C.Type),
         dependencies: [Dependency] = [], overrides: Bool = false,

@@ -42,6 +42,8 @@ public final class Configuration: @unchecked Sendable {
     /// Adds a registration. Registering a key twice is an error naming both
     /// origins, unless the second one `overrides`. A registration with runtime
     /// arguments must be transient.
+    ///
+    /// - Throws: `RegistryError`: `.duplicateRegistration` for a key registered here already (without `overrides`), `.invalidRegistration` for runtime arguments on a non-transient, a refinement that does not fit, or a registry that is gone.
     public func add(_ registration: consuming Registration) throws {
         // (Consumed: a registration handed over as its last use is stamped
         // with the configuration in place, not copied.)

@@ -33,6 +33,8 @@ extension Registry {
     /// scopes declared since are gone, registrations added since to older
     /// configurations too. Containers made meanwhile keep what they saw.
     /// Throws if `snapshot` was taken of another registry.
+    ///
+    /// - Throws: `RegistryError` (`.invalidRegistration`) for a snapshot of another registry.
     public func restore(_ snapshot: Snapshot) throws {
         guard snapshot.owner == ObjectIdentifier(self) else {
             throw RegistryError(.invalidRegistration, "cannot restore a snapshot taken of another registry")

@@ -30,6 +30,8 @@ public final class Registry: @unchecked Sendable {
 
     /// Defines a configuration, optionally extending another (which may be
     /// defined later). Defining a name twice is an error naming both origins.
+    ///
+    /// - Throws: `RegistryError`: `.invalidRegistration` for an empty name, `.duplicateConfiguration` for one defined already.
     @discardableResult
     public func defineConfiguration(_ name: String, extends parent: String? = nil,
                                     file: String = #fileID, line: Int = #line) throws -> Configuration {
@@ -37,6 +39,8 @@ public final class Registry: @unchecked Sendable {
     }
 
     /// Defines a configuration with an explicit origin (used by script layers).
+    ///
+    /// - Throws: `RegistryError`: `.invalidRegistration` for an empty name, `.duplicateConfiguration` for one defined already.
     @discardableResult
     public func defineConfiguration(_ name: String, extends parent: String?, origin: Origin) throws -> Configuration {
         guard !name.isEmpty else {
@@ -66,11 +70,15 @@ public final class Registry: @unchecked Sendable {
     // MARK: Scopes
 
     /// Declares a custom scope, optionally nested in another declared one.
+    ///
+    /// - Throws: `RegistryError` (`.invalidRegistration`) for a reserved or empty name, or a scope declared again with another parent.
     public func declareScope(_ name: String, in parent: String? = nil, file: String = #fileID, line: Int = #line) throws {
         try declareScope(ScopeDeclaration(name: name, parent: parent, origin: Origin(file: file, line: line)))
     }
 
     /// Declares a custom scope (used by script layers, with the script's origin).
+    ///
+    /// - Throws: `RegistryError` (`.invalidRegistration`) for a reserved or empty name, or a scope declared again with another parent.
     public func declareScope(_ declaration: ScopeDeclaration) throws {
         let reserved = ["transient", "graph", "singleton", "weak"]
         guard !reserved.contains(declaration.name), !declaration.name.isEmpty else {
@@ -111,12 +119,16 @@ public final class Registry: @unchecked Sendable {
     /// A new container: one live instance of configuration `name`, owning
     /// its singletons. Eager singletons are built now. Throws the first
     /// structural problem of the configuration (unknown parent, duplicates).
+    ///
+    /// - Throws: `RegistryError`: `.unknownConfiguration`, the configuration's first structural problem (a duplicate, a bad `extends`), or what building an eager singleton threw.
     public func container(_ name: String) throws -> Container {
         try container(name, disposer: nil)
     }
 
     /// The same, with what closes the instances it lets go that are not
     /// ``ScopeBound`` (held weakly: see ``InstanceDisposer``).
+    ///
+    /// - Throws: `RegistryError`: `.unknownConfiguration`, the configuration's first structural problem (a duplicate, a bad `extends`), or what building an eager singleton threw.
     public func container(_ name: String, disposer: (any InstanceDisposer)?) throws -> Container {
         let plan = try self.plan(name)
         if let problem = plan.problems.first { throw problem }
@@ -162,6 +174,8 @@ public final class Registry: @unchecked Sendable {
     /// ```swift
     /// let count = try registry.registrationCount(in: "app-tests")
     /// ```
+    ///
+    /// - Throws: `RegistryError` (`.unknownConfiguration`) when no configuration is named `name`.
     public func registrationCount(in name: String) throws -> Int {
         try lock.withLock {
             guard var current = configurationsByName[name] else {
@@ -184,6 +198,8 @@ public final class Registry: @unchecked Sendable {
 
     /// Every registration of configuration `name`, inherited ones included,
     /// as a container would see them.
+    ///
+    /// - Throws: `RegistryError` (`.unknownConfiguration`) when no configuration is named `name`.
     public func registrations(in name: String) throws -> [Registration] {
         try plan(name, caching: false).registrations.map(\.registration)
     }

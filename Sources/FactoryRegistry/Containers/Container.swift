@@ -54,6 +54,8 @@ public final class Container: Resolving, @unchecked Sendable {
     /// An instance of `type` (the one named `name`). The same as
     /// ``Resolving``'s, without the entry indirection — the hot path for
     /// container-level resolves.
+    ///
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
         guard let index = template.keys.find(ObjectIdentifier(type), name) else {
@@ -70,6 +72,8 @@ public final class Container: Resolving, @unchecked Sendable {
     /// ```swift
     /// let log = try Container.outsideAnyResolve { try container.resolve(Logger.self) }
     /// ```
+    ///
+    /// - Throws: What `body` throws.
     public static func outsideAnyResolve<R>(_ body: () throws -> R) rethrows -> R {
         try ResolutionContext.detached(body)
     }
@@ -90,6 +94,8 @@ public final class Container: Resolving, @unchecked Sendable {
     /// let child = try container.child([fake])
     /// let loader = try child.resolve(MovieLoader.self)     // the fake session, the parent's cache
     /// ```
+    ///
+    /// - Throws: `RegistryError`: `.scopeClosed` when this container is closed; a registration problem of the child's (a duplicate, a captive dependency) as `registry.validate` names it; what building an eager singleton threw.
     public func child(_ registrations: [Registration]) throws -> Container {
         try creationLock.withLock { try checkOpen("make a child") }
         let plan = try ContainerPlan(childOf: self.plan, adding: registrations)
@@ -123,6 +129,8 @@ public final class Container: Resolving, @unchecked Sendable {
     /// let container = try registry.container("app")
     /// defer { try? container.close() }
     /// ```
+    ///
+    /// - Throws: `RegistryError` (`.disposalFailed`) when closing some instances failed, after every instance was closed.
     public func close() throws {
         var failures = DisposalFailures()
         let order: [Int]? = creationLock.withLock {
@@ -178,6 +186,8 @@ public final class Container: Resolving, @unchecked Sendable {
 
     /// Opens an instance of custom scope `name`. A nested scope (`screen` in
     /// `session`) needs its parent open: it joins the newest one.
+    ///
+    /// - Throws: `RegistryError`: `.unknownScope` for a scope never declared, `.scopeNotOpen` when its parent scope is not open, `.scopeClosed` when the container is closed.
     public func openScope(_ name: String) throws -> ScopeHandle {
         guard let declaration = plan.scopes[name] else { throw unknownScope(name) }
         try creationLock.withLock { try checkOpen("open scope '\(name)'") }

@@ -22,6 +22,8 @@ public struct Resolver {
     }
 
     /// The container being resolved from.
+    ///
+    /// - Throws: `RegistryError` (`.resolverExpired`) once the factory has returned, or on another thread.
     public var container: Container {
         get throws {
             try ensureActive()
@@ -45,6 +47,8 @@ public struct Resolver {
 
     /// An instance of `type` (the one named `name`), which the registration
     /// must declare as an instance dependency.
+    ///
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw; `.resolverExpired` once the factory has returned.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
         try ensureActive()
@@ -59,6 +63,8 @@ public struct Resolver {
     }
 
     /// Resolves a declared dependency by key, untyped (for script factories).
+    ///
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw; `.resolverExpired` once the factory has returned.
     public func resolveAny(_ key: ServiceKey) throws -> Any {
         try ensureActive()
         let index = try dependency(key.type.id, key.name, { key.type.name }, kind: .instance)
@@ -67,6 +73,8 @@ public struct Resolver {
 
     /// A provider of `type`, which the registration must declare as a
     /// provider dependency. It resolves later, each time it is called.
+    ///
+    /// - Throws: `RegistryError`: `.undeclaredDependency` when the factory did not declare the provider, `.resolverExpired` once it has returned.
     public func provider<T>(_ type: T.Type = T.self, name: String? = nil) throws -> Provider<T> {
         try ensureActive()
         let index = try dependency(ObjectIdentifier(type), name, { String(describing: T.self) }, kind: .provider)
@@ -84,6 +92,8 @@ public struct Resolver {
     }
 
     /// An untyped provider of a declared provider dependency (for script factories).
+    ///
+    /// - Throws: `RegistryError`: `.undeclaredDependency` when the factory did not declare the provider, `.resolverExpired` once it has returned.
     public func anyProvider(_ key: ServiceKey) throws -> Provider<Any> {
         try ensureActive()
         let index = try dependency(key.type.id, key.name, { key.type.name }, kind: .provider)
@@ -147,21 +157,29 @@ public struct Provider<T>: @unchecked Sendable {
     }
 
     /// Resolves a new instance (or the scoped one).
+    ///
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
     public func callAsFunction() throws -> T {
         try call(arguments: .none)
     }
 
     /// Resolves with one runtime argument.
+    ///
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
     public func callAsFunction<A>(_ a: A) throws -> T {
         try call(arguments: Arguments([a]))
     }
 
     /// Resolves with two runtime arguments.
+    ///
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
     public func callAsFunction<A, B>(_ a: A, _ b: B) throws -> T {
         try call(arguments: Arguments([a, b]))
     }
 
     /// Resolves with any runtime arguments, checked against the registration.
+    ///
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
     public func call(arguments: Arguments) throws -> T {
         guard let container else {
             throw RegistryError(.scopeClosed, "a provider was called after its container was released")

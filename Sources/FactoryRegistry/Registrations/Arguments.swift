@@ -23,6 +23,8 @@ public struct Arguments: @unchecked Sendable {
     public var count: Int { values.count }
 
     /// Argument `index` as `T`.
+    ///
+    /// - Throws: `RegistryError` (`.argumentMismatch`) when there is no argument at `index` or it is not a `T`.
     public func value<T>(_ index: Int, as type: T.Type = T.self) throws -> T {
         guard index >= 0, index < values.count else {
             throw RegistryError(.argumentMismatch, "no argument at position \(index + 1) (\(values.count) given)")

@@ -14,6 +14,8 @@ open class AnyFactory: @unchecked Sendable {
     init(typedID: ObjectIdentifier) { self.typedID = typedID }
 
     /// Builds one instance. Subclasses override it; the base class has nothing to build.
+    ///
+    /// - Throws: `RegistryError` (`.factoryFailed`) from the base class; a subclass throws what building failed with.
     open func make(_ resolver: Resolver, _ arguments: Arguments) throws -> Any {
         throw RegistryError(.factoryFailed, "this factory has no body (AnyFactory.make was not overridden)")
     }

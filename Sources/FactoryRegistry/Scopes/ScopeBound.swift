@@ -15,5 +15,7 @@ public protocol ScopeBound: AnyObject {
     /// instance first, nested scopes before their parent), or the container
     /// that holds it as a singleton closes. An error it throws is reported
     /// by that `close()`, after every other instance was closed.
+    ///
+    /// - Throws: What releasing failed with: the close reports it (`.disposalFailed`) after every other instance was closed.
     func scopeDidClose() throws
 }

@@ -46,6 +46,8 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
     public var instanceCount: Int { lock.withLock { instances.count } }
 
     /// Opens a scope nested in this one (`screen` inside `session`).
+    ///
+    /// - Throws: `RegistryError`: `.unknownScope`, `.scopeNotOpen` when `name` does not nest in this scope (or a scope it is in), `.scopeClosed` when this scope or its container is gone or closed.
     public func openScope(_ name: String) throws -> ScopeHandle {
         guard let container else {
             throw RegistryError(.scopeClosed, "cannot open scope '\(name)': the container is gone")
@@ -101,6 +103,8 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
     /// container's ``InstanceDisposer`` (a script host closes Lua objects).
     /// Every instance is closed even if some fail; the failures are then
     /// thrown together. Closing twice does nothing.
+    ///
+    /// - Throws: `RegistryError` (`.disposalFailed`) when closing some instances failed, after every instance was closed.
     public func close() throws {
         var failures = DisposalFailures()
         closeCollecting(&failures)

@@ -57,6 +57,8 @@ extension Registry {
     /// The graph of configuration `name`: everything reachable from `root`,
     /// or every registration when `root` is nil. Missing dependencies are
     /// nodes too (scope `missing`).
+    ///
+    /// - Throws: `RegistryError`: `.unknownConfiguration`, or `.missingRegistration` when nothing in it provides `root`.
     public func graph(of name: String, root: ServiceKey? = nil) throws -> DependencyGraph {
         let plan = try self.plan(name)
         var nodes: [DependencyGraph.Node] = []

@@ -25,6 +25,8 @@ extension FactoryHost {
     /// What a dry run registers cannot be built: it keeps no factories
     /// (building one throws an error that says so), only each `make`
     /// function alive, as a run would.
+    ///
+    /// - Throws: a `LuaError` when the dry-run library cannot be set up in the host's state.
     public func beginDryRun() throws {
         guard !isDryRun else { return }
         isDryRun = true
@@ -66,7 +68,7 @@ extension FactoryHost {
         try dryRunMakes?.rawSet(.integer(dryRunMakeCount), value)
     }
 
-    /// Stops the dry run for good (see ``LuaState/stop(_:)``) and returns
+    /// Stops the dry run for good (see `LuaState.stop(_:)`) and returns
     /// the error to raise: `place` is Lua's `"file:line: "` or empty.
     func stopDryRun(_ reason: DeclarationRun.Stop.Reason, at place: String, reason text: String) -> LuaRaise {
         let origin = place.isEmpty ? nil : Origin(parsingWhere: place)

@@ -28,6 +28,8 @@ extension FactoryHost {
     ///   expect(c:resolve("MovieLoader").session.baseURL):to_be("fixture://slow")
     /// end)
     /// ```
+    ///
+    /// - Throws: a `LuaError`: `.runtime` when the test has no container or a factory is building, `.typeMismatch` for a body that is not a registration table; a `RegistryError` for a registration that cannot be made.
     public func overrideInTest(_ testContainer: LuaValue, key: String, body: LuaValue, origin: Origin) throws {
         guard case .userdata(let userdata) = testContainer, let script = userdata.object(as: ScriptContainer.self) else {
             throw LuaError(.runtime, "override \"\(key)\": this test has no container (give its describe or it a config, or run with --config)")

@@ -88,6 +88,8 @@ public struct ScriptDefinitions: Sendable, Equatable {
     public var modules: [Module]
 
     /// Reads what `host` offers scripts (installing its deferred plugins).
+    ///
+    /// - Throws: what installing the host's deferred plugins threw (see ``FactoryHost/installPendingPlugins()``).
     public init(host: FactoryHost) throws {
         let types = host.types
         modules = try host.pluginModules().map { module in

@@ -162,6 +162,8 @@ public final class FactoryHost {
     /// A host with `plugins` installed and the DSL's globals defined. A
     /// `.sandboxed` host installs only plugins that reach nothing outside the
     /// process, unless `granting` says more (see ``PluginCapabilities``).
+    ///
+    /// - Throws: a `LuaError` when the state or the DSL cannot be set up; what installing a plugin threw.
     public init(plugins: [any FactoryPlugin] = [], libraries: LuaState.Libraries = .standard,
                 granting: PluginCapabilities? = nil) throws {
         grantedCapabilities = granting ?? (libraries == .sandboxed ? [] : .all)
@@ -180,6 +182,8 @@ public final class FactoryHost {
     /// Installs a Swift plugin: its types, its module, its factories — unless
     /// it reaches what ``grantedCapabilities`` does not allow; then its module
     /// raises an error saying so, and nothing of it is installed.
+    ///
+    /// - Throws: what the plugin's ``FactoryPlugin/install(in:)`` threw, or a deferred plugin's failure.
     public func install(_ plugin: any FactoryPlugin) throws {
         try installPendingPlugins()
         if try refuseIfNotGranted(plugin) { return }
@@ -232,6 +236,8 @@ public final class FactoryHost {
     /// ```swift
     /// for module in try host.pluginModules() { print(module.name, module.entries.map(\.name)) }
     /// ```
+    ///
+    /// - Throws: what installing the deferred plugins threw.
     public func pluginModules() throws -> [PluginModule] {
         try installPendingPlugins()
         return moduleEntries.keys.sorted().map { name in
@@ -250,6 +256,8 @@ public final class FactoryHost {
     /// try host.installWhenNeeded([NetworkingPlugin(), PersistencePlugin()])
     /// try host.run("print 'no plugin needed'", name: "quick.lua")   // installs nothing
     /// ```
+    ///
+    /// - Throws: a `LuaError` when the modules' loaders cannot be added to the state.
     public func installWhenNeeded(_ plugins: [any FactoryPlugin]) throws {
         for plugin in plugins {
             if try refuseIfNotGranted(plugin) { continue }
@@ -263,6 +271,8 @@ public final class FactoryHost {
 
     /// Installs the plugins ``installWhenNeeded(_:)`` deferred (if any), or
     /// reports why that failed.
+    ///
+    /// - Throws: what a deferred plugin's ``FactoryPlugin/install(in:)`` threw (again, on every later call).
     public func installPendingPlugins() throws {
         if let pluginFailure { throw pluginFailure }
         guard !pendingPlugins.isEmpty else { return }
@@ -368,12 +378,16 @@ public final class FactoryHost {
 
     /// Runs the script at `path` (errors carry Lua's message and traceback),
     /// then checks that every registration it made reached a configuration.
+    ///
+    /// - Throws: a `LuaError` carrying the script's error (message, traceback, the value it raised), or `.runtime` for a registration that reached no configuration.
     public func run(file path: String) throws {
         _ = try lua.runFile(path)
         try finishScript()
     }
 
     /// Runs `code` as a chunk named `name`; returns its results.
+    ///
+    /// - Throws: a `LuaError` carrying the script's error (message, traceback, the value it raised), or `.runtime` for a registration that reached no configuration.
     @discardableResult
     public func run(_ code: String, name: String) throws -> [LuaValue] {
         let results = try lua.run(code, name: name)
@@ -382,6 +396,8 @@ public final class FactoryHost {
     }
 
     /// Fails if a script made a registration that reached no configuration.
+    ///
+    /// - Throws: a `LuaError` (`.runtime`) naming a registration that reached no configuration.
     public func finishScript() throws {
         if let lost = unaddedRegistrations().first {
             throw LuaError(.runtime, lost.origin.map { "\($0): " } .map { $0 + lost.description } ?? lost.description)
@@ -403,6 +419,8 @@ public final class FactoryHost {
 
     /// A new container of configuration `name` (the same as scripts get
     /// from `container "name"`).
+    ///
+    /// - Throws: what `Registry.container(_:disposer:)` throws (`RegistryError`: `.unknownConfiguration`, a structural problem, an eager singleton's failure); what installing deferred plugins threw.
     public func container(_ name: String) throws -> Container {
         try installPendingPlugins()
         return try storedRegistry.container(name, disposer: self)
@@ -426,6 +444,8 @@ public final class FactoryHost {
     }
 
     /// `container` as scripts hold one (`c:resolve "X"`, `c:openScope "s"`).
+    ///
+    /// - Throws: a `LuaError` when the host's Lua state refuses (out of memory, say).
     public func scriptValue(for container: Container) throws -> LuaValue {
         .userdata(try lua.pushObject(ScriptContainer(container), type: try containerType()))
     }
@@ -447,6 +467,8 @@ public final class FactoryHost {
     }
 
     /// The registry key a script writes as `Type` or `Type#name`.
+    ///
+    /// - Throws: a `LuaError` (`.typeMismatch`) for text that is not a key, or names a type scripts do not know.
     public func serviceKey(parsing text: String) throws -> ServiceKey {
         try ScriptKey(parsing: text, catalog: types).serviceKey
     }
@@ -477,6 +499,8 @@ public final class FactoryHost {
     }
 
     /// Forgets every declaration made since `declarations` was taken.
+    ///
+    /// - Throws: a `RegistryError` (`.invalidRegistration`) for declarations taken of another host.
     public func restoreDeclarations(_ declarations: Declarations) throws {
         try registry.restore(declarations.registry)
         if specs.count > declarations.specCount { specs.removeLast(specs.count - declarations.specCount) }
@@ -496,6 +520,8 @@ public final class FactoryHost {
 
     /// Lets scripts `require` modules beside the script at `path` (searched
     /// after the stock `package.path`, as `factoryhost run` does).
+    ///
+    /// - Throws: a `LuaError` when the host's Lua state refuses (out of memory, say).
     public func addModuleDirectory(of path: String) throws {
         let dir = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "./"
         guard case .table(let package) = try lua.global("package"),

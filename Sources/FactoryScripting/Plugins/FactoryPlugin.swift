@@ -28,6 +28,8 @@ public protocol FactoryPlugin {
     /// it is ``PluginCapabilities/all``.
     var capabilities: PluginCapabilities { get }
     /// Exports types and registers factories.
+    ///
+    /// - Throws: what the plugin cannot install: an export or registration refused (a `LuaError` or `RegistryError`); the host then reports it.
     func install(in context: PluginContext) throws
 }
 

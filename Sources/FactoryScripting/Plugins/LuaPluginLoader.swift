@@ -18,6 +18,8 @@ extension FactoryHost {
     /// ```swift
     /// try host.loadLuaPlugins(searchPath: ["plugins"])   // plugins/analytics/{manifest,init}.lua
     /// ```
+    ///
+    /// - Throws: a `LuaError`: a search path entry that is not a directory, two plugins of one name, a missing `init.lua`, a `requires` cycle or an unknown requirement, or what a manifest or `init.lua` raised.
     @discardableResult
     public func loadLuaPlugins(searchPath: [String]) throws -> [LuaPluginManifest] {
         var manifests: [String: LuaPluginManifest] = [:]

@@ -41,6 +41,8 @@ public struct PluginCapabilities: OptionSet, Hashable, Sendable, CustomStringCon
     ]
 
     /// Parses `--allow` text: names separated by commas (`network,files`), or `all`.
+    ///
+    /// - Throws: ``CapabilityError`` naming an unknown capability.
     public init(parsing text: String) throws {
         var result: PluginCapabilities = []
         for word in text.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingSpaces() }) {

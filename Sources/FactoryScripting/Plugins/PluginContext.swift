@@ -44,6 +44,8 @@ public final class PluginContext {
     /// ```swift
     /// try context.export(MovieLoader.luaClass)   // evaluated on first use
     /// ```
+    ///
+    /// - Throws: a `LuaError` when the class name is taken by another export.
     public func export<T: LuaExportable>(_ description: @autoclosure @escaping () -> LuaClass<T>) throws {
         try catalog.addClass(making: description, exporter: "plugin '\(pluginName)'")
         let catalog = self.catalog
@@ -53,6 +55,8 @@ public final class PluginContext {
 
     /// Exports a Swift protocol as an interface: scripts can register it and
     /// implement it with tables; the module has `{ name, requires, implement }`.
+    ///
+    /// - Throws: a `LuaError` when the interface name is taken by another export.
     public func export<P>(_ interface: LuaInterface<P>) throws {
         try catalog.addInterface(interface, exporter: "plugin '\(pluginName)'")
         entries.append(Entry(name: interface.name, kind: .interface, make: { state in
@@ -76,6 +80,8 @@ public final class PluginContext {
 
     /// The configuration `name`, defined now if no one has defined it yet —
     /// where the plugin registers its Swift factories.
+    ///
+    /// - Throws: a `RegistryError` (`.invalidRegistration`) for an empty name.
     public func configuration(_ name: String, file: String = #fileID, line: Int = #line) throws -> Configuration {
         if let existing = registry.configuration(name) { return existing }
         return try registry.defineConfiguration(name, extends: nil, origin: Origin(file: file, line: line))

@@ -50,6 +50,8 @@ public struct ScriptType: @unchecked Sendable {
     public var isCollection: Bool { elementName != nil }
 
     /// The value as this type, converted from Lua.
+    ///
+    /// - Throws: a `LuaError` (`.typeMismatch`) when the value is not of this type.
     public func value(from lua: LuaValue, in state: LuaState) throws -> Any {
         try fromLua(lua, state)
     }

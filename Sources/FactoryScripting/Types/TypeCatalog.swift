@@ -76,6 +76,8 @@ public final class TypeCatalog {
 
     /// The type scripts call `name`; an unknown name is an error listing the
     /// exported ones.
+    ///
+    /// - Throws: a `LuaError` (`.typeMismatch`) for an unknown name, suggesting the nearest exported one.
     public func type(named name: String) throws -> ScriptType {
         if let lastFound, lastFound.name == name { return lastFound }
         if let type = types[name] {

@@ -75,12 +75,16 @@ public final class ConfigurationValues {
     // MARK: Sources
 
     /// `--set name=value`: the value as text, converted to the declared type when used.
+    ///
+    /// - Throws: a `LuaError` (`.typeMismatch`) for a name that is not a valid value name.
     public func set(_ name: String, to text: String) throws {
         try Self.checkName(name, what: "--set")
         fromCommandLine[name] = Given(value: .text(text), source: "--set \(name)")
     }
 
     /// `--set name=value` as one word.
+    ///
+    /// - Throws: a `LuaError` (`.typeMismatch`) for a word without `=` or with a bad name.
     public func set(assignment: String) throws {
         guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
             throw LuaError(.typeMismatch, "--set takes name=value (got '\(assignment)')")
@@ -126,6 +130,8 @@ public final class ConfigurationValues {
     /// A values file: Lua that returns a table of names to values
     /// (`return { baseURL = "https://…", retries = 5 }`), run with no
     /// library and a time limit, in a state of its own.
+    ///
+    /// - Throws: a `LuaError` naming the file: it cannot be read or compiled, it raised an error or ran out of time, or it did not return a table of valid names and values.
     public func addFile(_ path: String) throws {
         let lua = try LuaState(libraries: .sandboxed)
         lua.timeLimit = .seconds(2)

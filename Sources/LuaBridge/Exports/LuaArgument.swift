@@ -12,12 +12,18 @@ public protocol LuaArgument {
     /// The name used in "X expected" messages.
     static var luaArgumentName: String { get }
     /// Reads the argument at `position`.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch`, worded as Lua's `bad argument #n to 'f' (…)`, when the
+    ///   argument at `position` cannot be read as `Self`.
     static func read(from frame: LuaFrame, at position: Int32) throws -> Self
 }
 
 /// A Swift type an exported function can return.
 public protocol LuaResult {
     /// Pushes the value as one result.
+    ///
+    /// - Throws: a `LuaError` when the value cannot be pushed — of kind `.closed` for a reference from
+    ///   another Lua state, say.
     func push(to frame: LuaFrame) throws
 }
 
@@ -69,6 +75,8 @@ extension LuaValue: LuaArgument, LuaResult {
     /// `value`: anything will do.
     public static var luaArgumentName: String { "value" }
     /// Whatever is at `position` (`nil` if absent).
+    ///
+    /// - Throws: nothing: any value is read, an absent one as `nil`.
     public static func read(from frame: LuaFrame, at position: Int32) throws -> LuaValue { frame.value(position) }
     /// Pushes the value.
     ///
@@ -80,6 +88,9 @@ extension Optional: LuaArgument where Wrapped: LuaArgument {
     /// The wrapped type's name with ` or nil`.
     public static var luaArgumentName: String { Wrapped.luaArgumentName + " or nil" }
     /// `nil` or no value reads as `.none`; anything else must be a `Wrapped`.
+    ///
+    /// - Throws: what `Wrapped.read(from:at:)` throws; a plain type error from it (`… expected, got T`) is
+    ///   reworded to expect `… or nil`.
     public static func read(from frame: LuaFrame, at position: Int32) throws -> Wrapped? {
         if frame.isNoneOrNil(position) { return nil }
         do {
@@ -103,6 +114,9 @@ extension Array: LuaArgument where Element: LuaConvertible {
     /// `array of <element>`.
     public static var luaArgumentName: String { "array of \(Element.luaTypeName)" }
     /// A sequence table; a wrong element names its index.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` (a bad-argument error naming `position`) when the value
+    ///   is not a table, not a sequence, or has an element that is not an `Element` (named by its index).
     public static func read(from frame: LuaFrame, at position: Int32) throws -> [Element] {
         let value = frame.value(position)
         guard case .table = value else { throw frame.typeError(position, expected: luaArgumentName) }

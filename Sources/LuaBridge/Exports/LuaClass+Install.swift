@@ -5,6 +5,9 @@ extension LuaClass {
     /// Installs the type in `state` — its hidden metatable with methods,
     /// properties, `__tostring` and `__eq` — and returns its class table
     /// (`{ new = … }`), ready to be put in a module.
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when `state` is closed, or `.memory` when Lua runs out of
+    ///   memory (or stack) while the tables and functions are made.
     public func install(in state: LuaState) throws -> LuaTable {
         let typeName = name
         let metatable = try state.metatable(for: typeName)

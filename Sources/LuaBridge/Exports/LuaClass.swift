@@ -42,6 +42,9 @@ public final class LuaClass<Object: LuaExportable> {
     // MARK: Constructors
 
     /// `Type.new()`.
+    ///
+    /// An error `body` throws is raised as a Lua error in the script calling
+    ///   `Type.new()`.
     @discardableResult
     public func constructor(_ body: @escaping () throws -> Object) -> Self {
         constructorBody = { _ in try body() }
@@ -50,6 +53,9 @@ public final class LuaClass<Object: LuaExportable> {
     }
 
     /// `Type.new(a)`.
+    ///
+    /// From Lua, a wrong argument raises `bad argument #1 to 'Type.new' (…)`,
+    ///   and an error `body` throws is raised as a Lua error in the calling script.
     @discardableResult
     public func constructor<A: LuaArgument>(_ body: @escaping (A) throws -> Object) -> Self {
         constructorBody = { f in try body(A.read(from: f, at: 1)) }
@@ -58,6 +64,9 @@ public final class LuaClass<Object: LuaExportable> {
     }
 
     /// `Type.new(a, b)`.
+    ///
+    /// From Lua, a wrong argument raises `bad argument #n to 'Type.new' (…)`,
+    ///   and an error `body` throws is raised as a Lua error in the calling script.
     @discardableResult
     public func constructor<A: LuaArgument, B: LuaArgument>(_ body: @escaping (A, B) throws -> Object) -> Self {
         constructorBody = { f in try body(A.read(from: f, at: 1), B.read(from: f, at: 2)) }
@@ -66,6 +75,9 @@ public final class LuaClass<Object: LuaExportable> {
     }
 
     /// `Type.new(a, b, c)`.
+    ///
+    /// From Lua, a wrong argument raises `bad argument #n to 'Type.new' (…)`,
+    ///   and an error `body` throws is raised as a Lua error in the calling script.
     @discardableResult
     public func constructor<A: LuaArgument, B: LuaArgument, C: LuaArgument>(_ body: @escaping (A, B, C) throws -> Object) -> Self {
         constructorBody = { f in try body(A.read(from: f, at: 1), B.read(from: f, at: 2), C.read(from: f, at: 3)) }
@@ -79,6 +91,9 @@ public final class LuaClass<Object: LuaExportable> {
     /// ```swift
     /// .constructor(frame: { SignInViewModel(api: try authInterface.argument($0, 1)) })
     /// ```
+    ///
+    /// An error `body` throws (a bad-argument error from reading the frame,
+    ///   say) is raised as a Lua error in the script calling `Type.new(…)`.
     @discardableResult
     public func constructor(frame body: @escaping (LuaFrame) throws -> Object) -> Self {
         constructorBody = body
@@ -87,6 +102,9 @@ public final class LuaClass<Object: LuaExportable> {
 
     /// `Type.new { name = value, … }`: a constructor taking one table of named
     /// arguments (read them with ``LuaNamedArguments``).
+    ///
+    /// From Lua, an error `body` throws, or a `.typeMismatch` one for an
+    ///   argument name `body` did not read, is raised as a Lua error in the calling script.
     @discardableResult
     public func namedConstructor(_ body: @escaping (LuaNamedArguments) throws -> Object) -> Self {
         namedConstructorBody = { table, f in
@@ -102,6 +120,9 @@ public final class LuaClass<Object: LuaExportable> {
     // MARK: Methods
 
     /// `obj:name()`.
+    ///
+    /// From Lua, a receiver that is not an `Object` or an error `body` throws
+    ///   is raised as a Lua error in the calling script.
     @discardableResult
     @inlinable
     public func method<R: LuaResult>(_ name: String, _ body: @escaping (Object) throws -> R) -> Self {
@@ -111,6 +132,9 @@ public final class LuaClass<Object: LuaExportable> {
     }
 
     /// `obj:name(a)`.
+    ///
+    /// From Lua, a bad receiver or argument (a `bad argument` error) or an
+    ///   error `body` throws is raised as a Lua error in the calling script.
     @discardableResult
     @inlinable
     public func method<A: LuaArgument, R: LuaResult>(_ name: String, _ body: @escaping (Object, A) throws -> R) -> Self {
@@ -120,6 +144,9 @@ public final class LuaClass<Object: LuaExportable> {
     }
 
     /// `obj:name(a, b)`.
+    ///
+    /// From Lua, a bad receiver or argument (a `bad argument` error) or an
+    ///   error `body` throws is raised as a Lua error in the calling script.
     @discardableResult
     @inlinable
     public func method<A: LuaArgument, B: LuaArgument, R: LuaResult>(_ name: String, _ body: @escaping (Object, A, B) throws -> R) -> Self {
@@ -129,6 +156,9 @@ public final class LuaClass<Object: LuaExportable> {
     }
 
     /// `obj:name(…)` returning nothing.
+    ///
+    /// From Lua, a receiver that is not an `Object` or an error `body` throws
+    ///   is raised as a Lua error in the calling script.
     @discardableResult
     @inlinable
     public func method(_ name: String, _ body: @escaping (Object) throws -> Void) -> Self {
@@ -138,6 +168,9 @@ public final class LuaClass<Object: LuaExportable> {
     }
 
     /// `obj:name(a)` returning nothing.
+    ///
+    /// From Lua, a bad receiver or argument (a `bad argument` error) or an
+    ///   error `body` throws is raised as a Lua error in the calling script.
     @discardableResult
     @inlinable
     public func method<A: LuaArgument>(_ name: String, _ body: @escaping (Object, A) throws -> Void) -> Self {
@@ -147,6 +180,9 @@ public final class LuaClass<Object: LuaExportable> {
     }
 
     /// `obj:name(a, b)` returning nothing.
+    ///
+    /// From Lua, a bad receiver or argument (a `bad argument` error) or an
+    ///   error `body` throws is raised as a Lua error in the calling script.
     @discardableResult
     @inlinable
     public func method<A: LuaArgument, B: LuaArgument>(_ name: String, _ body: @escaping (Object, A, B) throws -> Void) -> Self {
@@ -156,6 +192,9 @@ public final class LuaClass<Object: LuaExportable> {
     }
 
     /// A method working on its frame directly (any arguments, any results).
+    ///
+    /// From Lua, a receiver that is not an `Object` or an error `body` throws
+    ///   is raised as a Lua error in the calling script.
     @discardableResult
     @inlinable
     public func method(_ name: String, frame body: @escaping (Object, LuaFrame) throws -> Int32) -> Self {
@@ -178,6 +217,9 @@ public final class LuaClass<Object: LuaExportable> {
     ///         return entry.isFinal           // remembered: the next call never enters Swift
     ///     }
     /// ```
+    ///
+    /// From Lua, a receiver that is not an `Object` or an error `body` throws
+    ///   is raised as a Lua error in the calling script.
     @discardableResult
     public func memoizingMethod(_ name: String, _ body: @escaping (Object, LuaFrame) throws -> Bool) -> Self {
         methods.append(LuaMethodEntry(name, memoizing: true, { f in
@@ -191,6 +233,9 @@ public final class LuaClass<Object: LuaExportable> {
     // MARK: Properties, tostring, equality
 
     /// A read-only property: `obj.name`.
+    ///
+    /// From Lua, an error `get` throws is raised in the script reading
+    ///   `obj.name`, and assigning raises `property 'name' of Type is read-only`.
     @discardableResult
     public func property<V: LuaResult>(_ name: String, _ get: @escaping (Object) throws -> V) -> Self {
         getters[name] = { object, f in try get(object).push(to: f) }
@@ -199,6 +244,9 @@ public final class LuaClass<Object: LuaExportable> {
     }
 
     /// A read-write property: `obj.name`, `obj.name = value` (the value is checked).
+    ///
+    /// From Lua, an error `get` or `set` throws is raised as a Lua error in
+    ///   the calling script, as is a value of the wrong type (`bad value for 'name' …`).
     @discardableResult
     public func property<V: LuaResult & LuaArgument>(_ name: String, get: @escaping (Object) throws -> V,
                                                       set: @escaping (Object, V) throws -> Void) -> Self {
@@ -273,6 +321,9 @@ public final class LuaNamedArguments {
     }
 
     /// The argument `name` (nil if absent) converted to `T`.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` (`bad argument 'name' to 'Type.new' (…)`) when the
+    ///   value is present but not a `T`; `.closed` when the state is closed.
     public func optional<T: LuaConvertible>(_ name: String, as type: T.Type = T.self) throws -> T? {
         used.insert(name)
         let value = try table.rawGet(LuaValue(name))
@@ -285,6 +336,9 @@ public final class LuaNamedArguments {
     }
 
     /// The argument `name`, which must be present.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` (`bad argument 'name' to 'Type.new' (…)`) when the
+    ///   argument is absent or not a `T`; `.closed` when the state is closed.
     public func required<T: LuaConvertible>(_ name: String, as type: T.Type = T.self) throws -> T {
         guard let value = try optional(name, as: T.self) else {
             throw LuaError(.typeMismatch, "bad argument '\(name)' to '\(function)' (\(T.luaTypeName) expected, got no value)")

@@ -16,6 +16,9 @@ public protocol LuaExportable: AnyObject, LuaArgument, LuaResult, LuaConvertible
 
 extension LuaExportable {
     /// The object inside a userdata of this type (or of a subclass's exported type).
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when `value` is not a userdata holding a `Self`, or its
+    ///   object was already released.
     public static func fromLua(_ value: LuaValue) throws -> Self {
         guard case .userdata(let userdata) = value, let object = userdata.object(as: Self.self) else {
             throw LuaError.typeMismatch(expected: luaTypeName, got: value.typeName)
@@ -24,6 +27,8 @@ extension LuaExportable {
     }
 
     /// A userdata holding the object, with its exported type's metatable.
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when `state` is closed.
     public func toLua(in state: LuaState) throws -> LuaValue {
         .userdata(try state.pushObject(self, type: Self.luaTypeName))
     }
@@ -41,6 +46,8 @@ extension LuaExportable {
     }
 
     /// Pushes the object as a userdata of its ``LuaExportable/luaTypeName``.
+    ///
+    /// - Throws: nothing: pushing an object cannot fail.
     public func push(to frame: LuaFrame) throws {
         frame.pushObject(self, type: Self.luaTypeName)
     }
@@ -85,6 +92,8 @@ public struct LuaMetatableReference {
 extension LuaState {
     /// A reference to the metatable of userdata type `type` (created if
     /// needed), for ``LuaFrame/pushObject(_:metatable:)``.
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public func metatableReference(for type: String) throws -> LuaMetatableReference {
         let L = try thread()
         try reserve(4, in: L)

@@ -31,6 +31,9 @@ public struct LuaFactoryClosure<Product: LuaExportable> {
     /// Argument `position` of a call from Lua, which must be a function:
     /// otherwise `bad argument #n to 'f' (function (factory closure 'name' making an
     /// OnboardingViewController) expected, got string)`.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` (the bad-argument error above) when argument `position`
+    ///   is not a function.
     public init(_ frame: LuaFrame, _ position: Int32, name: String) throws {
         guard case .function(let function) = frame.value(position) else {
             throw frame.typeError(position, expected: "function (factory closure '\(name)' making \(Self.article(Product.luaTypeName)))")
@@ -39,12 +42,18 @@ public struct LuaFactoryClosure<Product: LuaExportable> {
     }
 
     /// Calls the closure with no arguments and checks what it made.
+    ///
+    /// - Throws: the `LuaError` the Lua function raises (message and traceback), `.closed` once the state is
+    ///   closed, or `.typeMismatch` naming the closure when its first result is not a `Product`.
     public func callAsFunction() throws -> Product {
         try product(of: function.call())
     }
 
     /// Calls the closure with a table of named runtime arguments (how a
     /// `provider` with `args` takes them) and checks what it made.
+    ///
+    /// - Throws: the `LuaError` the Lua function raises (message and traceback); `.closed` once the state is
+    ///   closed or for a value of another state; `.typeMismatch` when the first result is not a `Product`.
     public func callAsFunction(_ arguments: [String: LuaValue]) throws -> Product {
         guard let state = function.state else { throw LuaError(.closed, "the Lua state is closed") }
         let table = try state.newTable(hashCapacity: arguments.count)

@@ -4,6 +4,9 @@ import CLuaShim
 /// The body of a Swift function callable from Lua: reads its arguments from
 /// the ``LuaCall`` and returns its results. Throwing raises a Lua error at the
 /// caller's position (`script.lua:4: <description>`).
+///
+/// - Throws: any error, which is raised in Lua for the caller: with the caller's position in front, unless it
+///   is a `LuaRaise` or an error Lua code raised.
 public typealias LuaFunctionBody = (LuaCall) throws -> [LuaValue]
 
 /// One call of a Swift function from Lua: its arguments, and the state to
@@ -38,6 +41,9 @@ public struct LuaCall {
 
     /// Argument `position` converted to `T`, or Lua's `bad argument` error:
     /// `bad argument #2 to 'name' (integer expected, got string)`.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` (`bad argument #n to 'name' (…)`) when the argument is
+    ///   missing or cannot be read as `T`, whatever kind of `LuaError` the conversion threw.
     public func argument<T: LuaConvertible>(_ position: Int, as type: T.Type = T.self) throws -> T {
         let v = position <= count ? value(position) : nil
         do {
@@ -72,6 +78,8 @@ final class SwiftFunctionBox {
 
 extension LuaState {
     /// A Lua function that runs `body`. `name` is used in argument errors.
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public func function(_ name: String, _ body: @escaping LuaFunctionBody) throws -> LuaFunction {
         try pushSwiftFunction(SwiftFunctionBox(name: name, body: body))
     }

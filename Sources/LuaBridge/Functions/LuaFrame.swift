@@ -6,6 +6,9 @@ import CLuaShim
 /// it pushed. No arrays are built, so a call costs little more than a bare
 /// `lua_CFunction` (see the `lua_call` benchmark). Throwing raises a Lua
 /// error at the caller's position, as with ``LuaFunctionBody``.
+///
+/// - Throws: any error, which is raised in Lua for the caller: with the caller's position in front, unless it
+///   is a `LuaRaise` or an error Lua code raised.
 public typealias LuaFrameFunction = (LuaFrame) throws -> Int32
 
 /// One call's stack frame, for ``LuaFrameFunction``s.
@@ -62,6 +65,9 @@ public struct LuaFrame {
     // MARK: Arguments
 
     /// Argument `position` as an integer (a float with an exact integer value converts).
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` (`bad argument #n to 'name' (…)`) when the argument is
+    ///   not a number (a string is not converted) or is a float with no exact integer value.
     @inlinable
     public func integer(_ position: Int32) throws -> Int {
         var exact: Int32 = 0
@@ -77,6 +83,9 @@ public struct LuaFrame {
     /// ±inf are refused ("bad argument #1 to 'f' (finite number expected,
     /// got nan)"): Swift code given one traps on its first `Int(x)`. Take a
     /// ``LuaValue`` to see every number as it is.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` (a bad-argument error) when the argument is not a
+    ///   number (a string is not converted), or is NaN or ±inf.
     @inlinable
     public func number(_ position: Int32) throws -> Double {
         guard lua_type(L, position) == LUA_TNUMBER else { throw typeError(position, expected: "number") }
@@ -88,6 +97,9 @@ public struct LuaFrame {
     }
 
     /// Argument `position` as a Bool (only `true` and `false` are booleans).
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` (a bad-argument error) when the argument is not a
+    ///   boolean.
     @inlinable
     public func boolean(_ position: Int32) throws -> Bool {
         guard lua_type(L, position) == LUA_TBOOLEAN else { throw typeError(position, expected: "boolean") }
@@ -95,6 +107,9 @@ public struct LuaFrame {
     }
 
     /// Argument `position` as Swift text (a string of valid UTF-8).
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` (a bad-argument error) when the argument is not a
+    ///   string (a number is not converted) or is not valid UTF-8.
     public func string(_ position: Int32) throws -> String {
         guard lua_type(L, position) == LUA_TSTRING else { throw typeError(position, expected: "string") }
         var length = 0
@@ -118,6 +133,9 @@ public struct LuaFrame {
 
     /// The Swift object of type `T` inside argument `position`, a userdata
     /// pushed as `typeName` (see ``LuaState/pushObject(_:type:)``).
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` (a bad-argument error) when the argument is not a
+    ///   userdata holding a `T`, or its object was released by its finalizer.
     @inlinable
     public func object<T: AnyObject>(_ position: Int32, as type: T.Type, typeName: String) throws -> T {
         if let raw = fh_to_object_of_type(L, position, swiftTypeIdentity(T.self)) {
@@ -168,12 +186,17 @@ public struct LuaFrame {
     /// Pushes argument `position` again, as it is.
     public func pushArgument(_ position: Int32) { lua_pushvalue(L, position) }
     /// Pushes any value (throws for a reference from another state).
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when `value` is a reference from another (or a closed) state.
     public func push(_ value: LuaValue) throws { try state.push(value, in: L) }
 
     /// Marks the result just pushed as one to remember (a memoizing method).
     func pushMemoMarker() { fh_push_memo_marker(L) }
 
     /// Makes room for `count` more results.
+    ///
+    /// - Throws: a `LuaError` of kind `.memory` (`stack overflow`) when the stack cannot grow by `count` (it
+    ///   never can by 1,000,000 or more).
     public func reserve(_ count: Int) throws { try state.reserve(count, in: L) }
 
     // MARK: Bound values
@@ -195,6 +218,9 @@ public struct LuaFrame {
     /// }
     /// // greeter("ann")()  →  "hello, ann"
     /// ```
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when `count` is outside 0…250 or more than was pushed,
+    ///   or `function` is no Swift function (the values are then popped); `.closed` if it is another state's.
     public func pushBound(_ function: LuaFunction, values count: Int32) throws {
         guard count >= 0, count <= 250, count <= lua_gettop(L) - self.count else {
             throw LuaError(.typeMismatch, "cannot bind \(count) values to a function")
@@ -318,6 +344,8 @@ func exactly<T: AnyObject>(_ type: T.Type, _ raw: UnsafeMutableRawPointer) -> T?
 extension LuaState {
     /// A Lua function that runs `body` on its stack frame. `name` is used in
     /// argument errors.
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public func frameFunction(_ name: String, _ body: @escaping LuaFrameFunction) throws -> LuaFunction {
         try pushSwiftFunction(SwiftFunctionBox(name: name, frame: body))
     }

@@ -15,6 +15,9 @@ extension LuaFunction {
     /// stack index of the first result (a nil there when the function
     /// returned nothing). `pushing` has room for 24 values (``LuaFrame/reserve(_:)``
     /// for more); a count that is not what it pushed is an error, not a call.
+    ///
+    /// - Throws: what `pushing` or `reading` throws; a `LuaError` of kind `.runtime` when `pushing` miscounts
+    ///   (nothing is called), `.closed` once the state is closed, or the function's error with its traceback.
     public func call<R>(pushing: (LuaFrame) throws -> Int32, reading: (LuaFrame, Int32) throws -> R) throws -> R {
         let (state, L) = try pushSelf()
         let base = lua_gettop(L) - 1

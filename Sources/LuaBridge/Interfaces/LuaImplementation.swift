@@ -46,6 +46,9 @@ public final class LuaImplementation: @unchecked Sendable {
     }
 
     /// Calls `table:method(arguments…)` and returns its first result as `R`.
+    ///
+    /// - Throws: a `LuaError`: `.closed` once the state is closed, `.runtime` off its owner thread,
+    ///   `.typeMismatch` when the method is gone or returns no `R`, or what an argument or the method raises.
     public func call<R: LuaConvertible>(_ method: String, _ arguments: any LuaConvertible...,
                                         returning type: R.Type = R.self) throws -> R {
         let (results, function) = try invoke(method, arguments)
@@ -65,6 +68,9 @@ public final class LuaImplementation: @unchecked Sendable {
     /// ```swift
     /// var creditService: CreditService { get throws { try implementation.property("creditService") } }
     /// ```
+    ///
+    /// - Throws: a `LuaError`: `.closed` once the state is closed, `.runtime` off its owner thread,
+    ///   `.typeMismatch` when the property is missing or not an `R`, or what an `__index` metamethod raises.
     public func property<R: LuaConvertible>(_ name: String, as type: R.Type = R.self) throws -> R {
         guard let state = link.state else { throw LuaError(.closed, "\(interfaceName).\(name): the Lua state is closed") }
         try state.checkOwnerThread("\(interfaceName).\(name) (implemented in Lua)")
@@ -77,6 +83,9 @@ public final class LuaImplementation: @unchecked Sendable {
     }
 
     /// Calls `table:method(arguments…)` for its effect; results are ignored.
+    ///
+    /// - Throws: a `LuaError`: `.closed` once the state is closed, `.runtime` off its owner thread,
+    ///   `.typeMismatch` when the method is gone, or what an argument's conversion or the method raises.
     public func call(_ method: String, _ arguments: any LuaConvertible...) throws {
         _ = try invoke(method, arguments)
     }
@@ -103,6 +112,9 @@ extension LuaState {
     /// try lua.presentImplementation(members, as: proxy)     // proxy's __index is members
     /// let factory = try interface.implementation(of: .table(proxy), in: lua)
     /// ```
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed or either table belongs to another
+    ///   state.
     public func presentImplementation(_ table: LuaTable, as face: LuaTable) throws {
         if implementationFaces == nil {
             let faces = try newTable(), weakKeys = try newTable(hashCapacity: 1)

@@ -87,6 +87,9 @@ public struct LuaInterface<Protocol>: @unchecked Sendable {
     /// (wrapped by the adapter), a Swift object that already conforms, or an
     /// adapter handed back to Swift. Anything else is a `.typeMismatch` error
     /// that lists what is missing.
+    ///
+    /// - Throws: that `.typeMismatch` `LuaError`; or, while a table is checked, `.closed` or an error its
+    ///   `__index` raises other than a `.runtime` one (a limit that fired, say).
     public func implementation(of value: LuaValue, in state: LuaState) throws -> Protocol {
         switch value {
         case .table(let table):
@@ -108,6 +111,9 @@ public struct LuaInterface<Protocol>: @unchecked Sendable {
     /// Argument `position` of an exported function as a `Protocol`, with a
     /// Lua-style error: `bad argument #1 to 'SignInViewModel.new' (table does
     /// not implement AuthRemoteAPI: missing signIn)`.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch`, worded as a bad-argument error, when the value does
+    ///   not implement the interface; other errors of `implementation(of:in:)` as they are.
     public func argument(_ frame: LuaFrame, _ position: Int32) throws -> Protocol {
         do {
             return try implementation(of: frame.value(position), in: frame.state)
@@ -117,6 +123,9 @@ public struct LuaInterface<Protocol>: @unchecked Sendable {
     }
 
     /// The required methods `table` lacks (empty when it implements the interface).
+    ///
+    /// - Throws: a `LuaError` that `table`'s `__index` raises other than a `.runtime` one (that counts as a
+    ///   missing method): `.closed`, or a limit that fired, say.
     public func missingMethods(in table: LuaTable) throws -> [String] {
         try requiredMethods.filter { method in
             if case .function = try member(method, of: table) { return false }
@@ -127,6 +136,9 @@ public struct LuaInterface<Protocol>: @unchecked Sendable {
     /// What keeps `table` from implementing the interface, in words: the
     /// methods it lacks, then each member that is there but no function
     /// (`signIn is a string, not a function`). Empty if it implements it.
+    ///
+    /// - Throws: a `LuaError` that `table`'s `__index` raises other than a `.runtime` one (that counts as a
+    ///   missing member): `.closed`, or a limit that fired, say.
     public func problems(in table: LuaTable) throws -> [String] {
         var missing: [String] = [], wrong: [String] = []
         for method in requiredMethods {

@@ -50,6 +50,9 @@ public struct ScriptRunner {
         case require(String)
 
         /// Runs it in `state`, as lua.c's dostring / dolibrary do.
+        ///
+        /// - Throws: a `LuaError`: `.syntax` when the statement does not compile, `.runtime` when the state
+        ///   has no `require`, or what running the statement or `require` raises.
         public func run(in state: LuaState) throws {
             switch self {
             case .execute(let code):
@@ -105,6 +108,9 @@ public struct ScriptRunner {
     /// Runs the script in `state` (opened with ``libraries``, set up by its
     /// owner — a host with its own globals, say); `finish` runs after the
     /// script returns, and may still fail the run. Returns the exit status.
+    ///
+    /// Any error — from LUA_INIT, a prelude, the script or `finish` — is reported on
+    ///   standard error (`<program>: …`) and the run returns 1.
     public func run(in state: LuaState, limitsApplied: Bool = false, finish: () throws -> Void = {}) -> Int32 {
         if !limitsApplied { applyLimits(to: state) }
         do {

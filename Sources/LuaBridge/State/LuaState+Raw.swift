@@ -15,6 +15,8 @@ extension LuaState {
     ///     lua_setglobal(L, "increment")
     /// }
     /// ```
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed, or what `body` throws.
     public func withRawState<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
         try body(thread())
     }
@@ -29,6 +31,8 @@ extension LuaState {
     /// let f = try lua.function(cFunction: count)
     /// let n = try f.call(1, 2, 3)          // [3]
     /// ```
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public func function(cFunction: lua_CFunction) throws -> LuaFunction {
         let L = try thread()
         lua_pushcclosure(L, cFunction, 0)
@@ -44,6 +48,9 @@ extension LuaState {
     /// let log = try lua.run("return { close = function(self) print('closed') end }", name: "x")[0]
     /// try lua.close(log)        // prints "closed"; true
     /// ```
+    ///
+    /// - Throws: the `LuaError` the `__close` metamethod or `close` method raises (message and traceback), or
+    ///   `.closed` when the state is closed or `value` belongs to another state.
     @discardableResult
     public func close(_ value: LuaValue) throws -> Bool {
         switch value {

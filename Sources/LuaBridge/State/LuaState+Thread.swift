@@ -27,6 +27,8 @@ extension LuaState {
 
     /// Throws unless the calling thread owns the state; `what` names the
     /// caller in the message ("the Lua factory for MovieLoader").
+    ///
+    /// - Throws: a `LuaError` of kind `.runtime` when called on a thread other than the owner's.
     public func checkOwnerThread(_ what: @autoclosure () -> String) throws {
         guard isOnOwnerThread else {
             throw LuaError(.runtime, "\(what()) was called on another thread: a Lua state runs on the thread that owns it "

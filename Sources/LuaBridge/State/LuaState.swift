@@ -64,6 +64,9 @@ public final class LuaState {
     let serial = fh_new_serial()
 
     /// Creates a state and opens `libraries`.
+    ///
+    /// - Throws: a `LuaError` of kind `.memory` when the state cannot be allocated, or the error raised while
+    ///   `libraries` are opened.
     public init(libraries: Libraries = .standard) throws {
         guard let L = fh_newstate(swiftFunctionDispatch, swiftObjectRelease) else {
             throw LuaError(.memory, "not enough memory")
@@ -321,6 +324,9 @@ public final class LuaState {
 
     /// Compiles `code` into a function without running it. `name` appears in
     /// messages (`name:3: …`).
+    ///
+    /// - Throws: a `LuaError` of kind `.syntax` when `code` does not compile, `.memory` when Lua runs out of
+    ///   memory, `.closed` when the state is closed.
     public func load(_ code: String, name: String) throws -> LuaFunction {
         try load(bytes: Array(code.utf8), chunkName: "=" + name)
     }
@@ -328,6 +334,9 @@ public final class LuaState {
     /// Compiles a chunk from bytes. `chunkName` follows Lua's convention:
     /// `@file.lua` for a file, `=name` for a literal name. `mode` is `"t"`
     /// (text), `"b"` (binary) or `"bt"`.
+    ///
+    /// - Throws: a `LuaError` of kind `.syntax` when the chunk does not compile or `mode` refuses it,
+    ///   `.memory` when Lua runs out of memory, `.closed` when the state is closed.
     public func load(bytes: [UInt8], chunkName: String, mode: String = "t") throws -> LuaFunction {
         let L = try thread()
         let status = bytes.withUnsafeBufferPointer { buffer in
@@ -340,6 +349,9 @@ public final class LuaState {
     }
 
     /// Compiles a file (a first `#` line is skipped); `nil` reads standard input.
+    ///
+    /// - Throws: a `LuaError` of kind `.file` when the file cannot be opened or read, `.syntax` when it does
+    ///   not compile or `mode` refuses it, `.closed` when the state is closed.
     public func loadFile(_ path: String?, mode: String = "t") throws -> LuaFunction {
         let L = try thread()
         let status = fh_loadfile(L, path, mode)
@@ -348,12 +360,18 @@ public final class LuaState {
     }
 
     /// Compiles and runs `code`, returning what it returns.
+    ///
+    /// - Throws: a `LuaError`: `.syntax` when `code` does not compile; else the error running it raises, with
+    ///   message and traceback (`.runtime`, or a limit's kind such as `.timeLimit`).
     @discardableResult
     public func run(_ code: String, name: String) throws -> [LuaValue] {
         try load(code, name: name).call()
     }
 
     /// Compiles and runs a file, returning what it returns.
+    ///
+    /// - Throws: a `LuaError`: `.file` when the file cannot be read, `.syntax` when it does not compile; else
+    ///   the error running it raises, with message and traceback.
     @discardableResult
     public func runFile(_ path: String) throws -> [LuaValue] {
         try loadFile(path).call()
@@ -368,6 +386,8 @@ public final class LuaState {
     // MARK: Globals
 
     /// The global table.
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public var globals: LuaTable {
         get throws {
             let L = try thread()
@@ -378,16 +398,22 @@ public final class LuaState {
     }
 
     /// The global `name` (raw access: no metamethods on `_G` run).
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public func global(_ name: String) throws -> LuaValue {
         try globals.rawGet(LuaValue(name))
     }
 
     /// Sets the global `name` (raw access).
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed or `value` belongs to another state.
     public func setGlobal(_ name: String, _ value: LuaValue) throws {
         try globals.rawSet(LuaValue(name), value)
     }
 
     /// A new empty table. The capacities are hints, clamped to 0…16M.
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public func newTable(arrayCapacity: Int = 0, hashCapacity: Int = 0) throws -> LuaTable {
         let L = try thread()
         let limit = 1 << 24
@@ -397,6 +423,9 @@ public final class LuaState {
     }
 
     /// `setmetatable(table, metatable)`, raw (no `__metatable` check).
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed or either table belongs to another
+    ///   state.
     public func setMetatable(of table: LuaTable, to metatable: LuaTable?) throws {
         let L = try thread()
         try reserve(4, in: L)
@@ -457,6 +486,8 @@ public final class LuaState {
     ///     let value = try error.errorValueID.flatMap { try lua.errorValue($0) }   // the table
     /// }
     /// ```
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public func errorValue(_ id: Int) throws -> LuaValue? {
         let L = try thread()
         let type = fh_push_kept_error_value(L, lua_Integer(id))

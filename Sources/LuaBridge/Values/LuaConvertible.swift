@@ -13,8 +13,13 @@ public protocol LuaConvertible {
     /// The Lua-facing name of the type for messages (`"integer"`, `"string"`, …).
     static var luaTypeName: String { get }
     /// Reads a value of this type.
+    ///
+    /// - Throws: a `LuaError` when `value` cannot be read as `Self`, by convention of kind `.typeMismatch`.
     static func fromLua(_ value: LuaValue) throws -> Self
     /// Converts to a Lua value (tables are created in `state`).
+    ///
+    /// - Throws: a `LuaError` when the value cannot be made in `state` — of kind `.closed` when the state is
+    ///   closed, say.
     func toLua(in state: LuaState) throws -> LuaValue
 }
 
@@ -22,8 +27,12 @@ extension LuaValue: LuaConvertible {
     /// `value`: any Lua value will do.
     public static var luaTypeName: String { "value" }
     /// The value itself.
+    ///
+    /// - Throws: nothing; `throws` only meets the `LuaConvertible` requirement.
     public static func fromLua(_ value: LuaValue) throws -> LuaValue { value }
     /// The value itself.
+    ///
+    /// - Throws: nothing; `throws` only meets the `LuaConvertible` requirement.
     public func toLua(in state: LuaState) throws -> LuaValue { self }
 }
 
@@ -35,6 +44,8 @@ extension Bool: LuaConvertible {
     /// - Throws: `.typeMismatch` for anything else.
     public static func fromLua(_ value: LuaValue) throws -> Bool { try value.bool() }
     /// A Lua boolean.
+    ///
+    /// - Throws: nothing; `throws` only meets the `LuaConvertible` requirement.
     public func toLua(in state: LuaState) throws -> LuaValue { .boolean(self) }
 }
 
@@ -46,6 +57,8 @@ extension Int: LuaConvertible {
     /// - Throws: `.typeMismatch` for anything else.
     public static func fromLua(_ value: LuaValue) throws -> Int { try value.int() }
     /// A Lua integer (it stays an integer).
+    ///
+    /// - Throws: nothing; `throws` only meets the `LuaConvertible` requirement.
     public func toLua(in state: LuaState) throws -> LuaValue { .integer(self) }
 }
 
@@ -54,6 +67,8 @@ extension Double: LuaConvertible {
     public static var luaTypeName: String { "number" }
     /// A finite number: NaN and ±inf are refused, as for arguments (see
     /// ``LuaFrame/number(_:)``); ``LuaValue/double()`` reads any number.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` for a non-number, NaN or ±inf.
     public static func fromLua(_ value: LuaValue) throws -> Double {
         let number = try value.double()
         guard number.isFinite else {
@@ -62,6 +77,8 @@ extension Double: LuaConvertible {
         return number
     }
     /// A Lua float.
+    ///
+    /// - Throws: nothing; `throws` only meets the `LuaConvertible` requirement.
     public func toLua(in state: LuaState) throws -> LuaValue { .number(self) }
 }
 
@@ -70,9 +87,11 @@ extension String: LuaConvertible {
     public static var luaTypeName: String { "string" }
     /// A Lua string of valid UTF-8.
     ///
-    /// - Throws: `.typeMismatch` for another type or for bytes that are not UTF-8 (read a ``LuaString`` to keep any bytes).
+    /// - Throws: `.typeMismatch` for another type, `.encoding` for bytes that are not UTF-8 (read a ``LuaString`` to keep any bytes).
     public static func fromLua(_ value: LuaValue) throws -> String { try value.string() }
     /// A Lua string of the UTF-8 bytes.
+    ///
+    /// - Throws: nothing; `throws` only meets the `LuaConvertible` requirement.
     public func toLua(in state: LuaState) throws -> LuaValue { .string(LuaString(self)) }
 }
 
@@ -84,6 +103,8 @@ extension LuaString: LuaConvertible {
     /// - Throws: `.typeMismatch` for anything else.
     public static func fromLua(_ value: LuaValue) throws -> LuaString { try value.luaString() }
     /// A Lua string, byte for byte.
+    ///
+    /// - Throws: nothing; `throws` only meets the `LuaConvertible` requirement.
     public func toLua(in state: LuaState) throws -> LuaValue { .string(self) }
 }
 
@@ -98,6 +119,8 @@ extension LuaTable: LuaConvertible {
         return t
     }
     /// The table itself.
+    ///
+    /// - Throws: nothing; a table of another state is refused (`.closed`) only where it is pushed.
     public func toLua(in state: LuaState) throws -> LuaValue { .table(self) }
 }
 
@@ -112,6 +135,8 @@ extension LuaFunction: LuaConvertible {
         return f
     }
     /// The function itself.
+    ///
+    /// - Throws: nothing; a function of another state is refused (`.closed`) only where it is pushed.
     public func toLua(in state: LuaState) throws -> LuaValue { .function(self) }
 }
 
@@ -119,6 +144,9 @@ extension Optional: LuaConvertible where Wrapped: LuaConvertible {
     /// The wrapped type's name with `?` (`integer?`).
     public static var luaTypeName: String { Wrapped.luaTypeName + "?" }
     /// `nil` reads as `.none`; anything else must be a `Wrapped`.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` (`X or nil expected, got T`, in place of `Wrapped`'s
+    ///   own message) when a non-nil value is not a `Wrapped`; other errors as they are.
     public static func fromLua(_ value: LuaValue) throws -> Wrapped? {
         if case .nil = value { return nil }
         do {
@@ -128,6 +156,8 @@ extension Optional: LuaConvertible where Wrapped: LuaConvertible {
         }
     }
     /// `nil` for `.none`, else the wrapped value's conversion.
+    ///
+    /// - Throws: what the wrapped value's `toLua(in:)` throws.
     public func toLua(in state: LuaState) throws -> LuaValue {
         try self.map { try $0.toLua(in: state) } ?? .nil
     }
@@ -137,6 +167,9 @@ extension Array: LuaConvertible where Element: LuaConvertible {
     /// `array of <element>`.
     public static var luaTypeName: String { "array of \(Element.luaTypeName)" }
     /// A sequence table `{v1, v2, …}`; an element of the wrong type names its index.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when `value` is not a sequence table; an element's
+    ///   error keeps its kind, its message prefixed `element [i]: `.
     public static func fromLua(_ value: LuaValue) throws -> [Element] {
         guard case .table(let table) = value else {
             throw LuaError.typeMismatch(expected: luaTypeName, got: value.typeName)
@@ -150,6 +183,9 @@ extension Array: LuaConvertible where Element: LuaConvertible {
         }
     }
     /// A new sequence table `{v1, v2, …}`.
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when `state` is closed, or what an element's `toLua(in:)`
+    ///   throws.
     public func toLua(in state: LuaState) throws -> LuaValue {
         let table = try state.newTable(arrayCapacity: count)
         for (index, item) in enumerated() { try table.rawSet(.integer(index + 1), item.toLua(in: state)) }
@@ -161,6 +197,9 @@ extension Dictionary: LuaConvertible where Key: LuaConvertible, Value: LuaConver
     /// `table of <key> to <value>`.
     public static var luaTypeName: String { "table of \(Key.luaTypeName) to \(Value.luaTypeName)" }
     /// A table; a key or value of the wrong type names the key.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when `value` is not a table; a key's or value's error
+    ///   keeps its kind, its message prefixed `field [key]: `.
     public static func fromLua(_ value: LuaValue) throws -> [Key: Value] {
         guard case .table(let table) = value else {
             throw LuaError.typeMismatch(expected: luaTypeName, got: value.typeName)
@@ -176,6 +215,9 @@ extension Dictionary: LuaConvertible where Key: LuaConvertible, Value: LuaConver
         return result
     }
     /// A new table of the converted keys and values.
+    ///
+    /// - Throws: a `LuaError`: `.closed` when `state` is closed, `.typeMismatch` when a key converts to nil
+    ///   or NaN, or what a key's or value's `toLua(in:)` throws.
     public func toLua(in state: LuaState) throws -> LuaValue {
         let table = try state.newTable(hashCapacity: count)
         for (k, v) in self { try table.rawSet(k.toLua(in: state), v.toLua(in: state)) }

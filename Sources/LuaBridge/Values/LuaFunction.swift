@@ -12,12 +12,18 @@ import CLuaShim
 /// ```
 public final class LuaFunction: LuaReference {
     /// Calls the function with `arguments`; returns all its results.
+    ///
+    /// - Throws: the `LuaError` the call fails with, with message and traceback (`.runtime`, or a limit's
+    ///   kind such as `.timeLimit`); `.closed` when the state is closed or an argument is of another state.
     @discardableResult
     public func call(_ arguments: LuaValue...) throws -> [LuaValue] {
         try call(arguments: arguments)
     }
 
     /// Calls the function with `arguments`; returns all its results.
+    ///
+    /// - Throws: the `LuaError` the call fails with, with message and traceback (`.runtime`, or a limit's
+    ///   kind such as `.timeLimit`); `.closed` when the state is closed or an argument is of another state.
     @discardableResult
     public func call(arguments: [LuaValue]) throws -> [LuaValue] {
         try invoke(arguments, asScript: false)

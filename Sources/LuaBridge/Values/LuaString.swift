@@ -20,6 +20,8 @@ public struct LuaString: Hashable, Sendable, ExpressibleByStringLiteral, CustomS
     public init(stringLiteral value: String) { self.init(value) }
 
     /// The bytes as a Swift string; throws if they are not valid UTF-8.
+    ///
+    /// - Throws: a `LuaError` of kind `.encoding` when the bytes are not valid UTF-8.
     public func string() throws -> String {
         guard let s = String(validating: bytes, as: UTF8.self) else {
             throw LuaError(.encoding, "string is not valid UTF-8")

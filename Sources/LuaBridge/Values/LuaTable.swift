@@ -15,6 +15,9 @@ import CLuaShim
 /// ```
 public final class LuaTable: LuaReference {
     /// `t[key]`, running `__index` if the table has one.
+    ///
+    /// - Throws: the `LuaError` an `__index` metamethod raises (message and traceback), or `.closed` when the
+    ///   state is closed or `key` belongs to another state.
     public func get(_ key: LuaValue) throws -> LuaValue {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
@@ -26,6 +29,9 @@ public final class LuaTable: LuaReference {
     }
 
     /// `t[key] = value`, running `__newindex` if the table has one.
+    ///
+    /// - Throws: the `LuaError` a `__newindex` metamethod raises, or Lua's own for a nil or NaN key (kind
+    ///   `.runtime`); `.closed` when the state is closed or `key` or `value` is of another state.
     public func set(_ key: LuaValue, _ value: LuaValue) throws {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
@@ -37,6 +43,8 @@ public final class LuaTable: LuaReference {
     }
 
     /// `rawget(t, key)`.
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed or `key` belongs to another state.
     public func rawGet(_ key: LuaValue) throws -> LuaValue {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
@@ -53,6 +61,8 @@ public final class LuaTable: LuaReference {
     /// let make = LuaFieldName("make")
     /// let f = try body.rawGet(make)
     /// ```
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public func rawGet(_ field: LuaFieldName) throws -> LuaValue {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
@@ -72,6 +82,8 @@ public final class LuaTable: LuaReference {
     /// let (values, count) = try body.rawGet(fields: [LuaFieldName("make"), LuaFieldName("deps")])
     /// if values.filter({ !$0.isNil }).count != count { /* an unknown field */ }
     /// ```
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public func rawGet(fields: [LuaFieldName]) throws -> (values: [LuaValue], entryCount: Int) {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
@@ -103,6 +115,8 @@ public final class LuaTable: LuaReference {
 
     /// How many key/value pairs the table holds (raw, in `next` order),
     /// found without converting any of them.
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public var entryCount: Int {
         get throws {
             let (_, L) = try pushSelf()
@@ -113,6 +127,9 @@ public final class LuaTable: LuaReference {
     }
 
     /// `rawset(t, key, value)`. A nil or NaN key is an error.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` for a nil or NaN key, or `.closed` when the state is
+    ///   closed or `key` or `value` belongs to another state.
     public func rawSet(_ key: LuaValue, _ value: LuaValue) throws {
         switch key {
         case .nil: throw LuaError(.typeMismatch, "table index is nil")
@@ -128,6 +145,8 @@ public final class LuaTable: LuaReference {
     }
 
     /// The raw length (`rawlen(t)`): the border of the array part.
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public var count: Int {
         get throws {
             let (_, L) = try pushSelf()
@@ -137,6 +156,9 @@ public final class LuaTable: LuaReference {
     }
 
     /// Every key/value pair, in Lua's `next` order (no metamethods).
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed, or `.runtime` when the table
+    ///   changed during the walk (a finalizer changed it).
     public func pairs() throws -> [(key: LuaValue, value: LuaValue)] {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
@@ -161,6 +183,9 @@ public final class LuaTable: LuaReference {
     /// ```swift
     /// try table.forEachPair { key, value in print(key, value) }
     /// ```
+    ///
+    /// - Throws: what `body` throws (the walk stops there); a `LuaError` of kind `.closed` when the state is
+    ///   closed, or `.runtime` when the table changed during the walk.
     public func forEachPair(_ body: (_ key: LuaValue, _ value: LuaValue) throws -> Void) throws {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
@@ -188,6 +213,9 @@ public final class LuaTable: LuaReference {
     }
 
     /// The table as a sequence `t[1] … t[n]`; throws if it has any other key.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when a key is not one of `1…n`; else what `pairs()`
+    ///   throws (`.closed`, `.runtime`).
     public func array() throws -> [LuaValue] {
         let entries = try pairs()
         var items = [LuaValue](repeating: .nil, count: entries.count)
@@ -201,6 +229,9 @@ public final class LuaTable: LuaReference {
     }
 
     /// The table as a dictionary (no metamethods).
+    ///
+    /// - Throws: what `pairs()` throws: `.closed` when the state is closed, `.runtime` when the table changed
+    ///   during the walk.
     public func dictionary() throws -> [LuaValue: LuaValue] {
         var result: [LuaValue: LuaValue] = [:]
         for (key, value) in try pairs() { result[key] = value }
@@ -208,7 +239,12 @@ public final class LuaTable: LuaReference {
     }
 
     /// Convenience: `t[name]` for a string key.
+    ///
+    /// - Throws: what `get(_:)` throws for a `LuaValue` key: an `__index` metamethod's error, or `.closed`.
     public func get(_ name: String) throws -> LuaValue { try get(LuaValue(name)) }
     /// Convenience: `t[name] = value` for a string key.
+    ///
+    /// - Throws: what `set(_:_:)` throws for a `LuaValue` key: a `__newindex` metamethod's error, or
+    ///   `.closed`.
     public func set(_ name: String, _ value: LuaValue) throws { try set(LuaValue(name), value) }
 }

@@ -44,6 +44,8 @@ extension LuaState {
     /// userdata holds a retained reference, released exactly once by `__gc` —
     /// and returns it. The type's metatable is hidden from scripts; fill it
     /// through ``metatable(for:)``.
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public func pushObject(_ object: AnyObject, type: String) throws -> LuaUserdata {
         let L = try thread()
         try reserve(4, in: L)
@@ -54,6 +56,8 @@ extension LuaState {
 
     /// The metatable of userdata type `type` (created on first use with `__gc`,
     /// `__name` and a hidden `__metatable`).
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public func metatable(for type: String) throws -> LuaTable {
         let L = try thread()
         try reserve(4, in: L)

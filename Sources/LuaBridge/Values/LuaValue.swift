@@ -75,12 +75,17 @@ public enum LuaValue {
 
 extension LuaValue {
     /// The boolean; throws unless the value is a boolean.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when the value is not a boolean.
     public func bool() throws -> Bool {
         if case .boolean(let b) = self { return b }
         throw LuaError.typeMismatch(expected: "boolean", got: typeName)
     }
 
     /// The integer; a float with an exact integer value converts, other values throw.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when the value is not a number (a string is not
+    ///   converted) or is a float with no exact integer value.
     public func int() throws -> Int {
         switch self {
         case .integer(let i): return i
@@ -92,6 +97,9 @@ extension LuaValue {
     }
 
     /// The number as a `Double` (integers convert).
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when the value is not a number (a string is not
+    ///   converted).
     public func double() throws -> Double {
         switch self {
         case .integer(let i): return Double(i)
@@ -101,27 +109,38 @@ extension LuaValue {
     }
 
     /// The string's bytes; throws unless the value is a string.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when the value is not a string.
     public func luaString() throws -> LuaString {
         if case .string(let s) = self { return s }
         throw LuaError.typeMismatch(expected: "string", got: typeName)
     }
 
     /// The string as Swift text; throws unless it is a string of valid UTF-8.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when the value is not a string, or `.encoding` when it
+    ///   is not valid UTF-8.
     public func string() throws -> String { try luaString().string() }
 
     /// The table; throws unless the value is a table.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when the value is not a table.
     public func table() throws -> LuaTable {
         if case .table(let t) = self { return t }
         throw LuaError.typeMismatch(expected: "table", got: typeName)
     }
 
     /// The function; throws unless the value is a function.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when the value is not a function.
     public func function() throws -> LuaFunction {
         if case .function(let f) = self { return f }
         throw LuaError.typeMismatch(expected: "function", got: typeName)
     }
 
     /// The userdata; throws unless the value is a full userdata.
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when the value is not a full userdata.
     public func userdata() throws -> LuaUserdata {
         if case .userdata(let u) = self { return u }
         throw LuaError.typeMismatch(expected: "userdata", got: typeName)

@@ -15,6 +15,8 @@ import Darwin
 public enum SpecDiscovery {
     /// The spec files under `paths`, each directory's sorted by path; a file
     /// given twice is run once.
+    ///
+    /// - Throws: ``DiscoveryError`` for a path that does not exist or cannot be read.
     public static func files(in paths: [String]) throws(DiscoveryError) -> [String] {
         var found: [String] = []
         var visited = Set<FileIdentity>()          // directories walked: a symlink loop is walked once

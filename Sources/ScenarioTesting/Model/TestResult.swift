@@ -49,8 +49,11 @@ public struct TestFailure: Error, Sendable, Equatable {
 public struct TestResult: Sendable {
     /// Passed, failed (with why), or skipped (with the reason given).
     public enum Outcome: Sendable, Equatable {
+        /// Every expectation held.
         case passed
+        /// It failed, and why.
         case failed(TestFailure)
+        /// It did not run, and why (`pending`).
         case skipped(String)
     }
 

@@ -19,7 +19,7 @@ public struct TestOptions: Sendable {
     /// When set, each spec file runs in a worker process started with this
     /// command plus `--worker-file FILE --worker-position N --worker-skip K`
     /// (the command's own `test` options); the worker calls
-    /// ``TestRunner/runWorker(file:position:skip:)``. A test that ends its
+    /// ``TestRunner/runWorkerAndExit(file:position:skip:)``. A test that ends its
     /// worker — stuck in C code past its limit, or crashing — fails, and a
     /// new worker runs the rest of the file.
     public var workerCommand: [String]?
@@ -285,7 +285,7 @@ public final class TestRunner: Sendable {
     /// `position` in the run, for the shuffle) from its `skip`th selected
     /// test on, reporting each test on descriptor 3, and ends the worker
     /// process (status 0: failures are in the reports): the file's state
-    /// closes with ``LuaState/closeAndExit(status:)`` — its finalizers run,
+    /// closes with `LuaState.closeAndExit(status:)` — its finalizers run,
     /// its memory is left to the exit.
     public func runWorkerAndExit(file: String, position: Int, skip: Int) -> Never {
         let out = WorkerReportWriter()
