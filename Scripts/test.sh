@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/install-deps.sh
 command -v swift >/dev/null 2>&1 || { echo "test: the Swift toolchain (6.0 or newer) is not installed" >&2; exit 1; }
-swift build --build-tests
+# The versions Package.resolved pins (committed: the ones CI tested); a stale file fails here.
+swift build --build-tests --force-resolved-versions
 swift build --product generate-manual      # the man page's generator, for the install test
 swift test --skip-build --disable-xctest
 # In CI (CI=true), also: every test under ASan (UBSan in C), the registry's
@@ -34,6 +35,9 @@ if command -v luacheck >/dev/null 2>&1; then
 else
     echo "test: luacheck is not installed (macOS: luarocks install luacheck); the project's Lua was not checked" >&2
 fi
+# The DocC archives, with warnings as errors, and every public declaration
+# documented (Scripts/docs.sh).
+Scripts/docs.sh
 # What an editor shows with `factoryhost types`' definitions, asked of a real
 # Lua language server over LSP (Linux x86-64; installs it under .build once).
 Scripts/editor-check.sh "$bin"
