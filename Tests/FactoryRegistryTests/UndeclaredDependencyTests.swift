@@ -35,6 +35,35 @@ struct UndeclaredDependencyTests {
         #expect(error?.path == ["Holder", "Logger"])
     }
 
+    /// The same for a transient with a typed factory (the registry's fast
+    /// path), and however the factory handles the error. Before: the
+    /// transient was built, and the holder too.
+    @Test(arguments: [false, true])
+    func anUndeclaredTransientIsAnErrorToo(swallowed: Bool) throws {
+        let captured = Captured()
+        let registry = Registry()
+        let app = try registry.defineConfiguration("app")
+        try app.register(Logger.self) { _ in Logger(life, "Logger") }                    // transient, typed, no arguments
+        try app.register(Holder.self) { _ in
+            let container = try #require(captured.container)
+            return Holder(swallowed ? try? container.resolve(Logger.self) : try container.resolve(Logger.self))
+        }
+        let container = try registry.container("app")
+        captured.container = container
+        let error = registryError { _ = try container.resolve(Holder.self) }
+        #expect(error?.kind == .undeclaredDependency, "\(String(describing: error))")
+        #expect(error?.message == "the factory for Holder resolved Logger through a container, but does not declare it")
+        #expect(error?.path == ["Holder", "Logger"])
+        // Declared, it is built.
+        let declared = try registry.defineConfiguration("declared", extends: "app")
+        try declared.register(Holder.self, dependencies: [.instance(Logger.self)], overrides: true) { _ in
+            Holder(try captured.container?.resolve(Logger.self))
+        }
+        let other = try registry.container("declared")
+        captured.container = other
+        #expect(try other.resolve(Holder.self).logger != nil)
+    }
+
     @Test func aDeclaredOneIsFine() throws {
         for declared in [Dependency.instance(Logger.self), .provider(Logger.self)] {
             let (container, _) = try container(declaring: [declared])

@@ -220,7 +220,12 @@ struct ResolutionContext {
         // Deep paths take the general path, which also watches the stack.
         if state.pointee.pathCount >= InlinePath.capacity { return nil }
         if pathContains(Int32(index)) { throw cycleError(index) }
-        if state.pointee.pathCount == 0 && state.pointee.outer != nil { try checkReentry(index) }
+        if state.pointee.pathCount == 0 && state.pointee.outer != nil {
+            // Started inside a factory, through a container it captured: not a
+            // second resolve of what it builds, and one it declares.
+            try checkReentry(index)
+            try checkDeclaredByOuter(index)
+        }
         pushPath(Int32(index))
         return entry.factory
     }
@@ -233,13 +238,18 @@ struct ResolutionContext {
     func resolveInline<T>(_ index: Int, as type: T.Type) throws -> T {
         if let factory = try enterFastPath(index, typeID: ObjectIdentifier(T.self)) {
             defer { leaveFastPath() }
+            let built: T
             do {
-                return try factory._withUnsafeGuaranteedRef {
+                built = try factory._withUnsafeGuaranteedRef {
                     try unsafeDowncast($0, to: TypedFactory<T>.self).makeTyped(Resolver(context: self, current: index), .none)
                 }
             } catch {
+                if state.pointee.undeclaredPending { try throwUndeclared() }
                 throw factoryError(error, index)
             }
+            // The factory resolved what it does not declare, and went on (see `checkDeclaredByOuter`).
+            if state.pointee.undeclaredPending { try throwUndeclared() }
+            return built
         }
         if state.pointee.pathCount == 0 && state.pointee.outer != nil { try checkDeclaredByOuter(index) }
         if let built = builtSingleton(index), let value = built as? T { return value }
@@ -503,8 +513,8 @@ struct ResolutionContext {
     /// (Out of line, like the other rare errors of `resolve` and `build`: a
     /// thrown error's temporaries would take room in their frames, which
     /// every level of a deep graph pays for.)
-    @inline(never)
-    private func throwUndeclared() throws {
+    @usableFromInline @inline(never)
+    func throwUndeclared() throws {
         let error = state.pointee.undeclared ?? RegistryError(.undeclaredDependency, "a factory resolved what it does not declare")
         state.pointee.undeclared = nil
         state.pointee.undeclaredPending = false
