@@ -179,7 +179,7 @@ final class SpecFileSession {
             }
             guard case .table(let failure)? = result else { return .passed }
             return .failed(try Self.failure(from: failure, test: test))
-        } catch let error as LuaError where error.message.contains("time limit exceeded") {
+        } catch let error as LuaError where error.kind == .timeLimit {
             let cleanup = abandon(test, timeLimit: timeLimit)
             try? endingContainer()?.close()
             return .failed(TestFailure(kind: .timeout,
