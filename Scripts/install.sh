@@ -13,13 +13,19 @@
 # FACTORYHOST_BIN=path installs that binary instead of building the release one;
 # GENERATE_MANUAL=path uses that generate-manual tool instead of building it.
 set -euo pipefail
+# Paths given relative to where the script is run from, made absolute before
+# it moves to the repository.
+absolute() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s/%s\n' "$(pwd)" "$1" ;; esac; }
+if [ $# -gt 0 ]; then
+    [ -n "$1" ] || { echo "install: the prefix is empty: give a directory (default: \$HOME/.local)" >&2; exit 64; }
+    prefix="$1"
+else
+    prefix="${PREFIX:-$HOME/.local}"
+fi
+prefix="$(absolute "$prefix")"
+[ -z "${FACTORYHOST_BIN:-}" ] || FACTORYHOST_BIN="$(absolute "$FACTORYHOST_BIN")"
+[ -z "${GENERATE_MANUAL:-}" ] || GENERATE_MANUAL="$(absolute "$GENERATE_MANUAL")"
 cd "$(dirname "$0")/.."
-prefix="${1:-${PREFIX:-$HOME/.local}}"
-case "$prefix" in
-    "") echo "install: give a prefix directory" >&2; exit 64 ;;
-    /*) ;;
-    *) prefix="$(pwd)/$prefix" ;;
-esac
 binary="${FACTORYHOST_BIN:-$(Scripts/build.sh)}"
 [ -x "$binary" ] || { echo "install: $binary is not an executable" >&2; exit 1; }
 
@@ -36,10 +42,19 @@ date="$(git log -1 --format=%cs 2>/dev/null || date +%Y-%m-%d)"    # the same pa
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
     "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
-install -m 755 "$binary" "$prefix/bin/factoryhost"
+# (Installing the installed binary again — FACTORYHOST_BIN=PREFIX/bin/factoryhost — keeps it.)
+[ "$binary" -ef "$prefix/bin/factoryhost" ] || install -m 755 "$binary" "$prefix/bin/factoryhost"
 install -m 644 "$pages/factoryhost.1" "$prefix/share/man/man1/factoryhost.1"
-"$binary" --generate-completion-script bash > "$prefix/share/bash-completion/completions/factoryhost"
-"$binary" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_factoryhost"
-"$binary" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/factoryhost.fish"
+# Each completion script written whole, or not at all (a full disk is an error, not an empty file).
+completion() {
+    local target="$2" text
+    text="$("$binary" --generate-completion-script "$1")"
+    [ -n "$text" ] || { echo "install: the $1 completion script came out empty" >&2; exit 1; }
+    printf '%s\n' "$text" > "$target.tmp"
+    mv "$target.tmp" "$target"
+}
+completion bash "$prefix/share/bash-completion/completions/factoryhost"
+completion zsh "$prefix/share/zsh/site-functions/_factoryhost"
+completion fish "$prefix/share/fish/vendor_completions.d/factoryhost.fish"
 echo "install: factoryhost, its man page and completions are in $prefix" >&2
 case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "install: add $prefix/bin to PATH" >&2 ;; esac

@@ -22,15 +22,42 @@ struct DryDeclaration {
          timeLimit: Duration) throws {
         var setup = HostSetup(pluginPaths: pluginPaths)
         values.apply(to: &setup)
-        // The Lua plugins' manifests and init.lua run under the limit too: a
-        // plugin that loops must not hang check.
-        let host = try setup.makeHost(dryRun: true) { $0.timeLimit = timeLimit }
+        // A script on standard input is read first: a plugin that reads
+        // standard input must not take it (check would then say ok of nothing).
+        let source = script == "-" ? Self.readStandardInput() : nil
+        let host = try Self.dryHost(setup, timeLimit: timeLimit)
         // Never released: releasing the host closes its state, which runs the
         // script's finalizers (see `finish`) — and costs time for nothing.
         _ = Unmanaged.passRetained(host)
         self.host = host
         run = Self.withStandardOutputDiscarded {
-            host.declare(file: script, arguments: arguments, timeLimit: timeLimit)
+            host.declare(file: script, source: source, arguments: arguments, timeLimit: timeLimit)
+        }
+    }
+
+    /// A dry-run host of `setup`'s plugins, made within `timeLimit`: the Lua
+    /// plugins' manifests and init.lua run without side effects, share the
+    /// command's deadline with the script, are hard-stopped a second after
+    /// it where Lua cannot stop them (a long C call, a looping finalizer),
+    /// and print nothing into the report.
+    static func dryHost(_ setup: HostSetup, timeLimit: Duration) throws -> FactoryHost {
+        try withStandardOutputDiscarded {
+            try setup.makeHost(dryRun: true) { lua in
+                lua.setDeadline(after: timeLimit)
+                lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: ")
+            }
+        }
+    }
+
+    /// All of standard input.
+    static func readStandardInput() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count > 0 { bytes += buffer[..<count]; continue }
+            if count < 0 && errno == EINTR { continue }
+            return bytes
         }
     }
 
@@ -45,7 +72,7 @@ struct DryDeclaration {
 
     /// Runs `body` with standard output going nowhere: what the script prints
     /// must not mix into the report (a JSON document, say).
-    static func withStandardOutputDiscarded<T>(_ body: () -> T) -> T {
+    static func withStandardOutputDiscarded<T>(_ body: () throws -> T) rethrows -> T {
         fflush(nil)
         let saved = dup(1)
         let null = open("/dev/null", O_WRONLY)
@@ -58,7 +85,7 @@ struct DryDeclaration {
                 close(saved)
             }
         }
-        return body()
+        return try body()
     }
 
     /// One line saying where the run stopped, when that is worth knowing

@@ -110,6 +110,7 @@ struct ReplCommand: ParsableCommand {
             try setup.makeHost { lua in
                 lua.memoryLimit = memoryLimit
                 lua.limitProcessMemory(growth: memoryLimit)
+                lua.timeLimit = timeLimit                       // each Lua plugin's load, as each line later
                 if timeLimit != nil || memoryLimit != nil { lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: ") }
             }
         }

@@ -86,9 +86,15 @@ struct RunCommand: ParsableCommand {
             setup.granted = HostOptions.granted(allow)
             valueOptions.apply(to: &setup)
             do {
+                let timeLimit = timeout.flatMap(Limits.duration), memory = memoryLimit.flatMap(Limits.bytes)
                 let host = try setup.makeHost { lua in             // Lua plugins run under the limits too
-                    lua.timeLimit = timeout.flatMap(Limits.duration)
-                    lua.memoryLimit = memoryLimit.flatMap(Limits.bytes)
+                    // As a script's run: one deadline for the whole run, the
+                    // process's growth watched, and a hard stop for code Lua
+                    // cannot interrupt (a long C call, a looping finalizer).
+                    lua.setDeadline(after: timeLimit)
+                    lua.memoryLimit = memory
+                    lua.limitProcessMemory(growth: memory)
+                    if timeLimit != nil || memory != nil { lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: ") }
                 }
                 host.defaultConfiguration = config
                 host.lua.interruptOnControlC(true)

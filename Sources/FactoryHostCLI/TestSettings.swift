@@ -77,11 +77,17 @@ struct TestSettings: Equatable {
         return nil
     }
 
-    /// Runs the selected tests (or the worker's part of a run) and reports; returns the exit status.
+    /// Runs the selected tests (or the worker's part of a run) and reports;
+    /// returns the exit status — 1 if the report could not be written
+    /// (`> /dev/full`: a CI step must not pass on a report nobody got).
     func run() -> Int32 {
         if let workerFile {
             makeRunner(files: [workerFile], seed: seed).runWorkerAndExit(file: workerFile, position: workerPosition, skip: workerSkip)
         }
+        return StandardOutput.flushed(runSelected())
+    }
+
+    private func runSelected() -> Int32 {
         let searched = paths.isEmpty ? ["."] : paths
         let files: [String]
         do {
@@ -200,10 +206,15 @@ struct TestSettings: Equatable {
         return TestRunner(files: files, options: options) { [setup] in
             let host = try FactoryHost(plugins: plugins.value)
             try setup.applyValues(to: host)
-            // A Lua plugin's manifest and init.lua get a test's time: one that
-            // loops is reported as such, not as a worker that stopped answering.
-            host.lua.timeLimit = pluginTimeLimit
+            // The Lua plugins' manifests and init.lua, together, get a test's
+            // time: one that loops is reported as such, and one stuck where Lua
+            // cannot stop it ends the worker a second later (reported as its
+            // file's loading), not as a worker that stopped answering.
+            host.lua.setDeadline(after: pluginTimeLimit)
+            host.lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: loading the Lua plugins: ",
+                                             status: TestRunner.workerHardStopStatus)
             try host.loadLuaPlugins(searchPath: searchPath)
+            host.lua.setDeadline(after: nil)
             return host
         }
     }

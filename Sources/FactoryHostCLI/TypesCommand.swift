@@ -53,9 +53,8 @@ struct TypesCommand: ParsableCommand {
             // As check does: the plugins' Lua runs without side effects (an
             // os.exit in an init.lua is an error, not the end of the command)
             // and under a time limit.
-            let timeLimit = Limits.duration(timeout) ?? .seconds(10)
-            let host = try HostSetup(pluginPaths: pluginPath).makeHost(dryRun: true) { $0.timeLimit = timeLimit }
-            let definitions = try ScriptDefinitions(host: host)
+            let host = try DryDeclaration.dryHost(HostSetup(pluginPaths: pluginPath), timeLimit: Limits.duration(timeout) ?? .seconds(10))
+            let definitions = try DryDeclaration.withStandardOutputDiscarded { try ScriptDefinitions(host: host) }
             if let output {
                 for file in definitions.luaLanguageServerLibrary() {
                     try Self.write(file.contents, to: output + "/" + file.path)

@@ -119,6 +119,31 @@ struct InstallTests {
         let words = result.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         #expect(words == ["graph", "luals", "luacheck", "json"], "\(result)")
     }
+
+    /// A relative prefix and binary are the caller's, not the repository's;
+    /// an empty prefix is an error; installing the installed binary again
+    /// keeps it. (Before: installed into the repository, into ~/.local, and
+    /// failed with "are the same file".)
+    @Test func pathsAreTheCallersAndAnEmptyPrefixIsAnError() throws {
+        let caller = FileManager.default.temporaryDirectory.appendingPathComponent("install-caller-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: caller, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: caller) }
+        try FileManager.default.copyItem(atPath: CommandRunner.factoryhost, toPath: caller.appendingPathComponent("fh").path)
+        let script = CommandRunner.packageRoot.appendingPathComponent("Scripts/install.sh").path
+        let generator = CommandRunner.packageRoot.appendingPathComponent(".build/debug/generate-manual").path
+        var environment = ProcessInfo.processInfo.environment
+        environment["FACTORYHOST_BIN"] = "fh"
+        environment["GENERATE_MANUAL"] = environment["GENERATE_MANUAL"] ?? generator
+        let relative = try CommandRunner.run(script, ["here"], in: caller, environment: environment, killAfter: 120)
+        #expect(relative.status == 0, "\(relative)")
+        #expect(FileManager.default.isExecutableFile(atPath: caller.appendingPathComponent("here/bin/factoryhost").path), "\(relative)")
+        #expect(!FileManager.default.fileExists(atPath: CommandRunner.packageRoot.appendingPathComponent("here").path))
+        environment["FACTORYHOST_BIN"] = "here/bin/factoryhost"
+        let again = try CommandRunner.run(script, ["here"], in: caller, environment: environment, killAfter: 120)
+        #expect(again.status == 0, "\(again)")
+        let empty = try CommandRunner.run(script, [""], in: caller, environment: environment, killAfter: 30)
+        #expect(empty.status == 64 && empty.stderr.contains("the prefix is empty"), "\(empty)")
+    }
 }
 
 struct InstallFailure: Error, CustomStringConvertible {

@@ -143,17 +143,77 @@ struct TypesCommandTests {
         #expect(test.stdout.contains("spinner/init.lua:1: time limit exceeded"), "\(test)")
     }
 
-    /// A report that cannot be written is a failure: `types`, `check` and
-    /// `graph` into a full device exit 1 and say so (before: 0, nothing said).
+    /// A report that cannot be written is a failure: `types`, `check`,
+    /// `graph` and `test` into a full device exit 1 and say so (before: 0,
+    /// nothing said).
     @Test func anUnwritableReportIsAnError() throws {
         let directory = try scratch("full")
         defer { try? FileManager.default.removeItem(at: directory) }
         try "configuration \"app\" {}\n".write(to: directory.appendingPathComponent("app.lua"), atomically: true, encoding: .utf8)
-        for command in ["types", "types --format json", "check app.lua", "graph --config app app.lua"] {
+        try "it('runs', function() end)\n".write(to: directory.appendingPathComponent("a_spec.lua"), atomically: true, encoding: .utf8)
+        for command in ["types", "types --format json", "check app.lua", "graph --config app app.lua", "test a_spec.lua"] {
             let result = try CommandRunner.run("/bin/sh", ["-c", "exec \"$0\" \(command) > /dev/full", CommandRunner.factoryhost],
                                                in: directory, killAfter: 30)
             #expect(result.status == 1, "\(command): \(result)")
             #expect(result.stderr.hasPrefix("factoryhost: cannot write standard output: "), "\(command): \(result)")
         }
+    }
+
+    /// Plugins that Lua cannot stop (a C call that backtracks for ever, a
+    /// finalizer that loops), plugins that print, read standard input or
+    /// together outlast the limit, and one directory given twice — from the
+    /// attack on the commands that load plugins. Before: the first hung
+    /// types, check, graph and run -e past any --timeout; printing corrupted
+    /// JSON; `check -` said ok of a script the plugin had read; five plugins
+    /// of 0.9 s each passed a 1 s limit; the directory twice was "two
+    /// plugins of one name".
+    @Test func pluginsCannotOutliveTheLimitOrSpoilTheReport() throws {
+        let directory = try scratch("plugins2")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func plugin(_ root: String, _ name: String, manifestPrefix: String = "", initLua: String) throws {
+            let folder = directory.appendingPathComponent("\(root)/\(name)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try (manifestPrefix + "return { name = \"\(name)\", version = \"1.0\" }\n")
+                .write(to: folder.appendingPathComponent("manifest.lua"), atomically: true, encoding: .utf8)
+            try initLua.write(to: folder.appendingPathComponent("init.lua"), atomically: true, encoding: .utf8)
+        }
+        try plugin("inC", "backtracks", manifestPrefix: "local s = (\"a\"):rep(5000); s:find(\".-.-.-.-.-b\")\n", initLua: "\n")
+        try plugin("inFinalizer", "collects", initLua: "setmetatable({}, { __gc = function() while true do end end }) collectgarbage()\n")
+        for index in 1...5 {
+            try plugin("slow", "slow\(index)", initLua: "local t = os.clock() while os.clock() - t < 0.6 do end\n")
+        }
+        try plugin("prints", "chatty", initLua: "print('plugin output') io.write('more')\n")
+        try plugin("reads", "reader", initLua: "local _ = io.read('a')\n")
+        try "configuration \"app\" {}\n".write(to: directory.appendingPathComponent("app.lua"), atomically: true, encoding: .utf8)
+        try "it('runs', function() end)\n".write(to: directory.appendingPathComponent("a_spec.lua"), atomically: true, encoding: .utf8)
+
+        for root in ["inC", "inFinalizer", "slow"] {
+            for command in [["types", "--timeout", "1"], ["check", "--timeout", "1", "app.lua"],
+                            ["graph", "--timeout", "1", "--config", "app", "app.lua"], ["run", "--timeout", "1", "-e", "x = 1"]] {
+                let result = try CommandRunner.factoryhost(command + ["--plugin-path", root], in: directory, killAfter: 30)
+                #expect(result.status == 1 && !result.signalled, "\(command) \(root): \(result)")
+                #expect(result.stderr.contains("time limit exceeded"), "\(command) \(root): \(result)")
+                #expect(result.seconds < 1 + 1 + 2.5, "\(command) \(root) outlived its limit: \(result)")
+            }
+        }
+        let test = try CommandRunner.factoryhost(["test", "a_spec.lua", "--timeout", "1", "--plugin-path", "inC"], in: directory, killAfter: 30)
+        #expect(test.status == 1 && test.seconds < 1 + 1 + 2.5, "\(test)")
+        #expect(test.stdout.contains("loading the Lua plugins: time limit exceeded"), "\(test)")
+
+        for command in [["types", "--format", "json"], ["check", "--format", "json", "app.lua"], ["graph", "--format", "json", "--config", "app", "app.lua"]] {
+            let result = try CommandRunner.factoryhost(command + ["--plugin-path", "prints"], in: directory, killAfter: 30)
+            #expect(result.status == 0, "\(command): \(result)")
+            #expect((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) != nil, "\(command) wrote no JSON: \(result)")
+        }
+
+        let fromInput = try CommandRunner.factoryhost(["check", "--plugin-path", "reads", "-"], in: directory,
+                                                      input: "configuration \"c\" { register \"Nope\" {} }\n", killAfter: 30)
+        #expect(fromInput.status == 1 && fromInput.stdout.contains("unknown type 'Nope'"), "\(fromInput)")
+
+        var environment = ProcessInfo.processInfo.environment
+        environment["FACTORYHOST_PLUGIN_PATH"] = directory.appendingPathComponent("prints").path
+        let twice = try CommandRunner.factoryhost(["check", "--plugin-path", "prints:prints", "app.lua"], in: directory,
+                                                  environment: environment, killAfter: 30)
+        #expect(twice.status == 0 && twice.stdout.hasPrefix("ok: 1 configuration"), "\(twice)")
     }
 }

@@ -88,7 +88,8 @@ extension FactoryHost {
         return copy
     }
 
-    /// Runs the script at `path` (`-`: standard input) in dry-run mode (see
+    /// Runs the script at `path` (`-`: standard input; `source`, when given,
+    /// is its text, read by the caller) in dry-run mode (see
     /// ``beginDryRun()``, called here if it was not) with `arguments` in
     /// `arg` and `...`, under `timeLimit`; then finds the declarations it
     /// has — in the script and the modules it requires — that the run never
@@ -96,14 +97,15 @@ extension FactoryHost {
     /// body and `it`, `pending` and the hooks doing nothing; only its
     /// top-level declarations must be reached.
     @discardableResult
-    public func declare(file path: String, arguments: [String] = [], timeLimit: Duration? = .seconds(10)) -> DeclarationRun {
+    public func declare(file path: String, source given: [UInt8]? = nil, arguments: [String] = [],
+                        timeLimit: Duration? = .seconds(10)) -> DeclarationRun {
         var result = DeclarationRun()
         let isSpec = path.hasSuffix("_spec.lua")
         var source: [UInt8]
         do {
             try beginDryRun()
             if path != "-" { try addModuleDirectory(of: path) }
-            source = try Self.readSource(path)
+            source = try given ?? Self.readSource(path)
             if isSpec { try installSpecStubs() }
         } catch {
             result.error = error

@@ -23,10 +23,14 @@ extension FactoryHost {
     @discardableResult
     public func loadLuaPlugins(searchPath: [String]) throws -> [LuaPluginManifest] {
         var manifests: [String: LuaPluginManifest] = [:]
+        var searched = Set<String>()
         for root in searchPath where !root.isEmpty {
             guard isDirectory(root) else {
                 throw LuaError(.runtime, "plugin path entry '\(root)' is not a directory")
             }
+            // The same directory twice (`--plugin-path p` and FACTORYHOST_PLUGIN_PATH=$PWD/p)
+            // is searched once: its plugins are not two plugins of one name.
+            guard searched.insert(Self.canonicalPath(root)).inserted else { continue }
             for entry in try directoryEntries(root) {
                 let directory = root.hasSuffix("/") ? root + entry : root + "/" + entry
                 guard isDirectory(directory), fileExists(directory + "/manifest.lua") else { continue }
@@ -51,6 +55,13 @@ extension FactoryHost {
             pluginInstalled(manifest.name, manifest.version)
         }
         return ordered
+    }
+
+    /// `path` with symbolic links, `.` and `..` resolved (as given if that fails).
+    static func canonicalPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Plugins sorted so each comes after what it requires (ties by name).

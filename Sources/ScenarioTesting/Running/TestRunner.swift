@@ -45,6 +45,11 @@ public final class TestRunner: Sendable {
     /// Makes the host a spec file runs in (called on the worker's thread).
     public typealias HostFactory = @Sendable () throws -> FactoryHost
 
+    /// The exit status a worker process ends with when a hard stop ends it
+    /// (code Lua could not interrupt ran past its limit): a host factory that
+    /// sets its own hard stop uses it, so the runner reports it as such.
+    public static let workerHardStopStatus: Int32 = WorkerProcess.hardStopStatus
+
     /// The spec files, in the order they run (unless shuffled).
     public let files: [String]
     /// How they run.
