@@ -6,19 +6,31 @@ annotations as lua-language-server) over LSP, as an editor asks it.
 
     editor_check.py FACTORYHOST LANGUAGE_SERVER
 
-In a scratch workspace with the definitions as a library (.luarc.json and
-.emmyrc.json), the user types `local loader = net.MovieLoader.new(`: the
-signature help must show both parameters with their types; after `loader:`
-the completions must offer every method of MovieLoader. The same workspace
-without the definitions must show neither (so the check can fail). Exit 0
-when all holds; 1 with the reason otherwise.
+The definitions are written outside a scratch workspace whose .luarc.json
+and .emmyrc.json name them as a library, as the README says. Once the server
+has indexed (it answers for a function the script defines itself): the
+signature help at `net.MovieLoader.new(` must be exactly the constructor's,
+with both parameters' types and the result; at `loader:load(` the method's;
+after `loader:` every method must be offered and after `loader.` every
+property. The same scripts in a workspace without the library must show
+none of it (so the check can fail). Exit 0 when all holds; 1 with the
+reason otherwise.
 """
 import json, os, queue, shutil, subprocess, sys, tempfile, threading, time
 
-EXPECTED_SIGNATURE = "cache: Cache, httpSession: HTTPSession"
+EXPECTED_CONSTRUCTOR = "MovieLoader.new(cache: Cache, httpSession: HTTPSession): MovieLoader"
+EXPECTED_METHOD = "load(value: integer): string"
 EXPECTED_METHODS = {"load", "start", "cancelAll"}
-TYPING = 'local net = require "factoryhost.networking"\nlocal loader = net.MovieLoader.new('
-CALLING = 'local net = require "factoryhost.networking"\nlocal loader = net.MovieLoader.new(nil, nil)\nloader:'
+EXPECTED_PROPERTIES = {"cache", "fetches", "pendingCount", "session"}
+# Each script first calls a function of its own: when the server answers for
+# it, it has indexed the workspace, and an answer about factoryhost's types
+# (or its absence, in the control) means something.
+PROLOGUE = 'local function probe(first, second) return first, second end\nlocal _ = probe(\n'
+HEADER = PROLOGUE + '1, 2)\nlocal net = require "factoryhost.networking"\n'
+TYPING = HEADER + 'local loader = net.MovieLoader.new('
+CALLING = HEADER + 'local loader = net.MovieLoader.new(nil, nil)\nloader:load('
+METHODS = HEADER + 'local loader = net.MovieLoader.new(nil, nil)\nloader:'
+FIELDS = HEADER + 'local loader = net.MovieLoader.new(nil, nil)\nlocal _ = loader.'
 
 
 class LanguageServer:
@@ -86,7 +98,8 @@ def end_of(text):
 
 
 def ask(server_path, workspace, seconds):
-    """(signature label or None, set of method names) for the two scripts."""
+    """What the server shows in the four scripts, once it has indexed:
+    {constructor, method, methods, properties}; None if it never got ready."""
     server = LanguageServer([server_path, "--log-path", "none"], workspace)
     try:
         deadline = time.time() + seconds
@@ -97,39 +110,45 @@ def ask(server_path, workspace, seconds):
                              "textDocument": {"completion": {"completionItem": {"snippetSupport": False}},
                                               "signatureHelp": {}}}}, deadline)
         server.notify("initialized", {})
-        documents = {}
-        for name, text in (("typing.lua", TYPING), ("calling.lua", CALLING)):
-            uri = "file://" + os.path.join(workspace, name)
-            documents[name] = uri
-            server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "lua", "version": 1, "text": text}})
-        signature, methods = None, set()
-        # The server may still be indexing at first: ask again until the deadline.
+        scripts = {"typing.lua": TYPING, "calling.lua": CALLING, "methods.lua": METHODS, "fields.lua": FIELDS}
+        uris = {}
+        for name, text in scripts.items():
+            uris[name] = "file://" + os.path.join(workspace, name)
+            server.notify("textDocument/didOpen", {"textDocument": {"uri": uris[name], "languageId": "lua", "version": 1, "text": text}})
+
+        def signature(name, text):
+            help = server.request("textDocument/signatureHelp", {"textDocument": {"uri": uris[name]}, "position": end_of(text)}, deadline)
+            return help["signatures"][0]["label"] if help and help.get("signatures") else None
+
+        def completions(name, text):
+            result = server.request("textDocument/completion", {"textDocument": {"uri": uris[name]}, "position": end_of(text)}, deadline)
+            items = result.get("items", []) if isinstance(result, dict) else (result or [])
+            return {item["label"].split("(")[0] for item in items}
+
+        # Ready when the script's own function has its signature.
         while time.time() < deadline:
-            help = server.request("textDocument/signatureHelp",
-                                  {"textDocument": {"uri": documents["typing.lua"]}, "position": end_of(TYPING)}, deadline)
-            if help and help.get("signatures"):
-                signature = help["signatures"][0]["label"]
-            completion = server.request("textDocument/completion",
-                                        {"textDocument": {"uri": documents["calling.lua"]}, "position": end_of(CALLING)}, deadline)
-            items = completion.get("items", []) if isinstance(completion, dict) else (completion or [])
-            methods = {item["label"].split("(")[0] for item in items}
-            if signature and methods:
+            if signature("typing.lua", PROLOGUE):
                 break
             time.sleep(0.25)
-        return signature, methods
+        else:
+            return None
+        time.sleep(0.5)                 # the library indexes beside the workspace: give it a moment
+        return {"constructor": signature("typing.lua", TYPING), "method": signature("calling.lua", CALLING),
+                "methods": completions("methods.lua", METHODS), "properties": completions("fields.lua", FIELDS)}
     finally:
         server.close()
 
 
-def workspace_with(factoryhost, definitions):
+def workspace_with(library):
+    """A scratch workspace for the scripts; with `library` (a directory
+    outside it), its .luarc.json and .emmyrc.json name that as a library, as
+    the README tells users to."""
     workspace = tempfile.mkdtemp(prefix="factoryhost-editor-")
-    if definitions:
-        subprocess.run([factoryhost, "types", "--output", os.path.join(workspace, "types")], check=True)
-        # lua-language-server reads .luarc.json; EmmyLua reads .emmyrc.json (and .luarc.json).
+    if library:
         with open(os.path.join(workspace, ".luarc.json"), "w") as file:
-            json.dump({"runtime.version": "Lua 5.4", "workspace.library": ["types"]}, file)
+            json.dump({"runtime.version": "Lua 5.4", "workspace.library": [library]}, file)
         with open(os.path.join(workspace, ".emmyrc.json"), "w") as file:
-            json.dump({"runtime": {"version": "Lua5.4"}, "workspace": {"library": [os.path.join(workspace, "types")]}}, file)
+            json.dump({"runtime": {"version": "Lua5.4"}, "workspace": {"library": [library]}}, file)
     return workspace
 
 
@@ -139,23 +158,35 @@ def main():
         return 64
     factoryhost, server = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     failures = []
-    typed = workspace_with(factoryhost, True)
-    bare = workspace_with(factoryhost, False)
+    library = tempfile.mkdtemp(prefix="factoryhost-types-")
+    subprocess.run([factoryhost, "types", "--output", library], check=True)
+    typed, bare = workspace_with(library), workspace_with(None)
     try:
-        signature, methods = ask(server, typed, 60)
-        print(f"editor: signature help at `net.MovieLoader.new(`: {signature}")
-        print(f"editor: completions after `loader:`: {' '.join(sorted(methods))}")
-        if not signature or EXPECTED_SIGNATURE not in signature:
-            failures.append(f"the signature help does not show `{EXPECTED_SIGNATURE}`")
-        if not EXPECTED_METHODS <= methods:
-            failures.append(f"the completions lack {sorted(EXPECTED_METHODS - methods)}")
-        # The control: without the definitions the server knows none of it.
-        signature, methods = ask(server, bare, 5)
-        if (signature and EXPECTED_SIGNATURE in signature) or EXPECTED_METHODS <= methods:
-            failures.append("without the definitions the server still knew MovieLoader: the check proves nothing")
+        shown = ask(server, typed, 60)
+        if shown is None:
+            failures.append("the server never answered for the script's own function")
+        else:
+            print(f"editor: signature help at `net.MovieLoader.new(`: {shown['constructor']}")
+            print(f"editor: signature help at `loader:load(`: {shown['method']}")
+            print(f"editor: completions after `loader:`: {' '.join(sorted(shown['methods']))}")
+            print(f"editor: completions after `loader.`: {' '.join(sorted(shown['properties']))}")
+            if shown["constructor"] != EXPECTED_CONSTRUCTOR:
+                failures.append(f"the constructor's signature is not `{EXPECTED_CONSTRUCTOR}`")
+            if not shown["method"] or not shown["method"].endswith(EXPECTED_METHOD):
+                failures.append(f"the method's signature does not end `{EXPECTED_METHOD}`")
+            if not EXPECTED_METHODS <= shown["methods"]:
+                failures.append(f"the completions after `loader:` lack {sorted(EXPECTED_METHODS - shown['methods'])}")
+            if not EXPECTED_PROPERTIES <= shown["properties"]:
+                failures.append(f"the completions after `loader.` lack {sorted(EXPECTED_PROPERTIES - shown['properties'])}")
+        # The control: the same scripts with no library configured show none of it.
+        shown = ask(server, bare, 60)
+        if shown is None:
+            failures.append("the server never answered in the control workspace")
+        elif shown["constructor"] == EXPECTED_CONSTRUCTOR or EXPECTED_METHODS <= shown["methods"]:
+            failures.append("without the library configured the server still knew MovieLoader: the check proves nothing")
     finally:
-        shutil.rmtree(typed, ignore_errors=True)
-        shutil.rmtree(bare, ignore_errors=True)
+        for directory in (typed, bare, library):
+            shutil.rmtree(directory, ignore_errors=True)
     for failure in failures:
         print(f"editor: {failure}", file=sys.stderr)
     return 1 if failures else 0
