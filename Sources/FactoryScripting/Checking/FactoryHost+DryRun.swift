@@ -21,7 +21,7 @@ extension FactoryHost {
     /// code, and every function of a Swift plugin that reaches files, the
     /// network or processes. A stop cannot be caught: no message handler,
     /// `__close` or `__gc` runs after it. Declarations are recorded as they
-    /// run, for ``declare(file:arguments:timeLimit:)`` to find those never reached.
+    /// run, for ``declare(file:source:arguments:timeLimit:)`` to find those never reached.
     /// What a dry run registers cannot be built: it keeps no factories
     /// (building one throws an error that says so), only each `make`
     /// function alive, as a run would.

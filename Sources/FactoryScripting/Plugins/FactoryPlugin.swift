@@ -21,7 +21,7 @@ public protocol FactoryPlugin {
     /// The plugin's name: its module is `factoryhost.<name>`, and Lua plugins
     /// list it in their manifest's `requires`.
     var name: String { get }
-    /// The plugin's version (shown by `factoryhost plugins`, checked by nobody yet).
+    /// The plugin's version (in ``FactoryHost/plugins``; nothing checks it yet).
     var version: String { get }
     /// What the plugin reaches outside the process (files, network, …): a
     /// sandboxed host installs it only if all of it was granted. Undeclared,

@@ -16,7 +16,7 @@ import LuaBridge
 /// return { name = "analytics", version = "1.2.0", requires = { "networking" } }
 /// ```
 public struct LuaPluginManifest: Sendable {
-    /// The plugin's name: its module is `factoryhost.<name>`.
+    /// The plugin's name: what other plugins' `requires` list (`FactoryHost.plugins` has it too).
     public let name: String
     /// Its version, as the manifest says.
     public let version: String
