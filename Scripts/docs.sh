@@ -28,7 +28,8 @@ for target in "${targets[@]}"; do
     fi
     echo "docs: $target: .build/docs/$target.doccarchive"
 done
-# The symbol graphs the plugin extracted (public declarations only), beside the build.
-symbols="$(dirname "$(swift build --show-bin-path)")/extracted-symbols/main"
+# The symbol graphs the plugin extracted (public declarations only), beside the
+# build, under the root package's identity (its directory's name, lower-cased).
+symbols="$(dirname "$(swift build --show-bin-path)")/extracted-symbols/$(basename "$(pwd)" | tr "[:upper:]" "[:lower:]")"
 python3 Scripts/doc_coverage.py "$symbols" "${targets[@]}" || status=1
 exit $status
