@@ -45,16 +45,20 @@ install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion
 # (Installing the installed binary again — FACTORYHOST_BIN=PREFIX/bin/factoryhost — keeps it.)
 [ "$binary" -ef "$prefix/bin/factoryhost" ] || install -m 755 "$binary" "$prefix/bin/factoryhost"
 install -m 644 "$pages/factoryhost.1" "$prefix/share/man/man1/factoryhost.1"
-# Each completion script written whole, or not at all (a full disk is an error, not an empty file).
-completion() {
-    local target="$2" text
-    text="$("$binary" --generate-completion-script "$1")"
-    [ -n "$text" ] || { echo "install: the $1 completion script came out empty" >&2; exit 1; }
-    printf '%s\n' "$text" > "$target.tmp"
-    mv "$target.tmp" "$target"
-}
-completion bash "$prefix/share/bash-completion/completions/factoryhost"
-completion zsh "$prefix/share/zsh/site-functions/_factoryhost"
-completion fish "$prefix/share/fish/vendor_completions.d/factoryhost.fish"
+# The completion scripts: all three written whole beside their places, then
+# moved in together — a full disk leaves the installed ones as they were.
+targets=("$prefix/share/bash-completion/completions/factoryhost" "$prefix/share/zsh/site-functions/_factoryhost"
+         "$prefix/share/fish/vendor_completions.d/factoryhost.fish")
+shells=(bash zsh fish)
+cleanup_completions() { for target in "${targets[@]}"; do rm -f "$target.tmp"; done; }
+for i in 0 1 2; do
+    text="$("$binary" --generate-completion-script "${shells[$i]}")"
+    if [ -z "$text" ] || ! printf '%s\n' "$text" > "${targets[$i]}.tmp"; then
+        cleanup_completions
+        echo "install: cannot write the ${shells[$i]} completion script to ${targets[$i]}" >&2
+        exit 1
+    fi
+done
+for target in "${targets[@]}"; do mv -f "$target.tmp" "$target"; done
 echo "install: factoryhost, its man page and completions are in $prefix" >&2
 case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "install: add $prefix/bin to PATH" >&2 ;; esac

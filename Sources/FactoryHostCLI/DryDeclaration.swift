@@ -24,8 +24,11 @@ struct DryDeclaration {
         values.apply(to: &setup)
         // A script on standard input is read first: a plugin that reads
         // standard input must not take it (check would then say ok of nothing).
-        let source = script == "-" ? Self.readStandardInput() : nil
-        let host = try Self.dryHost(setup, timeLimit: timeLimit)
+        // The reading counts against the limit, as the rest does.
+        let started = ContinuousClock.now
+        let source = script == "-" ? try Self.readStandardInput(within: timeLimit) : nil
+        let left = timeLimit - (ContinuousClock.now - started)
+        let host = try Self.dryHost(setup, timeLimit: max(left, .milliseconds(1)))
         // Never released: releasing the host closes its state, which runs the
         // script's finalizers (see `finish`) — and costs time for nothing.
         _ = Unmanaged.passRetained(host)
@@ -49,14 +52,22 @@ struct DryDeclaration {
         }
     }
 
-    /// All of standard input.
-    static func readStandardInput() -> [UInt8] {
+    /// All of standard input, if it ends within `limit`.
+    static func readStandardInput(within limit: Duration) throws -> [UInt8] {
+        let deadline = ContinuousClock.now + limit
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
+            let left = deadline - ContinuousClock.now
+            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+            guard milliseconds > 0 else { throw StandardInputTimeout(limit: limit) }
+            var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 { continue }                  // the deadline is checked above
             let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             if count > 0 { bytes += buffer[..<count]; continue }
-            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             return bytes
         }
     }
@@ -97,5 +108,14 @@ struct DryDeclaration {
         case .timeLimit: return "the script ran out of time at \(place)\(stop.message); every declaration was reached before"
         default: return "check stopped at \(place)\(stop.message); every declaration was reached before"
         }
+    }
+}
+
+/// The script on standard input did not end within the command's time limit.
+struct StandardInputTimeout: Error, CustomStringConvertible {
+    let limit: Duration
+    var description: String {
+        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        return "time limit exceeded (\(seconds) seconds) reading the script from standard input"
     }
 }

@@ -210,6 +210,24 @@ struct TypesCommandTests {
                                                       input: "configuration \"c\" { register \"Nope\" {} }\n", killAfter: 30)
         #expect(fromInput.status == 1 && fromInput.stdout.contains("unknown type 'Nope'"), "\(fromInput)")
 
+        // A script on standard input that never ends is under the limit too
+        // (a writer holds the FIFO open, silent, for 8 s). Before: check hung.
+        let fifo = try CommandRunner.run("/bin/sh", ["-c", """
+            mkfifo in.fifo && { sleep 8 > in.fifo 2>/dev/null & writer=$!; }
+            "$0" check --timeout 1 - < in.fifo; status=$?
+            kill $writer; exit $status
+            """, CommandRunner.factoryhost], in: directory, killAfter: 30)
+        #expect(fifo.status == 1 && fifo.seconds < 1 + 2.5, "\(fifo)")
+        #expect(fifo.stderr.contains("time limit exceeded (1.0 seconds) reading the script from standard input"), "\(fifo)")
+
+        // A plugin reached through a link in another root is one plugin.
+        let linked = directory.appendingPathComponent("linked")
+        try FileManager.default.createDirectory(at: linked, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: linked.appendingPathComponent("chatty").path,
+                                                   withDestinationPath: directory.appendingPathComponent("prints/chatty").path)
+        let throughLink = try CommandRunner.factoryhost(["check", "--plugin-path", "prints:linked", "app.lua"], in: directory, killAfter: 30)
+        #expect(throughLink.status == 0 && throughLink.stdout.hasPrefix("ok: 1 configuration"), "\(throughLink)")
+
         var environment = ProcessInfo.processInfo.environment
         environment["FACTORYHOST_PLUGIN_PATH"] = directory.appendingPathComponent("prints").path
         let twice = try CommandRunner.factoryhost(["check", "--plugin-path", "prints:prints", "app.lua"], in: directory,

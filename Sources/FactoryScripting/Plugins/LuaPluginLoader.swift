@@ -34,6 +34,8 @@ extension FactoryHost {
             for entry in try directoryEntries(root) {
                 let directory = root.hasSuffix("/") ? root + entry : root + "/" + entry
                 guard isDirectory(directory), fileExists(directory + "/manifest.lua") else { continue }
+                // One plugin reached twice (a link to it in another root) is one plugin.
+                guard searched.insert(Self.canonicalPath(directory)).inserted else { continue }
                 let manifest = try LuaPluginManifest.read(directory: directory, in: lua)
                 if let other = manifests[manifest.name] {
                     throw LuaError(.runtime, "two plugins are named '\(manifest.name)': \(other.manifestPath) and \(manifest.manifestPath)")
