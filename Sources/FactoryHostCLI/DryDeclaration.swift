@@ -24,11 +24,19 @@ struct DryDeclaration {
         values.apply(to: &setup)
         // A script on standard input is read first: a plugin that reads
         // standard input must not take it (check would then say ok of nothing).
-        // The reading counts against the limit, as the rest does.
-        let started = ContinuousClock.now
-        let source = script == "-" ? try Self.readStandardInput(within: timeLimit) : nil
-        let left = timeLimit - (ContinuousClock.now - started)
-        let host = try Self.dryHost(setup, timeLimit: max(left, .milliseconds(1)))
+        // The reading counts against the limit, as the rest does — unless a
+        // person is typing it at a terminal.
+        var left = timeLimit
+        var source: [UInt8]?
+        if script == "-" {
+            let started = ContinuousClock.now
+            source = try Self.readStandardInput(within: isatty(0) != 0 ? nil : timeLimit)
+            // What is left, in whole milliseconds (the limit's message shows it).
+            let spent = ContinuousClock.now - started
+            let milliseconds = spent.components.seconds * 1000 + spent.components.attoseconds / 1_000_000_000_000_000
+            left = max(timeLimit - .milliseconds(milliseconds), .milliseconds(1))
+        }
+        let host = try Self.dryHost(setup, timeLimit: left)
         // Never released: releasing the host closes its state, which runs the
         // script's finalizers (see `finish`) — and costs time for nothing.
         _ = Unmanaged.passRetained(host)
@@ -52,19 +60,21 @@ struct DryDeclaration {
         }
     }
 
-    /// All of standard input, if it ends within `limit`.
-    static func readStandardInput(within limit: Duration) throws -> [UInt8] {
-        let deadline = ContinuousClock.now + limit
+    /// All of standard input, if it ends within `limit` (nil: however long it takes).
+    static func readStandardInput(within limit: Duration?) throws -> [UInt8] {
+        let deadline = limit.map { ContinuousClock.now + $0 }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let left = deadline - ContinuousClock.now
-            let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-            guard milliseconds > 0 else { throw StandardInputTimeout(limit: limit) }
-            var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
-            if ready < 0 && errno == EINTR { continue }
-            if ready == 0 { continue }                  // the deadline is checked above
+            if let deadline, let limit {
+                let left = deadline - ContinuousClock.now
+                let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+                guard milliseconds > 0 else { throw StandardInputTimeout(limit: limit) }
+                var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&descriptor, 1, Int32(clamping: milliseconds))
+                if ready < 0 && errno == EINTR { continue }
+                if ready == 0 { continue }              // the deadline is checked above
+            }
             let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             if count > 0 { bytes += buffer[..<count]; continue }
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }

@@ -23,19 +23,19 @@ extension FactoryHost {
     @discardableResult
     public func loadLuaPlugins(searchPath: [String]) throws -> [LuaPluginManifest] {
         var manifests: [String: LuaPluginManifest] = [:]
-        var searched = Set<String>()
+        var searchedRoots = Set<String>(), foundPlugins = Set<String>()
         for root in searchPath where !root.isEmpty {
             guard isDirectory(root) else {
                 throw LuaError(.runtime, "plugin path entry '\(root)' is not a directory")
             }
             // The same directory twice (`--plugin-path p` and FACTORYHOST_PLUGIN_PATH=$PWD/p)
             // is searched once: its plugins are not two plugins of one name.
-            guard searched.insert(Self.canonicalPath(root)).inserted else { continue }
+            guard searchedRoots.insert(Self.canonicalPath(root)).inserted else { continue }
             for entry in try directoryEntries(root) {
                 let directory = root.hasSuffix("/") ? root + entry : root + "/" + entry
                 guard isDirectory(directory), fileExists(directory + "/manifest.lua") else { continue }
                 // One plugin reached twice (a link to it in another root) is one plugin.
-                guard searched.insert(Self.canonicalPath(directory)).inserted else { continue }
+                guard foundPlugins.insert(Self.canonicalPath(directory)).inserted else { continue }
                 let manifest = try LuaPluginManifest.read(directory: directory, in: lua)
                 if let other = manifests[manifest.name] {
                     throw LuaError(.runtime, "two plugins are named '\(manifest.name)': \(other.manifestPath) and \(manifest.manifestPath)")
