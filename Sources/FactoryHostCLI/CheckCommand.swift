@@ -12,8 +12,8 @@ struct CheckCommand: ParsableCommand {
         discussion: """
             Runs the script without side effects up to its first container (or `resolve`), \
             then checks every configuration: missing and mistyped dependencies, cycles, \
-            captive dependencies, unknown scopes, argument types. The run also stops — \
-            uncatchably — at anything that would write or remove a file, start a process, \
+            captive dependencies, unknown scopes, argument types. The run also stops (uncatchably) \
+            at anything that would write or remove a file, start a process, \
             call os.exit or reach the network, and at the time limit. Declarations the run \
             never reached (after the stop, in a module required after it, in a function \
             never called) are problems too: check never says ok for what it did not see. \

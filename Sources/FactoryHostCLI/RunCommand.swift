@@ -14,7 +14,7 @@ import Darwin
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a Lua script (like `lua5.4 script.lua args…`).",
+        abstract: "Run a Lua script (like `lua5.4 script.lua args...`).",
         discussion: """
             The script sees its arguments in `arg` and `...`, may `require` modules that \
             sit beside it, and exits with status 1 after printing any error with its \
