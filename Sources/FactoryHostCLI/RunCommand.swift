@@ -86,16 +86,13 @@ struct RunCommand: ParsableCommand {
             setup.granted = HostOptions.granted(allow)
             valueOptions.apply(to: &setup)
             do {
-                let timeLimit = timeout.flatMap(Limits.duration), memory = memoryLimit.flatMap(Limits.bytes)
-                let host = try setup.makeHost { lua in             // Lua plugins run under the limits too
-                    // As a script's run: one deadline for the whole run, the
-                    // process's growth watched, and a hard stop for code Lua
-                    // cannot interrupt (a long C call, a looping finalizer).
-                    lua.setDeadline(after: timeLimit)
-                    lua.memoryLimit = memory
-                    lua.limitProcessMemory(growth: memory)
-                    if timeLimit != nil || memory != nil { lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: ") }
-                }
+                // The limits as a script's run applies them (one deadline for the
+                // whole run, the process's growth watched, a hard stop for code
+                // Lua cannot interrupt); the Lua plugins run under them too.
+                var limits = ScriptRunner(commandLine: CommandLine.arguments, scriptIndex: 0)
+                limits.timeLimit = timeout.flatMap(Limits.duration)
+                limits.memoryLimit = memoryLimit.flatMap(Limits.bytes)
+                let host = try setup.makeHost { limits.applyLimits(to: $0) }
                 host.defaultConfiguration = config
                 host.lua.interruptOnControlC(true)
                 for prelude in preludes { try prelude.run(in: host.lua) }
