@@ -50,12 +50,12 @@ install -m 644 "$pages/factoryhost.1" "$prefix/share/man/man1/factoryhost.1"
 targets=("$prefix/share/bash-completion/completions/factoryhost" "$prefix/share/zsh/site-functions/_factoryhost"
          "$prefix/share/fish/vendor_completions.d/factoryhost.fish")
 shells=(bash zsh fish)
-cleanup_completions() { for target in "${targets[@]}"; do rm -f "$target.tmp"; done; }
+cleanup_completions() { for target in "${targets[@]}"; do if [ -f "$target.tmp" ]; then rm -f "$target.tmp"; fi; done; }
 for i in 0 1 2; do
     text="$("$binary" --generate-completion-script "${shells[$i]}")"
     if [ -z "$text" ] || ! printf '%s\n' "$text" > "${targets[$i]}.tmp"; then
-        cleanup_completions
         echo "install: cannot write the ${shells[$i]} completion script to ${targets[$i]}" >&2
+        cleanup_completions
         exit 1
     fi
 done

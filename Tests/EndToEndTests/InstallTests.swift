@@ -143,6 +143,14 @@ struct InstallTests {
         #expect(again.status == 0, "\(again)")
         let empty = try CommandRunner.run(script, [""], in: caller, environment: environment, killAfter: 30)
         #expect(empty.status == 64 && empty.stderr.contains("the prefix is empty"), "\(empty)")
+        // A completion that cannot be written fails the install and leaves every installed one as it was.
+        let bash = caller.appendingPathComponent("here/share/bash-completion/completions/factoryhost")
+        try "old bash completion\n".write(to: bash, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: caller.appendingPathComponent("here/share/zsh/site-functions/_factoryhost.tmp"),
+                                                withIntermediateDirectories: true)
+        let blocked = try CommandRunner.run(script, ["here"], in: caller, environment: environment, killAfter: 120)
+        #expect(blocked.status == 1 && blocked.stderr.contains("cannot write the zsh completion script"), "\(blocked)")
+        #expect(try String(contentsOf: bash, encoding: .utf8) == "old bash completion\n")
     }
 }
 
