@@ -126,6 +126,9 @@ struct DisposalTests {
         #expect(registryError { _ = try container.resolve(Worker.self) }?.message
                 == "cannot keep Worker: container 'app' was closed while it was built")
         #expect(registryError { _ = try container.resolve(Worker.self) }?.message == "cannot build Worker: container 'app' is closed")
+        // A closed container is its own kind, not a closed scope: callers match on it, not on its words.
+        #expect(registryError { _ = try container.resolve(Worker.self) }?.kind == .containerClosed)
+        #expect(registryError { _ = try container.openScope("session") }?.kind == .containerClosed)
         #expect(log.lines == ["closing singleton closed"])
 
         let other = try registry.container("app")

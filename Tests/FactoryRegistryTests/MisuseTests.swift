@@ -102,6 +102,7 @@ struct MisuseTests {
         #expect(weakContainer == nil)
         let late = registryError { _ = try kept?.make() }
         #expect(late?.message == "a provider was called after its container was released")
+        #expect(late?.kind == .containerClosed)
     }
 
     @Test func aSingletonsProviderUsesTheScopesOpenWhenCalled() throws {

@@ -37,7 +37,7 @@ struct DeferredPluginTests {
     }
 
     @Test func theDSLAndSwiftUsesInstallThemToo() throws {
-        for trigger in ["dsl", "container", "types"] {
+        for trigger in ["dsl", "container", "explicit"] {
             let counter = InstallCounter()
             let host = try FactoryHost()
             try host.installWhenNeeded([CountedPlugin(counter: counter), NetworkingPlugin()])
@@ -50,10 +50,25 @@ struct DeferredPluginTests {
             case "container":
                 #expect(throws: RegistryError.self) { _ = try host.container("missing") }
             default:
+                try host.installPendingPlugins()
                 #expect(host.types.type("Cache") != nil)
             }
             #expect(counter.count == 1, "trigger \(trigger)")
         }
+    }
+
+    @Test func readingTheHostsPropertiesInstallsNothing() throws {
+        let counter = InstallCounter()
+        let host = try FactoryHost()
+        try host.installWhenNeeded([CountedPlugin(counter: counter), NetworkingPlugin()])
+        #expect(host.types.type("Cache") == nil)
+        #expect(host.registry.configurationNames.isEmpty)
+        #expect(host.plugins.isEmpty)
+        #expect(counter.count == 0)
+        try host.installPendingPlugins()
+        #expect(counter.count == 1)
+        #expect(host.types.type("Cache") != nil)
+        #expect(host.plugins.map(\.name) == ["counted", "networking"])
     }
 
     @Test func aFailingDeferredInstallIsReportedAtEveryUse() throws {

@@ -16,7 +16,7 @@ struct BoundFunctionTests {
             f.push(String(repeating: "hello, \(name)" + (f.count > 0 ? " and " + (try f.string(1)) : "") + "; ", count: times))
             return 1
         }
-        lua.registerFrame("greeter") { f in
+        try lua.registerFrame("greeter") { f in
             f.pushArgument(1)
             f.push(try f.integer(2))
             try f.pushBound(greet, values: 2)
@@ -39,7 +39,7 @@ struct BoundFunctionTests {
             return 3
         }
         try lua.setGlobal("plain", .function(peek))
-        lua.registerFrame("bind") { f in
+        try lua.registerFrame("bind") { f in
             f.push("x")
             f.push(2)
             try f.pushBound(peek, values: 2)
@@ -61,14 +61,14 @@ struct BoundFunctionTests {
 
     @Test func onlySwiftFunctionsBindAndCountsAreChecked() throws {
         let luaFunction = try lua.run("return function() end", name: "f")[0].function()
-        lua.registerFrame("bindLua") { f in
+        try lua.registerFrame("bindLua") { f in
             f.push(1)
             try f.pushBound(luaFunction, values: 1)
             return 1
         }
         #expect(expectLuaError(lua, "bindLua()", name: "b.lua")?.message == "b.lua:1: only a Swift function can be bound to values")
         let swift = try lua.frameFunction("s") { _ in 0 }
-        lua.registerFrame("bindTooMany") { f in
+        try lua.registerFrame("bindTooMany") { f in
             try f.pushBound(swift, values: 3)          // nothing was pushed
             return 1
         }
@@ -84,7 +84,7 @@ struct BoundFunctionTests {
     }
 
     @Test func positionsNameTheChunkAndLineAsLocationDoes() throws {
-        lua.registerFrame("where") { f in
+        try lua.registerFrame("where") { f in
             let position = f.position()
             f.push(position?.chunk ?? "none")
             f.push(position?.line ?? -1)
@@ -113,7 +113,7 @@ struct BoundFunctionTests {
             f.push(f.boundString(1, reusing: files) ?? "<nil>")
             return 1
         }
-        lua.registerFrame("bind") { f in
+        try lua.registerFrame("bind") { f in
             f.pushArgument(1)
             try f.pushBound(read, values: 1)
             return 1
@@ -134,7 +134,7 @@ struct BoundFunctionTests {
         let pushed = LuaPushedString()
         let other = try LuaState()
         for state in [lua, other] {
-            state.registerFrame("echo") { f in
+            try state.registerFrame("echo") { f in
                 f.push(try f.string(1), reusing: pushed)
                 return 1
             }

@@ -42,26 +42,26 @@ struct ErrorTests {
 
     @Test func swiftErrorBecomesLuaErrorAtCallerPosition() throws {
         struct NotAllowed: Error, CustomStringConvertible { var description: String { "not allowed here" } }
-        lua.register("forbidden") { (_: LuaCall) in throw NotAllowed() }
+        try lua.register("forbidden") { (_: LuaCall) in throw NotAllowed() }
         let error = try #require(expectLuaError(lua, "local x = 1\nforbidden()", name: "caller.lua"))
         #expect(error.message == "caller.lua:2: not allowed here")
         let caught = try lua.run("local ok, msg = pcall(forbidden) return ok, msg", name: "p.lua")
         #expect(caught == [false, "not allowed here"])
         // A message that already says where is raised as it is.
-        lua.register("raw") { (_: LuaCall) in throw LuaRaise("somewhere.lua:9: exact") }
+        try lua.register("raw") { (_: LuaCall) in throw LuaRaise("somewhere.lua:9: exact") }
         #expect(expectLuaError(lua, "raw()")?.message == "somewhere.lua:9: exact")
         // A LuaError Swift made — of any kind — gets the caller's position too.
         for kind in [LuaError.Kind.runtime, .memory, .file] {
-            lua.registerFrame("fails") { _ in throw LuaError(kind, "no connection") }
+            try lua.registerFrame("fails") { _ in throw LuaError(kind, "no connection") }
             #expect(expectLuaError(lua, "\n\nfails()", name: "k.lua")?.message == "k.lua:3: no connection", "\(kind)")
         }
         // One Lua raised (a syntax error from load in Swift) is passed on as it is.
-        lua.registerFrame("compile") { f in _ = try f.state.load(try f.string(1), name: "snippet"); return 0 }
+        try lua.registerFrame("compile") { f in _ = try f.state.load(try f.string(1), name: "snippet"); return 0 }
         #expect(expectLuaError(lua, "compile('x = = 1')", name: "c.lua")?.message.hasPrefix("snippet:1:") == true)
     }
 
     @Test func badArgumentsReadLikeLuaAuxlib() throws {
-        lua.register("add") { call in
+        try lua.register("add") { call in
             [.integer(try call.argument(1, as: Int.self) + call.argument(2, as: Int.self))]
         }
         #expect(try lua.run("return add(2, 3)", name: "ok") == [.integer(5)])
@@ -71,7 +71,7 @@ struct ErrorTests {
             == "a.lua:1: bad argument #2 to 'add' (integer expected, got no value)")
         #expect(expectLuaError(lua, "add(1.5, 1)", name: "a.lua")?.message
             == "a.lua:1: bad argument #1 to 'add' (number has no integer representation)")
-        lua.register("name") { call in [LuaValue(try call.argument(1, as: String.self))] }
+        try lua.register("name") { call in [LuaValue(try call.argument(1, as: String.self))] }
         #expect(expectLuaError(lua, "name('\\255')", name: "u.lua")?.message
             == "u.lua:1: bad argument #1 to 'name' (string is not valid UTF-8)")
     }
@@ -81,12 +81,12 @@ struct ErrorTests {
         do {
             let lua = try LuaState()
             let witness = Tracked(counter, "captured by the closure")
-            lua.register("level3") { _ in
+            try lua.register("level3") { _ in
                 _ = witness
                 throw LuaRaise("level 3 failed")
             }
             // Swift → Lua (level1) → Swift (level2) → Lua (inner) → Swift (level3) throws.
-            lua.register("level2") { call in
+            try lua.register("level2") { call in
                 try call.state.run("level3()", name: "inner.lua")
             }
             try lua.run("function level1() level2() end", name: "outer.lua")
@@ -108,7 +108,7 @@ struct ErrorTests {
     }
 
     @Test func luaErrorInsideSwiftFunctionKeepsItsLocation() throws {
-        lua.register("callback") { call in
+        try lua.register("callback") { call in
             try call.argument(1, as: LuaFunction.self).call()
         }
         let error = try #require(expectLuaError(lua, "callback(function()\n  error('deep')\nend)", name: "cb.lua"))
@@ -116,7 +116,7 @@ struct ErrorTests {
     }
 
     @Test func coroutinesCallSwiftFunctions() throws {
-        lua.register("twice") { call in [.integer(try call.argument(1, as: Int.self) * 2)] }
+        try lua.register("twice") { call in [.integer(try call.argument(1, as: Int.self) * 2)] }
         let out = try lua.run("""
             local co = coroutine.wrap(function(a)
               local b = coroutine.yield(twice(a))

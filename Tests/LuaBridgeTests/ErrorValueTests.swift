@@ -31,7 +31,7 @@ struct ErrorValueTests {
     /// A Lua function's error that crosses a Swift function goes on as the
     /// same value (it was "(error object is a table value)").
     @Test func aSwiftFunctionPassesTheValueOnUnchanged() throws {
-        lua.registerFrame("call") { f in
+        try lua.registerFrame("call") { f in
             guard case .function(let callback) = f.value(1) else { return 0 }
             _ = try callback.call()
             return 0
@@ -53,7 +53,7 @@ struct ErrorValueTests {
             var description: String { "it failed" }
         }
         // Each call fails with a value kept anew (a kept value is let go once raised).
-        lua.registerFrame("fails") { f in
+        try lua.registerFrame("fails") { f in
             let id: Int? = try { () throws -> Int? in
                 do { try f.state.run("error({ code = 5 })", name: "inner") } catch let error as LuaError { return error.errorValueID }
                 return nil
@@ -75,12 +75,12 @@ struct ErrorValueTests {
         #expect(try cause.get("code") == .integer(5))
         // Once raised into Lua, the state lets the value go: the script holds it.
         let raised = try #require(expectLuaError(lua, "error({ code = 6 })")?.errorValueID)
-        lua.registerFrame("failsOnce") { _ in throw Failed(luaErrorValueID: raised) }
+        try lua.registerFrame("failsOnce") { _ in throw Failed(luaErrorValueID: raised) }
         _ = try lua.run("pcall(failsOnce)", name: "once.lua")
         #expect(try !isKept(raised))
         #expect(try lua.run("return select(2, pcall(failsOnce))", name: "twice.lua") == ["it failed"])
         // No id: the description, as any error.
-        lua.registerFrame("plain") { _ in throw Failed(luaErrorValueID: nil) }
+        try lua.registerFrame("plain") { _ in throw Failed(luaErrorValueID: nil) }
         #expect(try lua.run("return select(2, pcall(plain))", name: "p.lua") == ["it failed"])
     }
 
@@ -91,7 +91,7 @@ struct ErrorValueTests {
         for _ in 0..<32 { last = expectLuaError(lua, "error({})")?.errorValueID ?? 0 }
         #expect(last == first + 32)          // ids go on past the number kept (the 33rd was 1 again)
         #expect(try !isKept(first) && isKept(first + 1) && isKept(last))
-        lua.registerFrame("late") { _ in throw LuaError(.runtime, "gone", traceback: nil, valueType: "table",
+        try lua.registerFrame("late") { _ in throw LuaError(.runtime, "gone", traceback: nil, valueType: "table",
                                                          raisedByLua: true, errorValueID: first) }
         #expect(try lua.run("return select(2, pcall(late))", name: "late.lua") == ["gone"])
         #expect(try !isKept(0) && !isKept(-1) && !isKept(last + 1))

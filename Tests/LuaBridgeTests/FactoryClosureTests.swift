@@ -51,7 +51,7 @@ struct FactoryClosureTests {
     }
 
     @Test func anArgumentThatIsNoFunctionIsABadArgument() throws {
-        lua.registerFrame("takeFactory") { frame in
+        try lua.registerFrame("takeFactory") { frame in
             _ = try LuaFactoryClosure<HTTPSession>(frame, 1, name: "makeSession")
             return 0
         }

@@ -7,7 +7,7 @@ struct FrameFunctionTests {
     init() throws { lua = try LuaState() }
 
     @Test func readsTypedArgumentsAndPushesResults() throws {
-        lua.registerFrame("describe") { f in
+        try lua.registerFrame("describe") { f in
             f.push(try f.integer(1) * 2)
             f.push(try f.number(2) / 2)
             f.push(try f.string(3) + "!")
@@ -26,7 +26,7 @@ struct FrameFunctionTests {
     }
 
     @Test func wrongArgumentsReadLikeLuaAuxlib() throws {
-        lua.registerFrame("needs") { f in
+        try lua.registerFrame("needs") { f in
             _ = try f.integer(1)
             _ = try f.string(2)
             return 0
@@ -46,7 +46,7 @@ struct FrameFunctionTests {
 
     @Test func objectsAreCheckedByType() throws {
         let counter = LifeCounter()
-        lua.registerFrame("label") { f in
+        try lua.registerFrame("label") { f in
             f.push(try f.object(1, as: Tracked.self, typeName: "Tracked").label)
             return 1
         }
@@ -59,7 +59,7 @@ struct FrameFunctionTests {
     }
 
     @Test func claimingMoreResultsThanPushedIsAnError() throws {
-        lua.registerFrame("liar") { _ in 3 }
+        try lua.registerFrame("liar") { _ in 3 }
         #expect(expectLuaError(lua, "liar()", name: "l.lua")?.message == "l.lua:1: 'liar' reported 3 results but pushed 0")
         #expect(lua.stackTop == 0)
     }

@@ -81,7 +81,7 @@ struct HardeningTests {
 
     @Test func closeDuringACallWaitsForTheCallToReturn() throws {
         let lua = try LuaState()
-        lua.register("quit") { call in
+        try lua.register("quit") { call in
             call.state.close()
             return ["still running"]
         }

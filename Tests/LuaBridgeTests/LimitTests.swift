@@ -40,7 +40,7 @@ struct LimitTests {
     @Test func swiftPushesAreNeverRefusedByTheCap() throws {
         let lua = try LuaState()
         lua.memoryLimit = 1 << 20
-        lua.register("big") { _ in [.string(LuaString(bytes: [UInt8](repeating: 65, count: 2 << 20)))] }
+        try lua.register("big") { _ in [.string(LuaString(bytes: [UInt8](repeating: 65, count: 2 << 20)))] }
         // Swift produced the value; Lua gets the error when it next allocates over the cap.
         let error = try #require(expectLuaError(lua, "local s = big() return s .. s"))
         #expect(error.kind == .memory)

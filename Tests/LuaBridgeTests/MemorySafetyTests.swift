@@ -18,7 +18,7 @@ struct MemorySafetyTests {
 
     @Test func aCloseAskedForDuringAFastCallHappensAfterTheStackIsReset() throws {
         let lua = try LuaState()
-        lua.registerFrame("closeNow") { [unowned lua] _ in lua.close(); return 0 }
+        try lua.registerFrame("closeNow") { [unowned lua] _ in lua.close(); return 0 }
         let f = try lua.run("return function(x) closeNow() return x end", name: "t")[0].function()
         let result = try f.call(pushing: { frame in frame.push(7); return 1 }, reading: { frame, at in try frame.integer(at) })
         #expect(result == 7)
@@ -38,7 +38,7 @@ struct MemorySafetyTests {
 
     @Test func setFieldIsRawSoAMetamethodCannotRaiseThroughSwift() throws {
         let lua = try LuaState()
-        lua.registerFrame("fill") { frame in
+        try lua.registerFrame("fill") { frame in
             frame.push(42)
             frame.setField("answer", inTableAt: 1)
             frame.push(1)
@@ -73,7 +73,7 @@ struct MemorySafetyTests {
     @Test func aCloseFromAFinalizerWaitsUntilTheCollectorIsDone() throws {
         let lua = try LuaState()
         let closerType = try lua.metatableReference(for: Closer.luaTypeName)
-        lua.registerFrame("makeCloser") { [unowned lua] frame in
+        try lua.registerFrame("makeCloser") { [unowned lua] frame in
             frame.pushObject(Closer(lua), metatable: closerType)
             return 1
         }
@@ -94,7 +94,7 @@ struct MemorySafetyTests {
         first = nil
         for _ in 0..<8 {                               // the next states may reuse its address
             let lua = try LuaState()
-            lua.registerFrame("make") { frame in
+            try lua.registerFrame("make") { frame in
                 frame.pushObject(Closer(lua), metatable: stale)
                 return 1
             }

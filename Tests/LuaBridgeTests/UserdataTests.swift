@@ -23,7 +23,7 @@ struct UserdataTests {
     @Test func tenThousandUserdataAreCreatedAndCollected() throws {
         let counter = LifeCounter()
         let lua = try LuaState()
-        lua.register("make") { call in
+        try lua.register("make") { call in
             [.userdata(try call.state.pushObject(Tracked(counter), type: "Tracked"))]
         }
         try lua.run("local keep = {} for i = 1, 10000 do keep[i] = make() end", name: "many")
@@ -35,7 +35,7 @@ struct UserdataTests {
     @Test func closeReleasesEverythingStillHeld() throws {
         let counter = LifeCounter()
         let lua = try LuaState()
-        lua.register("make") { call in
+        try lua.register("make") { call in
             [.userdata(try call.state.pushObject(Tracked(counter), type: "Tracked"))]
         }
         try lua.run("held = {} for i = 1, 100 do held[i] = make() end", name: "hold")
@@ -57,7 +57,7 @@ struct UserdataTests {
         let counter = LifeCounter()
         let lua = try LuaState()
         lua.memoryLimit = memoryLimit
-        lua.register("make") { call in
+        try lua.register("make") { call in
             [.userdata(try call.state.pushObject(Tracked(counter), type: "Tracked"))]
         }
         // Swift functions are not called while a state closes: the finalizers write a file.

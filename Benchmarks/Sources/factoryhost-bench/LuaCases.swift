@@ -46,8 +46,8 @@ func luaCallCases() throws -> [CaseResult] {
         lua_setmetatable(L, -2)
         lua_setglobal(L, "bareStepper")
     }
-    lua.register("swift_closure") { call in [.integer(try call.argument(1, as: Int.self) + 1)] }
-    lua.registerFrame("swift_frame") { f in
+    try lua.register("swift_closure") { call in [.integer(try call.argument(1, as: Int.self) + 1)] }
+    try lua.registerFrame("swift_frame") { f in
         f.push(try f.integer(1) + 1)
         return 1
     }

@@ -20,7 +20,7 @@ if let at = arguments.firstIndex(of: "--iterate") {
     let contender = rest.first ?? "factoryhost"
     if contender == "swift_frame" {
         let lua = try LuaState()
-        lua.registerFrame("f") { f in f.push(try f.integer(1) + 1); return 1 }
+        try lua.registerFrame("f") { f in f.push(try f.integer(1) + 1); return 1 }
         _ = try lua.run("local f = f local x = 0 for i = 1, \(rest.dropFirst().first ?? "1000000") do x = f(x) end", name: "loop")
         exit(0)
     }

@@ -55,7 +55,7 @@ public final class Container: Resolving, @unchecked Sendable {
     /// ``Resolving``'s, without the entry indirection — the hot path for
     /// container-level resolves.
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
         guard let index = template.keys.find(ObjectIdentifier(type), name) else {
@@ -95,7 +95,7 @@ public final class Container: Resolving, @unchecked Sendable {
     /// let loader = try child.resolve(MovieLoader.self)     // the fake session, the parent's cache
     /// ```
     ///
-    /// - Throws: `RegistryError`: `.scopeClosed` when this container is closed; a registration problem of the child's (a duplicate, a captive dependency) as `registry.validate` names it; what building an eager singleton threw.
+    /// - Throws: `RegistryError`: `.containerClosed` when this container is closed; a registration problem of the child's (a duplicate, a captive dependency) as `registry.validate` names it; what building an eager singleton threw.
     public func child(_ registrations: [Registration]) throws -> Container {
         try creationLock.withLock { try checkOpen("make a child") }
         let plan = try ContainerPlan(childOf: self.plan, adding: registrations)
@@ -171,14 +171,14 @@ public final class Container: Resolving, @unchecked Sendable {
         var failures = DisposalFailures()
         failures.dispose(value, registration: registration, disposer: disposer)
         throw failures.error(closing: "\(registration.key), built as its container closed", configuration: configuration)
-            ?? RegistryError(.scopeClosed, "cannot keep \(registration.key): container '\(configuration)' was closed while it was built")
+            ?? RegistryError(.containerClosed, "cannot keep \(registration.key): container '\(configuration)' was closed while it was built")
     }
 
     /// Throws if the container is closed (called under the creation lock):
     /// `doing` is what cannot be done ("build Cache", "open scope 'session'").
     func checkOpen(_ doing: @autoclosure () -> String) throws {
         if closed {
-            throw RegistryError(.scopeClosed, "cannot \(doing()): container '\(configuration)' is closed")
+            throw RegistryError(.containerClosed, "cannot \(doing()): container '\(configuration)' is closed")
         }
     }
 
@@ -187,7 +187,7 @@ public final class Container: Resolving, @unchecked Sendable {
     /// Opens an instance of custom scope `name`. A nested scope (`screen` in
     /// `session`) needs its parent open: it joins the newest one.
     ///
-    /// - Throws: `RegistryError`: `.unknownScope` for a scope never declared, `.scopeNotOpen` when its parent scope is not open, `.scopeClosed` when the container is closed.
+    /// - Throws: `RegistryError`: `.unknownScope` for a scope never declared, `.scopeNotOpen` when its parent scope is not open, `.containerClosed` when the container is closed.
     public func openScope(_ name: String) throws -> ScopeHandle {
         guard let declaration = plan.scopes[name] else { throw unknownScope(name) }
         try creationLock.withLock { try checkOpen("open scope '\(name)'") }
@@ -294,6 +294,6 @@ public struct ResolutionEntry: @unchecked Sendable {
 
     @usableFromInline
     func containerGone() -> RegistryError {
-        RegistryError(.scopeClosed, "the '\(scope?.name ?? "?")' scope's container is gone")
+        RegistryError(.containerClosed, "the '\(scope?.name ?? "?")' scope's container is gone")
     }
 }

@@ -351,7 +351,7 @@ struct ResolutionContext {
     private func resolveInParent(_ index: Int, _ arguments: Arguments) throws -> Any {
         let planned = plan.registrations[index]
         guard let parent = container.parent else {
-            throw error(.scopeClosed, "\(planned.name) belongs to a parent container that is gone", origin: planned.registration.origin)
+            throw error(.containerClosed, "\(planned.name) belongs to a parent container that is gone", origin: planned.registration.origin)
         }
         try container.creationLock.withLock { try container.checkOpen("build \(planned.name)") }
         if case .custom(let scopeName) = planned.lifetime { try checkCaptive(planned, scopeName) }

@@ -48,7 +48,7 @@ public struct Resolver {
     /// An instance of `type` (the one named `name`), which the registration
     /// must declare as an instance dependency.
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw; `.resolverExpired` once the factory has returned.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw; `.resolverExpired` once the factory has returned.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
         try ensureActive()
@@ -64,7 +64,7 @@ public struct Resolver {
 
     /// Resolves a declared dependency by key, untyped (for script factories).
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw; `.resolverExpired` once the factory has returned.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw; `.resolverExpired` once the factory has returned.
     public func resolveAny(_ key: ServiceKey) throws -> Any {
         try ensureActive()
         let index = try dependency(key.type.id, key.name, { key.type.name }, kind: .instance)
@@ -158,31 +158,31 @@ public struct Provider<T>: @unchecked Sendable {
 
     /// Resolves a new instance (or the scoped one).
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw.
     public func callAsFunction() throws -> T {
         try call(arguments: .none)
     }
 
     /// Resolves with one runtime argument.
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw.
     public func callAsFunction<A>(_ a: A) throws -> T {
         try call(arguments: Arguments([a]))
     }
 
     /// Resolves with two runtime arguments.
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw.
     public func callAsFunction<A, B>(_ a: A, _ b: B) throws -> T {
         try call(arguments: Arguments([a, b]))
     }
 
     /// Resolves with any runtime arguments, checked against the registration.
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw.
     public func call(arguments: Arguments) throws -> T {
         guard let container else {
-            throw RegistryError(.scopeClosed, "a provider was called after its container was released")
+            throw RegistryError(.containerClosed, "a provider was called after its container was released")
         }
         let live = scope.flatMap { $0.isClosed ? nil : $0 }
         return try ResolutionContext.run(container: container, scope: live, fromProvider: declared) {

@@ -14,7 +14,7 @@ public protocol Resolving {
 extension Resolving {
     /// An instance of `type` (the one named `name`).
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
         let entry = resolutionEntry
@@ -27,21 +27,21 @@ extension Resolving {
 
     /// An instance of `type` built with one runtime argument.
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw.
     public func resolve<T, A>(_ type: T.Type = T.self, name: String? = nil, argument: A) throws -> T {
         try resolve(type, name: name, arguments: Arguments([argument]))
     }
 
     /// An instance of `type` built with two runtime arguments.
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw.
     public func resolve<T, A, B>(_ type: T.Type = T.self, name: String? = nil, arguments a: A, _ b: B) throws -> T {
         try resolve(type, name: name, arguments: Arguments([a, b]))
     }
 
     /// An instance of `type` built with three runtime arguments.
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw.
     public func resolve<T, A, B, C>(_ type: T.Type = T.self, name: String? = nil, arguments a: A, _ b: B, _ c: C) throws -> T {
         try resolve(type, name: name, arguments: Arguments([a, b, c]))
     }
@@ -49,7 +49,7 @@ extension Resolving {
     /// An instance of `type` built with `arguments`, checked against the
     /// registration's argument specs (count and types).
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw.
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil, arguments: Arguments) throws -> T {
         let entry = resolutionEntry
         let container = try entry.liveContainer()
@@ -68,7 +68,7 @@ extension Resolving {
     /// for handler in try container.resolveList(Handler.self) { handler.start() }
     /// ```
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw.
     public func resolveList<T>(_ type: T.Type = T.self) throws -> [T] {
         guard let values = try resolveAny(ServiceKey(.list(of: ServiceType(T.self)))) as? [Any] else { return [] }
         return values.compactMap { $0 as? T }
@@ -76,7 +76,7 @@ extension Resolving {
 
     /// Every `.map` contribution of `type`, by key, in declaration order.
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw.
     public func resolveMap<T>(_ type: T.Type = T.self) throws -> [(key: String, value: T)] {
         guard let map = try resolveAny(ServiceKey(.map(of: ServiceType(T.self)))) as? ContributedMap else { return [] }
         return zip(map.keys, map.values).compactMap { key, value in (value as? T).map { (key, $0) } }
@@ -86,7 +86,7 @@ extension Resolving {
     /// registered type). For script layers that resolve by name. A
     /// collection nothing contributes to (see ``Contribution``) is empty.
     ///
-    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, or `.factoryFailed` carrying what a factory threw.
+    /// - Throws: `RegistryError`, naming the resolution path and the origins: `.missingRegistration`, `.cycle`, `.captiveDependency`, `.scopeNotOpen`, `.argumentMismatch`, `.wrongType`, `.undeclaredDependency`, `.tooDeep`, `.scopeClosed`, `.containerClosed`, or `.factoryFailed` carrying what a factory threw.
     public func resolveAny(_ key: ServiceKey, arguments: Arguments = .none) throws -> Any {
         let entry = resolutionEntry
         let container = try entry.liveContainer()
@@ -103,7 +103,7 @@ extension Resolving {
 
     /// A provider of `type`: a closure that resolves it when called.
     ///
-    /// - Throws: `RegistryError`: `.missingRegistration` when nothing provides it, `.scopeClosed` when the container is closed.
+    /// - Throws: `RegistryError`: `.missingRegistration` when nothing provides it, `.containerClosed` when the container is closed.
     public func provider<T>(_ type: T.Type = T.self, name: String? = nil) throws -> Provider<T> {
         let entry = resolutionEntry
         let container = try entry.liveContainer()
@@ -116,7 +116,7 @@ extension Resolving {
     /// An untyped provider of `key` (for script layers; values are checked
     /// against the registered type when it is called).
     ///
-    /// - Throws: `RegistryError`: `.missingRegistration` when nothing provides it, `.scopeClosed` when the container is closed.
+    /// - Throws: `RegistryError`: `.missingRegistration` when nothing provides it, `.containerClosed` when the container is closed.
     public func anyProvider(_ key: ServiceKey) throws -> Provider<Any> {
         let entry = resolutionEntry
         let container = try entry.liveContainer()

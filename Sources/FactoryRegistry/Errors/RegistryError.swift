@@ -31,8 +31,11 @@ public struct RegistryError: Error, CustomStringConvertible, Equatable {
         case unknownScope
         /// A registration of a custom scope was resolved with no such scope open.
         case scopeNotOpen
-        /// A closed scope or container (or one that is gone) was used.
+        /// A closed scope was used.
         case scopeClosed
+        /// A closed container was used, or one that is gone (a provider kept
+        /// past its container, a scope of a released container).
+        case containerClosed
         /// Runtime arguments of the wrong number or types.
         case argumentMismatch
         /// A factory built a value that is not of its registered type.

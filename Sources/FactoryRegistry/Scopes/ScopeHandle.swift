@@ -50,7 +50,7 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
     /// - Throws: `RegistryError`: `.unknownScope`, `.scopeNotOpen` when `name` does not nest in this scope (or a scope it is in), `.scopeClosed` when this scope or its container is gone or closed.
     public func openScope(_ name: String) throws -> ScopeHandle {
         guard let container else {
-            throw RegistryError(.scopeClosed, "cannot open scope '\(name)': the container is gone")
+            throw RegistryError(.containerClosed, "cannot open scope '\(name)': the container is gone")
         }
         guard let declaration = container.plan.scopes[name] else { throw container.unknownScope(name) }
         var cursor: ScopeHandle? = self

@@ -122,9 +122,7 @@ final class AssistedFactory: @unchecked Sendable {
             let made: Any
             do {
                 made = try host.outsideFactoryIfFinalizer(frame) { try provider.call(arguments: arguments) }
-            } catch let error as RegistryError where error.kind == .scopeClosed
-                        && (error.message.hasPrefix("a provider was called after its container was released")
-                            || (error.message.hasPrefix("cannot ") && error.message.contains(": container '") && error.message.hasSuffix("' is closed"))) {
+            } catch let error as RegistryError where error.kind == .containerClosed {
                 throw LuaError(.runtime, "\(method.signature): the container that made this \(self.interface) is gone (closed or released); "
                                + "keep it while its factories are in use")
             } catch let error as RegistryError {

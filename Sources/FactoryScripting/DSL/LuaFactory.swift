@@ -173,10 +173,12 @@ final class LuaFactory: @unchecked Sendable {
     }
 
     private func wrongResult(_ result: LuaValue, _ error: LuaError) -> RegistryError {
-        let problem = resultType.kind == .interface && error.message.hasPrefix("table does not implement")
-            ? "a table that does not implement \(resultType.name): "
-                + error.message.dropFirst("table does not implement \(resultType.name): ".count)
-            : "\(result.isNil ? "nothing" : describeValue(result)), expected \(resultType.name)"
+        let problem: String
+        if case .notImplementing(let interface, let detail)? = error.problem {
+            problem = "a table that does not implement \(interface): \(detail)"
+        } else {
+            problem = "\(result.isNil ? "nothing" : describeValue(result)), expected \(resultType.name)"
+        }
         return RegistryError(.wrongType, "the factory for \(key) returned \(problem)",
                              details: ["registered at \(origin)"] + changeDetails, origin: origin)
     }

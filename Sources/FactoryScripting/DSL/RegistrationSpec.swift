@@ -92,8 +92,10 @@ struct RegistrationParser {
     let catalog: TypeCatalog
     let keyText: String
     let origin: Origin
+    /// The DSL word that declared it, as messages name it: `register`, or a test's `override`.
+    var verb = "register"
     /// How messages name the registration (made only for a message).
-    var what: String { "register \"\(keyText)\" (\(origin))" }
+    var what: String { "\(verb) \"\(keyText)\" (\(origin))" }
 
     /// `fields`, made ready once for reading every body.
     private static let fieldNames = fields.map(LuaFieldName.init)

@@ -53,15 +53,10 @@ extension FactoryHost {
         }
         // An override says it overrides (a params-only one changes parameters).
         try table.rawSet("override", .boolean(true))
-        let parser = RegistrationParser(catalog: types, keyText: key, origin: origin)
-        let registration: Registration
-        do {
-            guard let parsed = try parser.parse(body: table, host: self).take() else {
-                throw LuaError(.runtime, "override \"\(key)\": the registration was taken already")
-            }
-            registration = parsed
-        } catch let error as LuaError where error.message.hasPrefix("register \"") {
-            throw LuaError(error.kind, "override" + error.message.dropFirst("register".count))
+        var parser = RegistrationParser(catalog: types, keyText: key, origin: origin)
+        parser.verb = "override"
+        guard let registration = try parser.parse(body: table, host: self).take() else {
+            throw LuaError(.runtime, "override \"\(key)\": the registration was taken already")
         }
         // The configuration of this test's overrides: made by the first, named
         // apart from every configuration the script declared.

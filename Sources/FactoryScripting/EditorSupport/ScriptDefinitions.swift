@@ -91,8 +91,9 @@ public struct ScriptDefinitions: Sendable, Equatable {
     ///
     /// - Throws: what installing the host's deferred plugins threw (see ``FactoryHost/installPendingPlugins()``).
     public init(host: FactoryHost) throws {
+        let pluginModules = try host.pluginModules()          // installs the deferred plugins first
         let types = host.types
-        modules = try host.pluginModules().map { module in
+        modules = pluginModules.map { module in
             var result = Module(name: module.name, classes: [], interfaces: [], functions: [])
             for entry in module.entries {
                 switch entry.kind {

@@ -17,20 +17,14 @@ import LuaBridge
 public final class FactoryHost {
     /// The Lua state scripts run in.
     public let lua: LuaState
-    /// Every configuration scripts and plugins declared (installing plugins
-    /// given to ``installWhenNeeded(_:)`` first; if that fails, the registry
-    /// comes without them, and every throwing use of the host —
-    /// ``container(_:)``, a script's DSL call, ``installPendingPlugins()`` —
-    /// reports why).
-    public var registry: Registry {
-        try? installPendingPlugins()
-        return storedRegistry
-    }
-    /// The types scripts can name (installing deferred plugins first).
-    public var types: TypeCatalog {
-        try? installPendingPlugins()
-        return storedTypes
-    }
+    /// Every configuration scripts and plugins declared. Reading it installs
+    /// nothing: plugins given to ``installWhenNeeded(_:)`` are installed by
+    /// the first DSL call, ``container(_:)`` or ``installPendingPlugins()``,
+    /// each of which reports a plugin that failed.
+    public var registry: Registry { storedRegistry }
+    /// The types scripts can name: those of the plugins installed so far
+    /// (call ``installPendingPlugins()`` first for the deferred ones).
+    public var types: TypeCatalog { storedTypes }
     /// The configuration unqualified `resolve "X"` calls use (`run --config`).
     public var defaultConfiguration: String?
     /// Told of every value a script resolves (`resolve "X"`, `c:resolve "X"`),
@@ -43,11 +37,9 @@ public final class FactoryHost {
     }
     /// The container unqualified `resolve` calls use now, if one was made.
     public var currentContainer: Container? { defaultContainer }
-    /// The plugins installed, in order (Swift plugins first, then Lua ones).
-    public var plugins: [(name: String, version: String)] {
-        try? installPendingPlugins()
-        return installedPlugins
-    }
+    /// The plugins installed so far, in order (Swift plugins first, then Lua
+    /// ones); deferred ones appear once ``installPendingPlugins()`` ran.
+    public var plugins: [(name: String, version: String)] { installedPlugins }
 
     let storedRegistry: Registry
     let storedTypes: TypeCatalog

@@ -58,6 +58,50 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
     /// keeps the newest 32, until raised again), and a Swift function that fails with this
     /// error raises that value again, not its message.
     public let errorValueID: Int?
+    /// The parts of a type error, when Swift made one: what was expected and
+    /// what was there. Code that rewords an error matches on these, never on
+    /// its text.
+    public internal(set) var problem: Problem?
+    /// The argument a Swift function called from Lua refused, when that is
+    /// what this error is about (``LuaFrame/argumentError(_:_:kind:problem:)``).
+    public internal(set) var argument: Argument?
+
+    /// What was wrong with a value, in parts.
+    ///
+    /// ```swift
+    /// if case .wrongType(let expected, let got)? = error.problem { print(expected, got) }   // integer string
+    /// ```
+    public enum Problem: Sendable, Equatable {
+        /// A value of the wrong Lua type: `expected` (a type's name as
+        /// messages give it) and the Lua type `got`.
+        case wrongType(expected: String, got: String)
+        /// A table that does not implement `interface`; `detail` says what it
+        /// lacks and what the interface requires.
+        case notImplementing(interface: String, detail: String)
+
+        /// Whether it is a plain `T expected, got U`.
+        public var isWrongType: Bool {
+            if case .wrongType = self { return true }
+            return false
+        }
+    }
+
+    /// An argument of a Swift function that Lua called, as a bad-argument error names it.
+    ///
+    /// ```swift
+    /// // add(1, "x") → bad argument #2 to 'add' (integer expected, got string)
+    /// error.argument?.function    // "add"
+    /// error.argument?.position    // 2 (its place on the frame; a method's self is 1)
+    /// error.argument?.detail      // "integer expected, got string"
+    /// ```
+    public struct Argument: Sendable, Equatable {
+        /// The function's name, as messages give it.
+        public let function: String
+        /// The argument's place in the frame (1-based; a method's receiver is 1).
+        public let position: Int
+        /// What is wrong with it: the words in the message's parentheses.
+        public let detail: String
+    }
 
     /// Creates an error; `message` should read as Lua would report it.
     public init(_ kind: Kind, _ message: String, traceback: String? = nil, valueType: String? = nil) {
@@ -88,7 +132,9 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
     /// A value of the wrong type: `"integer expected, got string"`.
     public static func typeMismatch(expected: String, got: String, context: String? = nil) -> LuaError {
         let base = "\(expected) expected, got \(got)"
-        return LuaError(.typeMismatch, context.map { "\($0) (\(base))" } ?? base)
+        var error = LuaError(.typeMismatch, context.map { "\($0) (\(base))" } ?? base)
+        error.problem = .wrongType(expected: expected, got: got)
+        return error
     }
 }
 

@@ -95,8 +95,8 @@ extension Optional: LuaArgument where Wrapped: LuaArgument {
         if frame.isNoneOrNil(position) { return nil }
         do {
             return try Wrapped.read(from: frame, at: position)
-        } catch let error as LuaError where error.kind == .typeMismatch && error.message.hasSuffix("expected, got \(frame.typeName(position)))") {
-            throw frame.typeError(position, expected: luaArgumentName)
+        } catch let error as LuaError where error.argument?.position == Int(position) && error.problem?.isWrongType == true {
+            throw frame.typeError(position, expected: luaArgumentName)    // "T or nil expected, got U"
         }
     }
 }
@@ -122,8 +122,8 @@ extension Array: LuaArgument where Element: LuaConvertible {
         guard case .table = value else { throw frame.typeError(position, expected: luaArgumentName) }
         do {
             return try [Element].fromLua(value)
-        } catch let error as LuaError {
-            throw frame.argumentError(position, error.message)
+        } catch let error as LuaError where error.kind == .typeMismatch || error.kind == .encoding {
+            throw frame.argumentError(position, error.message, kind: error.kind)   // a limit or a closed state stays what it is
         }
     }
 }
@@ -146,8 +146,8 @@ extension Dictionary: LuaArgument where Key: LuaConvertible, Value: LuaConvertib
         guard case .table = value else { throw frame.typeError(position, expected: luaArgumentName) }
         do {
             return try [Key: Value].fromLua(value)
-        } catch let error as LuaError {
-            throw frame.argumentError(position, error.message)
+        } catch let error as LuaError where error.kind == .typeMismatch || error.kind == .encoding {
+            throw frame.argumentError(position, error.message, kind: error.kind)   // a limit or a closed state stays what it is
         }
     }
 }

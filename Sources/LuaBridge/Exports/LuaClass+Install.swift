@@ -67,8 +67,11 @@ extension LuaClass {
             }
             do {
                 try set(object, frame, 3)
-            } catch let error as LuaError where error.kind == .typeMismatch {
-                throw LuaError(.typeMismatch, error.message.replacingArgument(3, with: "value for '\(bytes)'"))
+            } catch let error as LuaError where error.kind == .typeMismatch && error.argument?.position == 3 {
+                // The setter read the value as argument 3 of __newindex: name the property instead.
+                var reworded = LuaError(.typeMismatch, "bad value for '\(bytes)' to '\(error.argument?.function ?? "")' (\(error.argument?.detail ?? ""))")
+                reworded.problem = error.problem
+                throw reworded
             }
             return 0
         }))
@@ -115,13 +118,6 @@ extension LuaClass {
 }
 
 extension String {
-    /// "bad argument #3 to 'f' (…)" → "bad argument <label> to 'f' (…)".
-    fileprivate func replacingArgument(_ position: Int, with label: String) -> String {
-        let needle = "bad argument #\(position) "
-        guard hasPrefix(needle) else { return self }
-        return "bad \(label) " + dropFirst(needle.count)
-    }
-
     /// "ObjectIdentifier(0x0000…)" → "0x0000…".
     fileprivate var addressPart: String {
         guard let open = firstIndex(of: "("), let close = lastIndex(of: ")") else { return self }

@@ -13,7 +13,7 @@ public typealias LuaFunctionBody = (LuaCall) throws -> [LuaValue]
 /// work with while it runs.
 ///
 /// ```swift
-/// lua.register("repeat") { call in
+/// try lua.register("repeat") { call in
 ///     let text = try call.argument(1, as: String.self)
 ///     let times = try call.argument(2, as: Int.self)
 ///     return [LuaValue(String(repeating: text, count: times))]
@@ -42,16 +42,26 @@ public struct LuaCall {
     /// Argument `position` converted to `T`, or Lua's `bad argument` error:
     /// `bad argument #2 to 'name' (integer expected, got string)`.
     ///
-    /// - Throws: a `LuaError` of kind `.typeMismatch` (`bad argument #n to 'name' (…)`) when the argument is
-    ///   missing or cannot be read as `T`, whatever kind of `LuaError` the conversion threw.
+    /// - Throws: a `LuaError` (`bad argument #n to 'name' (…)`, with ``LuaError/argument`` set) of kind
+    ///   `.typeMismatch` when the argument is missing or not a `T`, `.encoding` when a string is not UTF-8;
+    ///   any other error of the conversion as it is.
     public func argument<T: LuaConvertible>(_ position: Int, as type: T.Type = T.self) throws -> T {
         let v = position <= count ? value(position) : nil
         do {
             return try T.fromLua(v)
-        } catch let error as LuaError {
-            let detail = position > count && error.kind == .typeMismatch
-                ? "\(T.luaTypeName) expected, got no value" : error.message
-            throw LuaError(.typeMismatch, "bad argument #\(position) to '\(name)' (\(detail))")
+        } catch let error as LuaError where error.kind == .typeMismatch || error.kind == .encoding {
+            // A limit reached or a closed state stays what it is; a value that
+            // is not a `T` is a bad argument, named by its position.
+            var problem = error.problem
+            var detail = error.message
+            if position > count && error.kind == .typeMismatch {
+                problem = .wrongType(expected: T.luaTypeName, got: "no value")
+                detail = "\(T.luaTypeName) expected, got no value"
+            }
+            var failure = LuaError(error.kind, "bad argument #\(position) to '\(name)' (\(detail))")
+            failure.argument = LuaError.Argument(function: name, position: position, detail: detail)
+            failure.problem = problem
+            throw failure
         }
     }
 }
@@ -96,9 +106,11 @@ extension LuaState {
     ///
     /// The closure should not capture the state strongly (use `call.state`):
     /// Lua holds the closure, so that would keep the state open forever.
-    public func register(_ name: String, _ body: @escaping LuaFunctionBody) {
-        guard let f = try? function(name, body) else { return }
-        try? setGlobal(name, .function(f))
+    ///
+    /// - Throws: a `LuaError` when the state is closed, or when the state is
+    ///   out of memory (or over its limit) and cannot make the function.
+    public func register(_ name: String, _ body: @escaping LuaFunctionBody) throws {
+        try setGlobal(name, .function(function(name, body)))
     }
 
     /// Runs a Swift function for the trampoline. Never raises: an error is

@@ -14,7 +14,7 @@ public typealias LuaFrameFunction = (LuaFrame) throws -> Int32
 /// One call's stack frame, for ``LuaFrameFunction``s.
 ///
 /// ```swift
-/// lua.registerFrame("add") { f in
+/// try lua.registerFrame("add") { f in
 ///     f.push(try f.integer(1) + f.integer(2))
 ///     return 1
 /// }
@@ -211,7 +211,7 @@ public struct LuaFrame {
     /// let greet = try lua.frameFunction("greet") { f in
     ///     f.push("hello, " + (f.boundString(1) ?? "?")); return 1
     /// }
-    /// lua.registerFrame("greeter") { f in
+    /// try lua.registerFrame("greeter") { f in
     ///     f.push(try f.string(1))
     ///     try f.pushBound(greet, values: 1)
     ///     return 1
@@ -310,19 +310,28 @@ public struct LuaFrame {
 
     /// `bad argument #n to 'name' (T expected, got U)`, as Lua's auxlib words it.
     public func typeError(_ position: Int32, expected: String) -> LuaError {
-        argumentError(position, "\(expected) expected, got \(typeName(position))")
+        let got = typeName(position)
+        return argumentError(position, "\(expected) expected, got \(got)", problem: .wrongType(expected: expected, got: got))
     }
 
     /// `bad argument #n to 'name' (detail)`. Called as a method
     /// (`cache:set(k, v)`), self is not counted, as in Lua's own messages
     /// (luaL_argerror): the first argument after self is #1, and a bad self
-    /// is "calling 'name' on bad self".
-    public func argumentError(_ position: Int32, _ detail: String) -> LuaError {
+    /// is "calling 'name' on bad self". The error carries the argument
+    /// (``LuaError/argument``) and `problem` in parts, so that code which
+    /// rewords it never parses its text.
+    public func argumentError(_ position: Int32, _ detail: String, kind: LuaError.Kind = .typeMismatch,
+                              problem: LuaError.Problem? = nil) -> LuaError {
+        var error: LuaError
         if fh_called_as_method(L) != 0 {
-            if position == 1 { return LuaError(.typeMismatch, "calling '\(name)' on bad self (\(detail))") }
-            return LuaError(.typeMismatch, "bad argument #\(position - 1) to '\(name)' (\(detail))")
+            error = position == 1 ? LuaError(kind, "calling '\(name)' on bad self (\(detail))")
+                : LuaError(kind, "bad argument #\(position - 1) to '\(name)' (\(detail))")
+        } else {
+            error = LuaError(kind, "bad argument #\(position) to '\(name)' (\(detail))")
         }
-        return LuaError(.typeMismatch, "bad argument #\(position) to '\(name)' (\(detail))")
+        error.argument = LuaError.Argument(function: name, position: Int(position), detail: detail)
+        error.problem = problem
+        return error
     }
 }
 
@@ -359,8 +368,10 @@ extension LuaState {
     }
 
     /// Makes `body` callable from Lua as the global `name`.
-    public func registerFrame(_ name: String, _ body: @escaping LuaFrameFunction) {
-        guard let f = try? frameFunction(name, body) else { return }
-        try? setGlobal(name, .function(f))
+    ///
+    /// - Throws: a `LuaError` when the state is closed, or when the state is
+    ///   out of memory (or over its limit) and cannot make the function.
+    public func registerFrame(_ name: String, _ body: @escaping LuaFrameFunction) throws {
+        try setGlobal(name, .function(frameFunction(name, body)))
     }
 }

@@ -24,11 +24,13 @@ public final class LuaImplementation: @unchecked Sendable {
     init<P>(checking table: LuaTable, implements interface: LuaInterface<P>, in state: LuaState) throws {
         let problems = try interface.problems(in: table)
         guard problems.isEmpty else {
-            throw LuaError(.typeMismatch,
-                           "table does not implement \(interface.name): \(problems.joined(separator: "; "))"
-                           + " (required: \(interface.requiredMethods.joined(separator: ", "))"
-                           + (interface.properties.isEmpty ? "" : "; properties: " + interface.properties.map(\.name).joined(separator: ", "))
-                           + ")")
+            let detail = problems.joined(separator: "; ")
+                + " (required: \(interface.requiredMethods.joined(separator: ", "))"
+                + (interface.properties.isEmpty ? "" : "; properties: " + interface.properties.map(\.name).joined(separator: ", "))
+                + ")"
+            var error = LuaError(.typeMismatch, "table does not implement \(interface.name): \(detail)")
+            error.problem = .notImplementing(interface: interface.name, detail: detail)
+            throw error
         }
         self.table = table
         self.face = table

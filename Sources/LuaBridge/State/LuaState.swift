@@ -12,7 +12,7 @@ import CLuaShim
 ///
 /// ```swift
 /// let lua = try LuaState()
-/// lua.register("greet") { call in
+/// try lua.register("greet") { call in
 ///     [.init("hello, " + (try call.argument(1, as: String.self)))]
 /// }
 /// let out = try lua.run("return greet('world')", name: "demo.lua")
