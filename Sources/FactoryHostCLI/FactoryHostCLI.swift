@@ -20,10 +20,15 @@ import Darwin
 /// FactoryHostCLI.main(plugins: [PaymentsPlugin(), NetworkingPlugin()])
 /// ```
 public enum FactoryHostCLI {
-    /// The plugins every command's host gets (set by ``main(plugins:)``).
+    /// The plugins every command's host gets. nonisolated(unsafe): written once, by ``main(plugins:)`` before any
+    /// command runs or any thread starts; only read afterwards.
     nonisolated(unsafe) static var plugins: [any FactoryPlugin] = []
 
     /// Runs the command line in `CommandLine.arguments` and exits.
+    ///
+    /// `test --jobs N` installs the same `plugins` into hosts on N threads at
+    /// once, so a plugin must be safe to install concurrently: hold no mutable
+    /// state, or guard it with a lock.
     public static func main(plugins: [any FactoryPlugin]) -> Never {
         self.plugins = plugins
         // Deep graphs: each nested resolve takes ~2 KB of stack, so the 8 MiB
@@ -60,7 +65,7 @@ public enum FactoryHostCLI {
 }
 
 /// What every command that loads scripts shares: the Lua plugin path.
-struct HostSetup {
+struct HostSetup: Equatable {
     var pluginPaths: [String] = []
     var libraries: LuaState.Libraries = .standard
     /// What a sandboxed host's Swift plugins may reach (`--allow`).

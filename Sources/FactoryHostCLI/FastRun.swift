@@ -13,7 +13,7 @@ import Darwin
 /// time as the whole Swift runtime, and `run` must start within 4× of
 /// lua5.4. Everything else — help, errors, other commands — goes through
 /// the argument parser as usual.
-struct RunSettings {
+struct RunSettings: Equatable {
     var runner: ScriptRunner
     var setup = HostSetup()
     var configuration: String?
@@ -50,35 +50,15 @@ enum FastRunArguments {
             let word = argv[i]
             guard word.hasPrefix("-"), word != "-" else { break }          // the script
             let (name, inline) = PlainCommandLine.split(word)
-            switch name {
-            case "--sandbox" where inline == nil:
-                settings.runner.libraries = .sandboxed
-            case "--memory-limit", "--timeout", "--config", "--plugin-path", "--allow", "--set", "--values":
-                guard let value = PlainCommandLine.optionValue(argv, at: &i, inline: inline) else { return nil }
-                switch name {
-                case "--timeout":
-                    guard let duration = Limits.duration(value) else { return nil }
-                    settings.runner.timeLimit = duration
-                case "--memory-limit":
-                    guard let bytes = Limits.bytes(value) else { return nil }
-                    settings.runner.memoryLimit = bytes
-                case "--config":
-                    settings.configuration = value
-                case "--set":
-                    guard HostSetup.isAssignment(value) else { return nil }   // the parser says why
-                    settings.setup.valueAssignments.append(value)
-                case "--values":
-                    settings.setup.valueFiles.append(value)
-                case "--allow":
-                    guard let granted = try? PluginCapabilities(parsing: value) else { return nil }
-                    settings.setup.granted.formUnion(granted)
-                    sawAllow = true
-                default:
-                    settings.setup.pluginPaths.append(value)
-                }
-            default:
-                return nil                                                 // --help, --, unknown: the parser's job
+            // --help, --, -i, -e, -l, an unknown option: the parser's job.
+            guard let option = RunOption(rawValue: name) else { return nil }
+            if option.takesValue {
+                guard let value = PlainCommandLine.optionValue(argv, at: &i, inline: inline),
+                      option.apply(value, to: &settings) else { return nil }
+            } else {
+                guard inline == nil, option.apply("", to: &settings) else { return nil }
             }
+            sawAllow = sawAllow || option == .allow
             i += 1
         }
         guard i < argv.count else { return nil }                           // no script: the parser reports it

@@ -49,9 +49,4 @@ enum HostOptions {
             throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
         }
     }
-
-    /// Every capability the (validated) `--allow` values grant.
-    static func granted(_ allow: [String]) -> PluginCapabilities {
-        allow.reduce(into: []) { $0.formUnion((try? PluginCapabilities(parsing: $1)) ?? []) }
-    }
 }

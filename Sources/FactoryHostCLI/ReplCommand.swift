@@ -26,22 +26,22 @@ struct ReplCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The configuration that plain `resolve \"X\"` uses.", valueName: "name"))
+    @Option(name: .customLong(RunOption.config.longName), help: ArgumentHelp("The configuration that plain `resolve \"X\"` uses.", valueName: "name"))
     var config: String?
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"), completion: .directory)
+    @Option(name: .customLong(RunOption.pluginPath.longName), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"), completion: .directory)
     var pluginPath: [String] = []
 
-    @Flag(help: "Untrusted code: the restricted library, and only the plugins --allow grants.")
+    @Flag(name: .customLong(RunOption.sandbox.longName), help: "Untrusted code: the restricted library, and only the plugins --allow grants.")
     var sandbox = false
 
-    @Option(name: .customLong("allow"), help: ArgumentHelp("With --sandbox, the capabilities Swift plugins may use (files, network, processes, environment, all).", valueName: "capabilities"), completion: .list(PluginCapabilities.named.map(\.name) + ["all"]))
+    @Option(name: .customLong(RunOption.allow.longName), help: ArgumentHelp("With --sandbox, the capabilities Swift plugins may use (files, network, processes, environment, all).", valueName: "capabilities"), completion: .list(PluginCapabilities.named.map(\.name) + ["all"]))
     var allow: [String] = []
 
-    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Cap the memory Lua may use (bytes, or with K, M or G).", valueName: "size"))
+    @Option(name: .customLong(RunOption.memoryLimit.longName), help: ArgumentHelp("Cap the memory Lua may use (bytes, or with K, M or G).", valueName: "size"))
     var memoryLimit: String?
 
-    @Option(help: ArgumentHelp("Each line's time limit (seconds, or with ms, s or m).", valueName: "duration"))
+    @Option(name: .customLong(RunOption.timeout.longName), help: ArgumentHelp("Each line's time limit (seconds, or with ms, s or m).", valueName: "duration"))
     var timeout: String?
 
     @OptionGroup var valueOptions: ValueOptions
@@ -65,16 +65,25 @@ struct ReplCommand: ParsableCommand {
         }
     }
 
+    /// The session's settings, each option applied through ``RunOption`` as
+    /// the fast reading applies it (`commandLine`: the whole `argv`).
+    func settings(commandLine: [String]) -> RunSettings {
+        RunSettings(commandLine: commandLine, scriptIndex: script == nil ? commandLine.count : commandLine.count - arguments.count - 1,
+                    sandbox: sandbox, allow: allow, memoryLimit: memoryLimit, timeout: timeout, config: config,
+                    pluginPath: pluginPath, values: valueOptions)
+    }
+
     func run() throws {
-        let status = Self.start(script: script, arguments: arguments, configuration: config, pluginPaths: pluginPath,
-                                sandbox: sandbox, granted: HostOptions.granted(allow), memoryLimit: memoryLimit.flatMap(Limits.bytes),
-                                timeLimit: timeout.flatMap(Limits.duration),
-                                preludes: Self.preludes(CommandLine.arguments), values: valueOptions)
+        let settings = settings(commandLine: CommandLine.arguments)
+        let status = Self.start(script: script, arguments: arguments, configuration: settings.configuration,
+                                pluginPaths: settings.setup.pluginPaths, sandbox: settings.runner.libraries == .sandboxed,
+                                granted: settings.setup.granted, memoryLimit: settings.runner.memoryLimit,
+                                timeLimit: settings.runner.timeLimit, preludes: settings.runner.preludes, values: valueOptions)
         if status != 0 { throw ExitCode(status) }
     }
 
     /// The options of `run` and `repl` that take a value as the next word.
-    static let optionsWithValues: Set<String> = ["--config", "--plugin-path", "--memory-limit", "--timeout", "--allow", "--set", "--values"]
+    static let optionsWithValues = Set(RunOption.allCases.filter(\.takesValue).map(\.rawValue))
 
     /// `-e` and `-l` in the order the command line gives them (as lua5.4 runs them).
     static func preludes(_ argv: [String]) -> [ScriptRunner.Prelude] {

@@ -22,24 +22,24 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @Flag(help: "Run untrusted code: no io, os.execute/exit/getenv/remove/rename, debug, dofile/loadfile, binary chunks or C modules.")
+    @Flag(name: .customLong(RunOption.sandbox.longName), help: "Run untrusted code: no io, os.execute/exit/getenv/remove/rename, debug, dofile/loadfile, binary chunks or C modules.")
     var sandbox = false
 
-    @Option(name: .customLong("allow"), help: ArgumentHelp(
+    @Option(name: .customLong(RunOption.allow.longName), help: ArgumentHelp(
         "With --sandbox, let Swift plugins that reach these in (files, network, processes, environment, all; comma-separated, repeatable).",
         valueName: "capabilities"), completion: .list(PluginCapabilities.named.map(\.name) + ["all"]))
     var allow: [String] = []
 
-    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Cap the memory Lua may use (bytes, or with K, M or G).", valueName: "size"))
+    @Option(name: .customLong(RunOption.memoryLimit.longName), help: ArgumentHelp("Cap the memory Lua may use (bytes, or with K, M or G).", valueName: "size"))
     var memoryLimit: String?
 
-    @Option(help: ArgumentHelp("Stop the script after this long (seconds, or with ms, s or m).", valueName: "duration"))
+    @Option(name: .customLong(RunOption.timeout.longName), help: ArgumentHelp("Stop the script after this long (seconds, or with ms, s or m).", valueName: "duration"))
     var timeout: String?
 
-    @Option(help: ArgumentHelp("The configuration that unqualified `resolve \"X\"` calls use.", valueName: "name"))
+    @Option(name: .customLong(RunOption.config.longName), help: ArgumentHelp("The configuration that unqualified `resolve \"X\"` calls use.", valueName: "name"))
     var config: String?
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"), completion: .directory)
+    @Option(name: .customLong(RunOption.pluginPath.longName), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable; also $FACTORYHOST_PLUGIN_PATH).", valueName: "dirs"), completion: .directory)
     var pluginPath: [String] = []
 
     @OptionGroup var valueOptions: ValueOptions
@@ -69,33 +69,37 @@ struct RunCommand: ParsableCommand {
         }
     }
 
+    /// The run's settings, each option applied through ``RunOption`` as the
+    /// fast reading applies it (`commandLine`: the whole `argv`, whose words
+    /// after the script are its arguments).
+    func settings(commandLine: [String]) -> RunSettings {
+        RunSettings(commandLine: commandLine, scriptIndex: commandLine.count - arguments.count - 1, sandbox: sandbox, allow: allow,
+                    memoryLimit: memoryLimit, timeout: timeout, config: config, pluginPath: pluginPath, values: valueOptions)
+    }
+
     func run() throws {
-        let preludes = ReplCommand.preludes(CommandLine.arguments)
+        let settings = settings(commandLine: CommandLine.arguments)
         if interactive {
-            let status = ReplCommand.start(script: script, arguments: arguments, configuration: config, pluginPaths: pluginPath,
-                                           sandbox: sandbox, granted: HostOptions.granted(allow), memoryLimit: memoryLimit.flatMap(Limits.bytes),
-                                           timeLimit: timeout.flatMap(Limits.duration), preludes: preludes,
+            let status = ReplCommand.start(script: script, arguments: arguments, configuration: settings.configuration,
+                                           pluginPaths: settings.setup.pluginPaths, sandbox: settings.runner.libraries == .sandboxed,
+                                           granted: settings.setup.granted, memoryLimit: settings.runner.memoryLimit,
+                                           timeLimit: settings.runner.timeLimit, preludes: settings.runner.preludes,
                                            values: valueOptions)
             if status != 0 { throw ExitCode(status) }
             return
         }
         guard script != nil else {
             // `run -e STAT` / `-l MOD` alone: run them, as lua5.4 does, and end.
-            var setup = HostSetup(pluginPaths: pluginPath)
-            setup.libraries = sandbox ? .sandboxed : .standard
-            setup.granted = HostOptions.granted(allow)
-            valueOptions.apply(to: &setup)
+            var setup = settings.setup
+            setup.libraries = settings.runner.libraries
             do {
                 // The limits as a script's run applies them (one deadline for the
                 // whole run, the process's growth watched, a hard stop for code
                 // Lua cannot interrupt); the Lua plugins run under them too.
-                var limits = ScriptRunner(commandLine: CommandLine.arguments, scriptIndex: 0)
-                limits.timeLimit = timeout.flatMap(Limits.duration)
-                limits.memoryLimit = memoryLimit.flatMap(Limits.bytes)
-                let host = try setup.makeHost { limits.applyLimits(to: $0) }
-                host.defaultConfiguration = config
+                let host = try setup.makeHost { settings.runner.applyLimits(to: $0) }
+                host.defaultConfiguration = settings.configuration
                 host.lua.interruptOnControlC(true)
-                for prelude in preludes { try prelude.run(in: host.lua) }
+                for prelude in settings.runner.preludes { try prelude.run(in: host.lua) }
                 host.lua.interruptOnControlC(false)
             } catch {
                 reportError(error)
@@ -103,16 +107,6 @@ struct RunCommand: ParsableCommand {
             }
             return
         }
-        let commandLine = CommandLine.arguments
-        var runner = ScriptRunner(commandLine: commandLine, scriptIndex: commandLine.count - arguments.count - 1)
-        runner.libraries = sandbox ? .sandboxed : .standard
-        runner.memoryLimit = memoryLimit.flatMap(Limits.bytes)
-        runner.timeLimit = timeout.flatMap(Limits.duration)
-        runner.preludes = preludes
-        var setup = HostSetup(pluginPaths: pluginPath)
-        setup.granted = HostOptions.granted(allow)
-        valueOptions.apply(to: &setup)
-        let settings = RunSettings(runner: runner, setup: setup, configuration: config)
         settings.runAndExit()
     }
 }

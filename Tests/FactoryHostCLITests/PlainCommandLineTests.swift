@@ -168,6 +168,46 @@ import Testing
         #expect(FastRunArguments.parse(argv) == nil)
     }
 
+    /// A sample of each option of `run` and `repl`, as a user gives it.
+    private static func sample(_ option: RunOption) -> [String] {
+        switch option {
+        case .sandbox: return ["--sandbox"]
+        case .allow: return ["--sandbox", "--allow", "files,network", "--allow=processes"]
+        case .memoryLimit: return ["--memory-limit", "64M"]
+        case .timeout: return ["--timeout=1.5s"]
+        case .config: return ["--config", "app-tests", "--config=app"]
+        case .pluginPath: return ["--plugin-path", "a:b", "--plugin-path=c"]
+        case .set: return ["--set", "url=http://x", "--set=n=2"]
+        case .values: return ["--values", "v.lua", "--values=w.lua"]
+        }
+    }
+
+    /// Every option of `run` works through both readings and means the same
+    /// in each: both apply it through one table (`RunOption`).
+    @Test(arguments: RunOption.allCases)
+    func everyRunOptionMeansTheSameThroughBothReadings(_ option: RunOption) throws {
+        let argv = ["fh", "run"] + Self.sample(option) + ["x.lua", "arg"]
+        let fast = try #require(FastRunArguments.parse(argv), "\(argv)")
+        let command = try #require(try parsed(argv) as? RunCommand)
+        #expect(fast == command.settings(commandLine: argv))
+        #expect(fast != FastRunArguments.parse(["fh", "run", "x.lua", "arg"]), "\(option) changed nothing")
+        // `repl` reads the same options (its fast start reads them as run's).
+        let repl = ["fh", "repl"] + Self.sample(option) + ["x.lua", "arg"]
+        let session = try #require(try parsed(repl) as? ReplCommand).settings(commandLine: repl)
+        #expect(session.setup == fast.setup && session.configuration == fast.configuration)
+        #expect(session.runner.libraries == fast.runner.libraries && session.runner.memoryLimit == fast.runner.memoryLimit
+                && session.runner.timeLimit == fast.runner.timeLimit && session.runner.scriptIndex == fast.runner.scriptIndex)
+    }
+
+    /// The parser knows no option of `run` or `repl` that the table lacks
+    /// (one added to a command alone would be read one way only).
+    @Test func theParserKnowsNoRunOptionTheTableLacks() {
+        for (command, help) in [("run", RunCommand.helpMessage(columns: 500)), ("repl", ReplCommand.helpMessage(columns: 500))] {
+            let named = Set(help.matches(of: /--[a-z][a-z-]*/).map { String($0.output) })
+            #expect(named.subtracting(["--help"]) == Set(RunOption.allCases.map(\.rawValue)), "\(command)")
+        }
+    }
+
     /// Which the parser then refuses: a missing value, not a configuration named "--sandbox".
     @Test func theParserRefusesAnOptionAsAValue() {
         #expect(throws: (any Error).self) { try parsed(["fh", "run", "--config", "--sandbox", "x.lua"]) }

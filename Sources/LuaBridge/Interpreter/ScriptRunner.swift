@@ -23,7 +23,7 @@ import Darwin
 /// let runner = ScriptRunner(commandLine: ["factoryhost", "run", "hello.lua", "x"], scriptIndex: 2)
 /// runner.runAndExit()
 /// ```
-public struct ScriptRunner {
+public struct ScriptRunner: Equatable {
     /// The whole command line (`argv`).
     public var commandLine: [String]
     /// Where the script's path stands in `commandLine`.
