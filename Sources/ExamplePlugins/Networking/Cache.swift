@@ -1,16 +1,21 @@
 import LuaBridge
 
-/// An in-memory cache of loaded movies, shared by the loaders that use it.
+/// An in-memory cache of loaded movies, shared by the loaders that use it (from any thread: it is a singleton).
+/// `@unchecked Sendable`: `entries` is read and written only under `lock`.
 public final class Cache: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "Cache"
+    private let lock = Mutex()
     private var entries: [Int: String] = [:]
 
+    /// An empty cache.
     public init() {}
 
-    public func value(for id: Int) -> String? { entries[id] }
-    public func store(_ value: String, for id: Int) { entries[id] = value }
+    /// The movie cached for `id`, if any.
+    public func value(for id: Int) -> String? { lock.locked { entries[id] } }
+    /// Caches `value` for `id` (replacing what was there).
+    public func store(_ value: String, for id: Int) { lock.locked { entries[id] = value } }
     /// How many entries it holds.
-    public var count: Int { entries.count }
+    public var count: Int { lock.locked { entries.count } }
 
     static var luaClass: LuaClass<Cache> {
         LuaClass<Cache>()

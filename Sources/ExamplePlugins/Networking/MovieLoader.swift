@@ -5,13 +5,17 @@ import LuaBridge
 /// per screen: loaders share the cache and the session, never their own
 /// state — their pending requests, which they cancel when their screen's
 /// scope closes (or when they are released).
+/// `@unchecked Sendable`: `fetchCount` and `requests` are read and written only under `lock`
+/// (`scopeDidClose` comes from the thread that closes the scope).
 public final class MovieLoader: LuaExportable, ScopeBound, @unchecked Sendable {
     public static let luaTypeName = "MovieLoader"
     public let cache: Cache
     public let session: HTTPSession
-    /// How many loads went to the session (cache misses).
-    public private(set) var fetches = 0
+    private let lock = Mutex()
+    private var fetchCount = 0
     private var requests: [StatefulRequest] = []
+    /// How many loads went to the session (cache misses).
+    public var fetches: Int { lock.locked { fetchCount } }
 
     public init(cache: Cache, session: HTTPSession) {
         self.cache = cache
@@ -23,8 +27,8 @@ public final class MovieLoader: LuaExportable, ScopeBound, @unchecked Sendable {
     /// The movie `id`, from the cache or fetched (and then cached).
     public func load(_ id: Int) throws -> String {
         if let cached = cache.value(for: id) { return cached }
-        fetches += 1
-        let movie = try session.get("/movies/\(id)")
+        lock.locked { fetchCount += 1 }
+        let movie = try session.get("/movies/\(id)")          // not under the lock: it waits for the network
         cache.store(movie, for: id)
         return movie
     }
@@ -33,20 +37,34 @@ public final class MovieLoader: LuaExportable, ScopeBound, @unchecked Sendable {
     /// loader's until it finishes or the loader cancels it.
     public func start(_ id: Int) throws -> StatefulRequest {
         let request = try Request(path: "/movies/\(id)").makeStateful()
-        requests.removeAll { !$0.isPending }
-        requests.append(request)
-        fetches += 1
-        try request.perform(with: session)
+        lock.locked {
+            // Finished ones go; another start's request not performed yet ("ready") stays.
+            requests.removeAll { !["ready", "pending"].contains($0.currentState) }
+            requests.append(request)
+            fetchCount += 1
+        }
+        // Not under the lock: when no thread can be started, perform fetches right here, on the network.
+        do {
+            try request.perform(with: session)
+        } catch {
+            lock.locked { requests.removeAll { $0 === request } }
+            throw error
+        }
+        // A cancelAll between the append and the perform found it not yet pending, so could not cancel it.
+        if !lock.locked({ requests.contains { $0 === request } }) { request.cancel() }
         return request
     }
 
     /// Requests started and not yet finished.
-    public var pendingCount: Int { requests.filter(\.isPending).count }
+    public var pendingCount: Int { lock.locked { requests.filter(\.isPending).count } }
 
     /// Cancels every pending request.
     public func cancelAll() {
-        for request in requests { request.cancel() }
-        requests.removeAll()
+        let taken = lock.locked { () -> [StatefulRequest] in
+            defer { requests.removeAll() }
+            return requests
+        }
+        for request in taken { request.cancel() }
     }
 
     public func scopeDidClose() { cancelAll() }

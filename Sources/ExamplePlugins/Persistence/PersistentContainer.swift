@@ -11,7 +11,7 @@ import LuaBridge
 /// local id = store:insert("users", { name = "ana" })
 /// print(store:count "users", store:fetch("users")[1].name)
 /// ```
-public final class PersistentContainer: LuaExportable, @unchecked Sendable {
+public final class PersistentContainer: LuaExportable, Sendable {
     public static let luaTypeName = "PersistentContainer"
     public let model: ManagedObjectModel
     public let store: StoreDescription
@@ -113,7 +113,7 @@ public final class PersistentContainer: LuaExportable, @unchecked Sendable {
 
 /// The article's dependency-injected variant: instead of subclassing a
 /// DatabaseFactory to override its model and stores, inject them.
-public final class DatabaseFactory: LuaExportable, @unchecked Sendable {
+public final class DatabaseFactory: LuaExportable, Sendable {
     public static let luaTypeName = "DatabaseFactory"
     public let model: ManagedObjectModel
     public let stores: [StoreDescription]

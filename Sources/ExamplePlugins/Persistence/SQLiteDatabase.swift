@@ -30,8 +30,11 @@ enum SQLValue: Equatable {
 }
 
 /// One connection to a SQLite database through the C API: a file, or
-/// `:memory:` (private to this connection).
-final class SQLiteDatabase {
+/// `:memory:` (private to this connection). `@unchecked Sendable`: `handle` is read and written only under
+/// `lock` (init runs before the database is shared), and each `run` holds it for its whole statement (so
+/// `lastID` is its own insert's).
+final class SQLiteDatabase: @unchecked Sendable {
+    private let lock = Mutex()
     private var handle: OpaquePointer?
     let path: String
     let isReadOnly: Bool
@@ -57,16 +60,23 @@ final class SQLiteDatabase {
     deinit { close() }
 
     func close() {
-        if let handle { fh_sqlite3_close_v2(handle) }
-        handle = nil
+        lock.locked {
+            if let handle { fh_sqlite3_close_v2(handle) }
+            handle = nil
+        }
     }
 
-    var isOpen: Bool { handle != nil }
+    var isOpen: Bool { lock.locked { handle != nil } }
 
     /// Runs `sql` with `values` bound to its `?`s; returns the rows (column
     /// names in order, values) and the last inserted row id.
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue] = []) throws -> (columns: [String], rows: [[SQLValue]], lastID: Int) {
+        try lock.locked { try runLocked(sql, values) }
+    }
+
+    /// ``run(_:_:)``'s body, with `lock` held.
+    private func runLocked(_ sql: String, _ values: [SQLValue]) throws -> (columns: [String], rows: [[SQLValue]], lastID: Int) {
         guard let handle else { throw LuaError(.runtime, "the store '\(path)' is closed") }
         var statement: OpaquePointer?
         guard fh_sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {

@@ -1,24 +1,36 @@
 import LuaBridge
 
-/// Pays for pizzas (the pizza factory's one injected dependency).
+/// Pays for pizzas (the pizza factory's one injected dependency). A singleton, so shared by every thread:
+/// `@unchecked Sendable` because `storedBalance` is read and changed only under `lock`.
 public final class CreditService: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "CreditService"
-    public private(set) var balance: Double
+    private let lock = Mutex()
+    private var storedBalance: Double
+    /// What is left to spend.
+    public var balance: Double { lock.locked { storedBalance } }
     /// The most a balance may hold: money stays exact in cents below it.
     public static let maximumBalance = 1e12
+    /// A service holding `balance`.
+    ///
+    /// - Throws: a `LuaError` (`.runtime`) unless `balance` is between 0 and ``maximumBalance``.
     public init(balance: Double) throws {
         guard balance.isFinite, balance >= 0, balance <= Self.maximumBalance else {
             throw LuaError(.runtime, "a credit balance must be between 0 and \(Self.money(Self.maximumBalance)) (got \(balance))")
         }
-        self.balance = balance
+        storedBalance = balance
     }
 
-    /// Takes `amount` from the balance, or fails if there is not enough.
+    /// Takes `amount` from the balance, or fails if there is not enough (check and take under one lock, so
+    /// two threads charging at once cannot both pass the check and overdraw it).
+    ///
+    /// - Throws: a `LuaError` (`.runtime`) when the balance is less than `amount`.
     public func charge(_ amount: Double) throws {
-        guard amount <= balance else {
-            throw LuaError(.runtime, "not enough credit: a \(Self.money(amount)) pizza, \(Self.money(balance)) left")
+        try lock.locked {
+            guard amount <= storedBalance else {
+                throw LuaError(.runtime, "not enough credit: a \(Self.money(amount)) pizza, \(Self.money(storedBalance)) left")
+            }
+            storedBalance -= amount
         }
-        balance -= amount
     }
 
     /// "$12.50"; amounts that cents cannot hold are written as numbers.
@@ -37,7 +49,7 @@ public final class CreditService: LuaExportable, @unchecked Sendable {
 
 /// A pizza: an injected credit service, a radius and ingredients given at
 /// run time. Making one charges its price.
-public final class Pizza: LuaExportable, @unchecked Sendable {
+public final class Pizza: LuaExportable, Sendable {
     public static let luaTypeName = "Pizza"
     public static let smallRadius = 10.0, mediumRadius = 15.0, largeRadius = 20.0
     /// The named sizes, by name — what `Pizza.sizes()` gives a script, so a
@@ -115,7 +127,9 @@ extension LuaInterface where Protocol == any PizzaFactory {
 
 /// Takes orders by size name and makes them with whatever PizzaFactory it
 /// was given — Swift code calling a factory a script implemented.
-public final class PizzaShop: LuaExportable, @unchecked Sendable {
+///
+/// Not `Sendable`: its orders are unsynchronized, and its factory is usually implemented in Lua (owner thread only).
+public final class PizzaShop: LuaExportable {
     public static let luaTypeName = "PizzaShop"
     public let factory: any PizzaFactory
     public private(set) var orders: [Pizza] = []

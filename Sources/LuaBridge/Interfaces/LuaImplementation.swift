@@ -9,6 +9,9 @@
 /// }
 /// // AuthRemoteAPI.signIn (fake.lua:4) returned string, expected UserSession
 /// ```
+// @unchecked Sendable: adapters are handed to any thread, and every call checks the owner thread before it
+// touches Lua. `table`, `interfaceName`, `link` and `owner` are lets; `face` is set by `present(as:)` before the
+// implementation is handed out, on the owner thread, and read only there.
 public final class LuaImplementation: @unchecked Sendable {
     /// The implementing table: where Swift finds its methods and properties.
     public let table: LuaTable
@@ -20,6 +23,8 @@ public final class LuaImplementation: @unchecked Sendable {
     /// The interface it implements.
     public let interfaceName: String
     private let link: LuaStateLink
+    /// The state's owner thread, checked before `link` is read: off that thread the state may be closing.
+    private let owner: LuaStateOwnerThread
 
     init<P>(checking table: LuaTable, implements interface: LuaInterface<P>, in state: LuaState) throws {
         let problems = try interface.problems(in: table)
@@ -36,6 +41,7 @@ public final class LuaImplementation: @unchecked Sendable {
         self.face = table
         self.interfaceName = interface.name
         self.link = state.link
+        self.owner = state.ownerThread
     }
 
     /// Shows Lua `face` instead of the implementing table, from now on.
@@ -74,8 +80,8 @@ public final class LuaImplementation: @unchecked Sendable {
     /// - Throws: a `LuaError`: `.closed` once the state is closed, `.runtime` off its owner thread,
     ///   `.typeMismatch` when the property is missing or not an `R`, or what an `__index` metamethod raises.
     public func property<R: LuaConvertible>(_ name: String, as type: R.Type = R.self) throws -> R {
-        guard let state = link.state else { throw LuaError(.closed, "\(interfaceName).\(name): the Lua state is closed") }
-        try state.checkOwnerThread("\(interfaceName).\(name) (implemented in Lua)")
+        try owner.check("\(interfaceName).\(name) (implemented in Lua)")
+        guard link.state != nil else { throw LuaError(.closed, "\(interfaceName).\(name): the Lua state is closed") }
         let value = try table.get(LuaValue(name))
         do {
             return try R.fromLua(value)
@@ -93,8 +99,8 @@ public final class LuaImplementation: @unchecked Sendable {
     }
 
     private func invoke(_ method: String, _ arguments: [any LuaConvertible]) throws -> ([LuaValue], LuaFunction) {
+        try owner.check("\(interfaceName).\(method) (implemented in Lua)")
         guard let state = link.state else { throw LuaError(.closed, "\(interfaceName).\(method): the Lua state is closed") }
-        try state.checkOwnerThread("\(interfaceName).\(method) (implemented in Lua)")
         guard case .function(let function) = try table.get(LuaValue(method)) else {
             throw LuaError(.typeMismatch, "\(interfaceName).\(method): the Lua implementation no longer has this method")
         }

@@ -9,13 +9,48 @@ import Darwin
 /// The thread a state belongs to. A `lua_State` is not thread-safe, so code
 /// that may be reached from any thread (a registry factory, a protocol
 /// adapter) checks it is on the owner's thread before touching Lua.
+/// `@unchecked Sendable`: `owner` is read from any thread (`isOnOwnerThread`) and written by
+/// `adoptCurrentThread()`; both go through `mutex` (heap-allocated in init, freed in deinit).
 final class LuaStateOwnerThread: @unchecked Sendable {
-    var thread: pthread_t = pthread_self()
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var owner: pthread_t = pthread_self()
+
+    init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// The owner's thread (read from any thread; set by `adoptCurrentThread()`).
+    var thread: pthread_t {
+        get {
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return owner
+        }
+        set {
+            pthread_mutex_lock(mutex)
+            owner = newValue
+            pthread_mutex_unlock(mutex)
+        }
+    }
+
+    /// Whether the calling thread is the owner.
+    var isCurrent: Bool { pthread_equal(thread, pthread_self()) != 0 }
+
+    /// Throws unless the calling thread is the owner (see ``LuaState/checkOwnerThread(_:)``).
+    func check(_ what: @autoclosure () -> String) throws {
+        guard isCurrent else {
+            throw LuaError(.runtime, "\(what()) was called on another thread: a Lua state runs on the thread that owns it "
+                           + "(create the host on the thread that uses it, or call adoptCurrentThread())")
+        }
+    }
 }
 
 extension LuaState {
     /// Whether the calling thread is the one that owns the state.
-    public var isOnOwnerThread: Bool { pthread_equal(ownerThread.thread, pthread_self()) != 0 }
+    public var isOnOwnerThread: Bool { ownerThread.isCurrent }
 
     /// Makes the calling thread the state's owner (hand a state over between
     /// threads only while no Lua code runs).
@@ -30,9 +65,6 @@ extension LuaState {
     ///
     /// - Throws: a `LuaError` of kind `.runtime` when called on a thread other than the owner's.
     public func checkOwnerThread(_ what: @autoclosure () -> String) throws {
-        guard isOnOwnerThread else {
-            throw LuaError(.runtime, "\(what()) was called on another thread: a Lua state runs on the thread that owns it "
-                           + "(create the host on the thread that uses it, or call adoptCurrentThread())")
-        }
+        try ownerThread.check(what())
     }
 }

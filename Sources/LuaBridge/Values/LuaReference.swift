@@ -6,6 +6,10 @@ import CLuaShim
 /// The object stays alive in Lua for as long as the reference lives. A
 /// reference does not keep its state alive: once the state is closed, using
 /// it throws a `.closed` error.
+///
+/// A reference may be released on any thread, but on a thread other than the
+/// state's owner only while the state is alive: releasing it there while the
+/// owner closes or frees the state is a race (the release reads the state).
 public class LuaReference {
     /// The state the object lives in, through its link (a reference never
     /// keeps the state open; the link goes empty when the state closes).
