@@ -192,7 +192,8 @@ struct TestCommand: ParsableCommand {
 }
 
 /// The binary's plugins, handed to the worker threads that build hosts.
-/// (Plugins install types into each host; they hold no per-host state.)
+// @unchecked Sendable: with `--jobs N`, N threads call `install(in:)` on these same values at once. The stock
+// plugins are structs of lets; a custom host's must be as safe (required by `FactoryHostCLI.main(plugins:)`'s doc).
 struct UncheckedPlugins: @unchecked Sendable {
     let value: [any FactoryPlugin]
     init(_ value: [any FactoryPlugin]) { self.value = value }

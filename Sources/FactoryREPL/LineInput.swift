@@ -143,6 +143,8 @@ public final class LineEditor: LineInput {
 
     // MARK: Completion (a C callback: no context, so a static)
 
+    /// nonisolated(unsafe): libedit's callback has no context, and libedit itself is process-global; set by init
+    /// and read by the callback inside `readLine`, both on the REPL's thread (one line editor per process).
     nonisolated(unsafe) static var completer: ((String) -> (candidates: [String], replacing: Int))?
 
     /// Candidates replacing `word` (libedit's word before the cursor), from

@@ -19,6 +19,9 @@ import Darwin
 /// session.submit(["local loader = resolve 'MovieLoader'"])   // runs, keeps `loader`
 /// session.submit(["loader"])                                  // prints it, pretty
 /// ```
+///
+/// Run one session per process, on one thread (the one that made it, which
+/// owns its hosts): the Lua half's `describe` asks the session started last.
 public final class REPLSession {
     /// How a session starts.
     public struct Settings {
@@ -157,6 +160,8 @@ public final class REPLSession {
     }
 
     /// The session whose host is running now (the Lua half's `describe` asks it).
+    /// nonisolated(unsafe): set by observe() and read by the `describe` Lua function, both on the thread that runs
+    /// the REPL (its hosts' owner); one REPL session runs per process (see the type's doc).
     nonisolated(unsafe) static weak var current: REPLSession?
 
     /// Starts over: a fresh host runs the script again; the prompt's locals

@@ -10,6 +10,7 @@ import LuaBridge
 /// register "UserSessionStore" { deps = { keychain = "Keychain", coder = "PropertyListCoder" },
 ///   make = function(d) return koober.UserSessionStore.secure { service = "com.koober.session", keychain = d.keychain, coder = d.coder } end }
 /// ```
+// @unchecked Sendable: `items` is read and written only under `lock` (a singleton: every thread shares it).
 public final class Keychain: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "Keychain"
     private var items: [String: String] = [:]

@@ -10,7 +10,7 @@ import LuaBridge
 /// Encodes a ``UserSession`` as an XML property list and back — Koober's
 /// `UserSessionPropertyListCoder`, the coder the keychain-style store is
 /// given — without Foundation.
-public final class PropertyListCoder: LuaExportable, @unchecked Sendable {
+public final class PropertyListCoder: LuaExportable, Sendable {
     public static let luaTypeName = "PropertyListCoder"
     public init() {}
 
@@ -64,7 +64,7 @@ public final class PropertyListCoder: LuaExportable, @unchecked Sendable {
 /// koober.UserSessionStore.file { path = "session.json" }
 /// koober.UserSessionStore.secure { service = "com.koober.session", keychain = k, coder = koober.PropertyListCoder.new() }
 /// ```
-public final class UserSessionStore: LuaExportable, @unchecked Sendable {
+public final class UserSessionStore: LuaExportable, Sendable {
     public static let luaTypeName = "UserSessionStore"
     enum Kind { case file(String), secure(String, Keychain, PropertyListCoder) }
     let kind: Kind
@@ -199,6 +199,8 @@ public final class UserSessionStore: LuaExportable, @unchecked Sendable {
 }
 
 /// Reads, signs in (through the remote API) and signs out the user's session.
+// @unchecked Sendable: immutable (lets); `store` is Sendable, and `api`, when implemented in Lua, checks the
+// owner thread on every call (a Swift implementation must be thread-safe itself).
 public final class UserSessionRepository: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "UserSessionRepository"
     public let store: UserSessionStore

@@ -3,7 +3,9 @@ import LuaBridge
 
 /// The app-wide view model (long-lived: one per container): which top-level
 /// screen shows — `launching`, `onboarding`, or `signed in as <user>`.
-public final class MainViewModel: LuaExportable, @unchecked Sendable {
+///
+/// Not `Sendable`: a view model belongs to the thread that drives the UI (the host's), as a view controller's does.
+public final class MainViewModel: LuaExportable {
     public static let luaTypeName = "MainViewModel"
     public private(set) var view = "launching"
     public private(set) var session: UserSession?
@@ -34,7 +36,9 @@ public final class MainViewModel: LuaExportable, @unchecked Sendable {
 }
 
 /// Decides, at launch, between onboarding and the signed-in screen.
-public final class LaunchViewModel: LuaExportable, @unchecked Sendable {
+///
+/// Not `Sendable`: a view model belongs to the thread that drives the UI (the host's), as a view controller's does.
+public final class LaunchViewModel: LuaExportable {
     public static let luaTypeName = "LaunchViewModel"
     let repository: UserSessionRepository
     let main: MainViewModel
@@ -55,7 +59,9 @@ public final class LaunchViewModel: LuaExportable, @unchecked Sendable {
 }
 
 /// Which onboarding screen shows: `welcome`, `sign in` or `sign up`.
-public final class OnboardingViewModel: LuaExportable, @unchecked Sendable {
+///
+/// Not `Sendable`: a view model belongs to the thread that drives the UI (the host's), as a view controller's does.
+public final class OnboardingViewModel: LuaExportable {
     public static let luaTypeName = "OnboardingViewModel"
     public internal(set) var view = "welcome"
     public init() {}
@@ -72,7 +78,9 @@ public final class OnboardingViewModel: LuaExportable, @unchecked Sendable {
 }
 
 /// The welcome screen's two buttons.
-public final class WelcomeViewModel: LuaExportable, @unchecked Sendable {
+///
+/// Not `Sendable`: a view model belongs to the thread that drives the UI (the host's), as a view controller's does.
+public final class WelcomeViewModel: LuaExportable {
     public static let luaTypeName = "WelcomeViewModel"
     let onboarding: OnboardingViewModel
     public init(onboarding: OnboardingViewModel) { self.onboarding = onboarding }
@@ -89,7 +97,9 @@ public final class WelcomeViewModel: LuaExportable, @unchecked Sendable {
 }
 
 /// Signs a new user up: checks the form, then signs in through the repository.
-public final class SignUpViewModel: LuaExportable, @unchecked Sendable {
+///
+/// Not `Sendable`: a view model belongs to the thread that drives the UI (the host's), as a view controller's does.
+public final class SignUpViewModel: LuaExportable {
     public static let luaTypeName = "SignUpViewModel"
     let repository: UserSessionRepository
     let main: MainViewModel
@@ -123,7 +133,9 @@ public final class SignUpViewModel: LuaExportable, @unchecked Sendable {
 
 /// What a signed-in user sees; it lives in the `session` scope, from sign-in
 /// to sign-out, and knows when that scope has closed.
-public final class ProfileViewModel: LuaExportable, ScopeBound, @unchecked Sendable {
+///
+/// Not `Sendable`: a view model belongs to the thread that drives the UI (the host's), as a view controller's does.
+public final class ProfileViewModel: LuaExportable, ScopeBound {
     public static let luaTypeName = "ProfileViewModel"
     public let session: UserSession
     public private(set) var isActive = true

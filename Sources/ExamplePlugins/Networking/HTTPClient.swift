@@ -4,6 +4,8 @@ import LuaBridge
 /// One HTTP GET through the system's libcurl (see `CCurl`: loaded on the
 /// first request), which another thread can cancel: cancelling shuts the
 /// connection down, so a wait for the server ends at once.
+// @unchecked Sendable: `get` is a let; `run` is called once, by one thread, and `cancel()` may come from any
+// other — the C side guards what they share (`cancelled`, the socket) with its own mutex.
 final class HTTPGet: @unchecked Sendable {
     private let get: OpaquePointer?
 

@@ -3,7 +3,7 @@ import LuaBridge
 /// Where a loader sends its requests. An `http://` or `https://` base URL
 /// makes real HTTP requests (through libcurl); any other (`fixture://`,
 /// say) serves fixtures, for test configurations.
-public final class HTTPSession: LuaExportable, @unchecked Sendable {
+public final class HTTPSession: LuaExportable, Sendable {
     public static let luaTypeName = "HTTPSession"
     public let baseURL: String
 

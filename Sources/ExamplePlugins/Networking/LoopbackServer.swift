@@ -56,7 +56,8 @@ public final class LoopbackServer: LuaExportable, Sendable {
     /// Stops listening; requests being served finish (or are dropped, if delayed).
     public func stop() { core.stop() }
 
-    /// The listening socket, the routes and the counters (all guarded by `lock`).
+    /// The listening socket and the routes (lets), and the counters — `served`, `abandoned`, `stopped` — which the
+    /// accept and serving threads and the host thread touch only under `lock` (hence `@unchecked Sendable`).
     private final class Core: @unchecked Sendable {
         let listener: Int32
         let routes: [String: String]

@@ -7,7 +7,7 @@ import LuaBridge
 /// local request = net.Request.new "/movies/1"
 /// local running = request:makeStateful()    -- one per perform
 /// ```
-public final class Request: LuaExportable, @unchecked Sendable {
+public final class Request: LuaExportable, Sendable {
     public static let luaTypeName = "Request"
     public let path: String
     public init(path: String) throws {
@@ -29,6 +29,8 @@ public final class Request: LuaExportable, @unchecked Sendable {
 
 /// One perform of a ``Request``: its state (`ready`, `pending`, `done`,
 /// `failed`, `cancelled`) and its result, filled in by a background thread.
+// @unchecked Sendable: a worker thread finishes it while the host thread reads it; `state`, `body`, `failure`
+// and `get` are read and written only under `lock` (`wait`'s predicate runs with it held).
 public final class StatefulRequest: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "StatefulRequest"
     public let request: Request
@@ -132,7 +134,7 @@ public final class StatefulRequest: LuaExportable, @unchecked Sendable {
 
 /// Performs requests through a session — each perform on a fresh stateful
 /// request, so two performs of one request never share state.
-public final class DataLoader: LuaExportable, @unchecked Sendable {
+public final class DataLoader: LuaExportable, Sendable {
     public static let luaTypeName = "DataLoader"
     public let session: HTTPSession
     public init(session: HTTPSession) { self.session = session }
@@ -153,7 +155,7 @@ public final class DataLoader: LuaExportable, @unchecked Sendable {
 
 /// Holds what loaders share (the cache, the session) and makes one
 /// ``MovieLoader`` per screen — the article's replacement for a singleton loader.
-public final class MovieLoaderFactory: LuaExportable, @unchecked Sendable {
+public final class MovieLoaderFactory: LuaExportable, Sendable {
     public static let luaTypeName = "MovieLoaderFactory"
     public let cache: Cache
     public let session: HTTPSession

@@ -81,6 +81,8 @@ enum Sockets {
 }
 
 /// A lock for the few objects the HTTP threads share with the host thread.
+// @unchecked Sendable: the mutex and condition live at fixed heap addresses from init to deinit, and pthread
+// primitives are made to be shared; `wait`'s predicate runs with the mutex held.
 final class Mutex: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

@@ -21,7 +21,7 @@ struct EntityTable: Equatable {
 /// local model = db.ManagedObjectModel.merged { "Users", "Billing" }
 /// print(model.entities)   --> { "users", "payments" }
 /// ```
-public final class ManagedObjectModel: LuaExportable, @unchecked Sendable {
+public final class ManagedObjectModel: LuaExportable, Sendable {
     public static let luaTypeName = "ManagedObjectModel"
 
     static let modules: [String: [EntityTable]] = [

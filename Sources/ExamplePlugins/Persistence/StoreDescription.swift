@@ -7,7 +7,7 @@ import LuaBridge
 /// db.StoreDescription.sqlite { path = "app.sqlite", readOnly = true }
 /// db.StoreDescription.inMemory()
 /// ```
-public final class StoreDescription: LuaExportable, @unchecked Sendable {
+public final class StoreDescription: LuaExportable, Sendable {
     public static let luaTypeName = "StoreDescription"
     /// The SQLite file, or `nil` for an in-memory store.
     public let path: String?

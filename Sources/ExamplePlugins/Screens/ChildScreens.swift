@@ -2,7 +2,7 @@ import LuaBridge
 
 /// The detail screen for one user: two injected services and one runtime
 /// argument — the assisted-injection case of the Typhoon article.
-public final class ChildViewController: LuaExportable, @unchecked Sendable {
+public final class ChildViewController: LuaExportable, Sendable {
     public static let luaTypeName = "ChildViewController"
     public let users: UsersService
     public let photos: PhotoService
@@ -59,7 +59,9 @@ extension LuaInterface where Protocol == any ChildViewControllerFactory {
 
 /// The list screen: it knows the users service and a factory for child
 /// screens, never the photo service (the article's point).
-public final class ParentViewController: LuaExportable, @unchecked Sendable {
+///
+/// Not `Sendable`: a screen, used on the UI (host) thread; its factory is typically implemented in Lua.
+public final class ParentViewController: LuaExportable {
     public static let luaTypeName = "ParentViewController"
     public let users: UsersService
     public let childViewControllerFactory: any ChildViewControllerFactory

@@ -1,7 +1,7 @@
 import LuaBridge
 
 /// A user the child screen shows (the Typhoon article's `User`).
-public final class User: LuaExportable, @unchecked Sendable {
+public final class User: LuaExportable, Sendable {
     public static let luaTypeName = "User"
     public let name: String
     public init(name: String) { self.name = name }
@@ -16,7 +16,7 @@ public final class User: LuaExportable, @unchecked Sendable {
 }
 
 /// Knows the users (a dependency of both screens).
-public final class UsersService: LuaExportable, @unchecked Sendable {
+public final class UsersService: LuaExportable, Sendable {
     public static let luaTypeName = "UsersService"
     public let names: [String]
     public init(names: [String]) { self.names = names }
@@ -30,7 +30,7 @@ public final class UsersService: LuaExportable, @unchecked Sendable {
 }
 
 /// Counts a user's photos (the dependency only the child screen needs).
-public final class PhotoService: LuaExportable, @unchecked Sendable {
+public final class PhotoService: LuaExportable, Sendable {
     public static let luaTypeName = "PhotoService"
     public let photosPerUser: Int
     /// The most photos a user may have here.

@@ -1,7 +1,9 @@
 import LuaBridge
 
 /// The remote API that signs users in (the Koober article's), implemented
-/// in Swift for the app and by a Lua table in tests.
+/// in Swift for the app and by a Lua table in tests. The repository that
+/// holds it is a singleton, which any thread may use: a Swift implementation
+/// must be thread-safe (a Lua one refuses calls off its state's thread).
 public protocol AuthRemoteAPI: AnyObject {
     func signIn(user: String, password: String) throws -> UserSession
 }

@@ -1,7 +1,9 @@
 import LuaBridge
 
 /// Signs a user in through an ``AuthRemoteAPI`` and keeps the outcome.
-public final class SignInViewModel: LuaExportable, @unchecked Sendable {
+///
+/// Not `Sendable`: a view model belongs to the thread that drives the UI (the host's), as a view controller's does.
+public final class SignInViewModel: LuaExportable {
     public static let luaTypeName = "SignInViewModel"
     public let api: any AuthRemoteAPI
     /// `signed out`, `signed in as <user>`, or `failed: <reason>`.

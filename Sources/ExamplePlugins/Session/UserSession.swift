@@ -1,7 +1,7 @@
 import LuaBridge
 
 /// A signed-in user's session.
-public final class UserSession: LuaExportable, @unchecked Sendable {
+public final class UserSession: LuaExportable, Sendable {
     public static let luaTypeName = "UserSession"
     public let user: String
     public let token: String

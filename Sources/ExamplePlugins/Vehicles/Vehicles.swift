@@ -64,7 +64,7 @@ public final class Pickup: LuaExportable, Sendable {
 }
 
 /// A convertible (no options: a plain `Builder<Convertible>` is enough).
-public final class Convertible: LuaExportable, @unchecked Sendable {
+public final class Convertible: LuaExportable, Sendable {
     public static let luaTypeName = "Convertible"
     public let isFake: Bool
     public init(isFake: Bool = false) { self.isFake = isFake }
@@ -96,7 +96,9 @@ extension LuaInterface where Protocol == any VehicleFactory {
 }
 
 /// Fills itself through whatever VehicleFactory it was given.
-public final class Garage: LuaExportable, @unchecked Sendable {
+///
+/// Not `Sendable`: what it parks is unsynchronized, and its factory is implemented in Lua (owner thread only).
+public final class Garage: LuaExportable {
     public static let luaTypeName = "Garage"
     public let factory: any VehicleFactory
     public private(set) var parked: [String] = []
@@ -128,7 +130,7 @@ extension Pickup {
 /// The article's `VehicleController`: given a *closure* that makes pickups
 /// from a colour (here a Lua function, typically a provider), it makes a blue
 /// and a black one.
-public final class VehicleController: LuaExportable, @unchecked Sendable {
+public final class VehicleController: LuaExportable, Sendable {
     public static let luaTypeName = "VehicleController"
     public let firstPickup: Pickup
     public let secondPickup: Pickup

@@ -8,6 +8,8 @@
 /// let tests = try registry.defineConfiguration("app-tests", extends: "app")
 /// try tests.register(Store.self, scope: .singleton, overrides: true) { _ in InMemoryStore() }
 /// ```
+// @unchecked Sendable: `ordered` and `positions` are read and written under the registry's lock (unlocked only
+// once the registry is gone, when nothing can write them); `registry` is weak and set only in init.
 public final class Configuration: @unchecked Sendable {
     /// The configuration's name.
     public let name: String

@@ -10,7 +10,7 @@ extension Registry {
     /// try registry.defineConfiguration("scratch")      // a test's own
     /// registry.restore(declared)                        // gone again
     /// ```
-    public struct Snapshot: @unchecked Sendable {
+    public struct Snapshot: Sendable {
         fileprivate let configurations: [String: Configuration]
         fileprivate let order: [String]
         fileprivate let scopes: [String: ScopeDeclaration]

@@ -14,6 +14,9 @@
 /// Thread-safe: registering, validating and creating containers may happen
 /// from any thread. A container sees its configuration as it was when the
 /// container was created; registering afterwards affects only new containers.
+// @unchecked Sendable: `configurationsByName`, `configurationOrder`, `scopeDeclarations`, `plans` and
+// `generation` are read and written only under `lock` (also from Configuration and Snapshot;
+// `invalidatePlans()` is called with it held).
 public final class Registry: @unchecked Sendable {
     let lock = Lock(recursive: true)
     var configurationsByName: [String: Configuration] = [:]

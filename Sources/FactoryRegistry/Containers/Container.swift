@@ -12,6 +12,8 @@
 /// try session.close()                 // releases the session's instances, newest first
 /// try container.close()               // and the container's singletons
 /// ```
+// @unchecked Sendable: `builtOrder`, `closed` and `children` only under `creationLock`; `openScopeList` only
+// under `scopeLock`; `disposer` is weak and set only in init; everything else is a let (the plan immutable).
 public final class Container: Resolving, @unchecked Sendable {
     /// The configuration this container is an instance of.
     public var configuration: String { plan.configuration }
@@ -259,6 +261,8 @@ struct WeakContainer {
 /// reference counting (the container keeps the plan alive).
 @usableFromInline
 struct ResolutionTemplate {
+    /// `unowned(unsafe)`: the template is a stored property of the container whose `plan` holds this plan
+    /// strongly, so the plan outlives every read through it (no reference counting on the shared plan per resolve).
     unowned(unsafe) let plan: ContainerPlan
     let hotRegistrations: UnsafeMutableBufferPointer<HotRegistration>
     let hotDependencies: UnsafeMutableBufferPointer<Int32>
@@ -276,7 +280,7 @@ struct ResolutionTemplate {
 
 /// What a resolve starts from: a container, and the scope handle it was
 /// called on (if any). Lets ``Container``, ``ScopeHandle`` share ``Resolving``.
-public struct ResolutionEntry: @unchecked Sendable {
+public struct ResolutionEntry: Sendable {
     @usableFromInline let container: Container?
     @usableFromInline let scope: ScopeHandle?
 

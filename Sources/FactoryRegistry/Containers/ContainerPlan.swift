@@ -1,5 +1,8 @@
 /// A registration as a container uses it: its index, scope, factory, and
 /// its declared dependencies resolved to indices.
+// @unchecked Sendable: the vars are written only by `ContainerPlan.lay`, before the plan that owns this is
+// returned; read-only afterwards. (Making them lets, computed in `lay` and passed to init, would let the
+// compiler check it.)
 final class PlannedRegistration: @unchecked Sendable {
     let index: Int
     let registration: Registration
@@ -37,7 +40,7 @@ final class PlannedRegistration: @unchecked Sendable {
 /// overrides applied — and frozen. Containers share their configuration's
 /// plan; structural problems found while flattening are kept for validation.
 @usableFromInline
-final class ContainerPlan: @unchecked Sendable {
+final class ContainerPlan: Sendable {
     let configuration: String
     let registrations: [PlannedRegistration]
     @usableFromInline let index: KeyTable

@@ -25,6 +25,8 @@ struct HotRegistration {
 
 /// The plan's hot data: one ``HotRegistration`` per registration, the
 /// declared dependency indices, and the key table.
+// @unchecked Sendable: the buffers are allocated and filled in init, never written again, and freed in
+// deinit; concurrent readers need no lock (they reach the table only through a plan their container holds).
 final class HotTable: @unchecked Sendable {
     let registrations: UnsafeMutableBufferPointer<HotRegistration>
     let dependencies: UnsafeMutableBufferPointer<Int32>

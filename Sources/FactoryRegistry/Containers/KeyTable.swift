@@ -2,6 +2,8 @@
 /// hashed on the type's identity (a pointer) and kept in raw memory, so a
 /// lookup costs a few nanoseconds and no reference counting, whatever the
 /// number of registrations.
+// @unchecked Sendable: `entries` is filled in init and read-only afterwards (freed in deinit); `names` and
+// `mask` are lets. Lookups read without locks.
 @usableFromInline
 final class KeyTable: @unchecked Sendable {
     @usableFromInline

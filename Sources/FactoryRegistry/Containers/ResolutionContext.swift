@@ -7,7 +7,9 @@ import CStackBounds
 /// no reference counting per resolve.
 @usableFromInline
 struct ResolutionState {
-    /// The container outlives every resolve it starts (the caller holds it).
+    /// `unowned(unsafe)`: a state lives only in `ResolutionContext.run`'s frame, and every caller of `run` holds
+    /// the container strongly for that call (`self`, `liveContainer()`, `Provider.call`'s `guard let`); the
+    /// container holds the plan.
     unowned(unsafe) let container: Container
     unowned(unsafe) let plan: ContainerPlan
     /// The plan's hot data, as raw views (the plan keeps them alive).

@@ -137,7 +137,7 @@ public struct Resolver {
 /// let screen = try makeOnboarding()
 /// let signedIn = try makeSignedIn(userSession)     // a provider with a runtime argument
 /// ```
-public struct Provider<T>: @unchecked Sendable {
+public struct Provider<T>: Sendable {
     /// Weak: a singleton that keeps a provider must not keep its container alive.
     weak var container: Container?
     /// Weak too; once that scope is closed, the provider resolves in the

@@ -6,7 +6,7 @@
 ///     ChildViewController(user: try args.value(0, as: User.self))
 /// }
 /// ```
-public struct Arguments: @unchecked Sendable {
+public struct Arguments {
     /// The values, in the order of the registration's specs.
     public let values: [Any]
 

@@ -64,6 +64,7 @@ extension ServiceType {
 
 /// One identity object per element type and kind of collection, for the
 /// collections' service types (kept for the process's life).
+// @unchecked Sendable (a process-wide `shared`): `identities` and `kinds` are read and written only under `lock`.
 final class CollectionIdentities: @unchecked Sendable {
     static let shared = CollectionIdentities()
     private let lock = Lock()

@@ -2,6 +2,8 @@
 /// as ``TypedFactory`` so resolving them needs no dynamic cast of the result;
 /// script factories return `Any`, which the registry checks against the
 /// registered type.
+// @unchecked Sendable (an open class cannot be checked): its one field is a let. `make` runs on every thread
+// that resolves, so a subclass must keep its own state immutable or locked — as TypedFactory/UntypedFactory do.
 open class AnyFactory: @unchecked Sendable {
     /// The type a TypedFactory produces; nil for every other factory. Set
     /// only by TypedFactory's initializer and never overridable: the resolve
@@ -25,6 +27,7 @@ open class AnyFactory: @unchecked Sendable {
 }
 
 /// A Swift closure producing `T`.
+// @unchecked Sendable restated as AnyFactory's subclasses must: both fields are lets holding @Sendable closures.
 public final class TypedFactory<T>: AnyFactory, @unchecked Sendable {
     @usableFromInline let withArguments: (@Sendable (Resolver, Arguments) throws -> T)?
     @usableFromInline let withoutArguments: (@Sendable (Resolver) throws -> T)?
@@ -64,6 +67,8 @@ public final class TypedFactory<T>: AnyFactory, @unchecked Sendable {
 
 /// A closure producing any value, checked against the registered type
 /// after each call (for script-defined factories).
+// @unchecked Sendable restated as AnyFactory's subclasses must: all fields are lets; `body` is @Sendable and
+// `source` is only handed back to the layer that made it (FactoryScripting's LuaFactory, itself Sendable).
 public final class UntypedFactory: AnyFactory, @unchecked Sendable {
     /// The closure that builds an instance.
     public let body: @Sendable (Resolver, Arguments) throws -> Any

@@ -11,9 +11,9 @@ public struct Registration: Sendable, CustomStringConvertible {
     /// The fields, shared by every copy until one is changed (copy on
     /// write): configurations, plans and script specs all hold the same
     /// registration, so a copy costs one reference, not ~170 bytes.
+    // @unchecked Sendable: a Storage is only mutated while uniquely referenced
+    // (see `unique`), as Array's buffer is; every field is Sendable.
     private final class Storage: @unchecked Sendable {
-        // Sendable: a Storage is only mutated while uniquely referenced
-        // (see `unique`), as Array's buffer is.
         var key: ServiceKey
         var scope: Scope
         var eager: Bool

@@ -1,6 +1,7 @@
 /// Where a container keeps one singleton or weak instance. Reads take the
 /// slot's own lock; creation happens under the container's creation lock,
 /// so a singleton is built exactly once however many threads ask.
+// @unchecked Sendable: `strong`/`weakObject` under `lock`; `isBeingBuilt` under the container's `creationLock`.
 final class InstanceSlot: @unchecked Sendable {
     private let lock = Lock()
     private var strong: Any?

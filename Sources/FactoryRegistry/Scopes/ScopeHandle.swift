@@ -10,6 +10,8 @@
 /// try screen.close()                                  // the loader is released here
 /// try session.close()
 /// ```
+// @unchecked Sendable: `instances`, `creationOrder`, `children` and `closed` are read and written only under
+// `lock`; `container` is weak and set only in init; the rest are lets.
 public final class ScopeHandle: Resolving, @unchecked Sendable {
     /// The scope's name.
     public let name: String

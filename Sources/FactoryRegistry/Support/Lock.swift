@@ -8,6 +8,8 @@ import Darwin
 
 /// A pthread mutex (optionally recursive). Small and Foundation-free, so the
 /// registry adds nothing to a host's start-up.
+// @unchecked Sendable: the mutex is heap-allocated in init (its address never moves) and freed in deinit;
+// a pthread mutex is made to be shared, and every use is `withLock`.
 final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 

@@ -16,7 +16,8 @@ import LuaBridge
 ///
 /// Sendable as the registry needs its factories to be; its two cached
 /// functions are set and read only in `build`, which first checks it runs
-/// on the Lua state's own thread (as ``LuaFactory`` does).
+/// on the Lua state's own thread (as ``LuaFactory`` does); `host` is weak and
+/// set only in init.
 final class AssistedFactory: @unchecked Sendable {
     /// An interface method, and the registration it makes.
     struct Method {

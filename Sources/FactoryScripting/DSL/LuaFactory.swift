@@ -6,7 +6,10 @@ import LuaBridge
 /// returns against the registered type.
 ///
 /// A Lua state belongs to one thread, so a Lua factory resolved on any other
-/// thread than the host's fails with a clear error instead of racing.
+/// thread than the host's fails with a clear error instead of racing. `@unchecked Sendable`: `prepared` and each
+/// dependency's `cacheSlot` are touched only in `build`, after the owner-thread check; `changes` is set before a
+/// remade factory is returned and only read afterwards; `host` is weak and set in init; the rest are lets
+/// (`changing` runs on whichever thread makes a plan, and reads only lets).
 final class LuaFactory: @unchecked Sendable {
     private weak var host: FactoryHost?
     private let make: LuaFunction

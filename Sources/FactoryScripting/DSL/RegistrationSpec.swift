@@ -260,7 +260,9 @@ struct RegistrationParser {
             throw LuaError(.typeMismatch, "\(what): 'params' changes no parameter (a parameter whose value is nil is no parameter)")
         }
         if host.isDryRun { try host.keepForDryRun(params) }
-        final class Values: @unchecked Sendable {       // read on the host's thread only, when a plan is made
+        // @unchecked Sendable: immutable; `remake` may run on any thread that makes a plan, but only copies these
+        // (retain/release) into a new LuaFactory — they are pushed to Lua in its `build`, after the owner-thread check.
+        final class Values: @unchecked Sendable {
             let values: [(name: String, value: LuaValue)]
             init(_ values: [(name: String, value: LuaValue)]) { self.values = values }
         }

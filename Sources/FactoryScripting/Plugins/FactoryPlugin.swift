@@ -17,6 +17,10 @@ import LuaBridge
 /// let host = try FactoryHost(plugins: [NetworkingPlugin()])
 /// // in Lua: local net = require "factoryhost.networking"; net.Cache.new()
 /// ```
+///
+/// Hosts made on several threads at once (as `factoryhost test --jobs N`
+/// makes them) install the same plugin value concurrently: keep a plugin's
+/// own state immutable, or guard it with a lock.
 public protocol FactoryPlugin {
     /// The plugin's name: its module is `factoryhost.<name>`, and Lua plugins
     /// list it in their manifest's `requires`.

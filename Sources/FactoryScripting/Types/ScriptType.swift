@@ -9,7 +9,7 @@ import LuaBridge
 /// let loader = try host.types.type(named: "MovieLoader")
 /// loader.serviceType.accepts(MovieLoader())   // true
 /// ```
-public struct ScriptType: @unchecked Sendable {
+public struct ScriptType {
     /// What kind of type it is.
     public enum Kind: String, Sendable {
         /// A Lua value type (`string`, `integer`, `number`, `boolean`, `table`, `function`, `any`).

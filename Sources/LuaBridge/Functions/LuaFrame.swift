@@ -24,7 +24,9 @@ public typealias LuaFrameFunction = (LuaFrame) throws -> Int32
 /// Up to 20 results can be pushed as they are (Lua guarantees that much
 /// room); call ``reserve(_:)`` before pushing more.
 public struct LuaFrame {
-    /// The state the call runs in (unowned: it is running this call).
+    /// The state the call runs in. `unowned(unsafe)`: a frame exists only for the call it describes, and the Swift
+    /// code that entered Lua holds the state strongly until that call returns (a `close()` meanwhile is deferred
+    /// to the outermost return). A frame must not be kept past its call (nor `L`); one is made per call, uncounted.
     public unowned(unsafe) let state: LuaState
     @usableFromInline let L: OpaquePointer
     /// How many arguments Lua passed (results pushed later do not count).

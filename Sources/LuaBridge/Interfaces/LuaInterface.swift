@@ -31,6 +31,9 @@
 ///     .property("creditService", CreditService.self)
 ///     .method("smallPizza", ("ingredients", [String].self), returning: Pizza.self)
 /// ```
+// @unchecked Sendable: the vars are value storage (each builder method returns a copy). The two closures,
+// `makeAdapter` and the property checks, run on the owner thread of whichever state converts a value. A static
+// interface serves hosts on several threads at once, so they must capture no mutable state (these capture none).
 public struct LuaInterface<Protocol>: @unchecked Sendable {
     /// The name scripts and messages use.
     public let name: String

@@ -536,6 +536,8 @@ fileprivate enum BackwardsSearch { case backwards }
 /// (Not a weak reference — see ``LuaState/link``.) Like the state, it
 /// belongs to one thread at a time.
 final class LuaStateLink {
+    /// `unowned(unsafe)`: non-nil only while the state object lives — set in `LuaState.init`, cleared in
+    /// `detachForClose()` and first thing in `deinit` — and written only by the state's owner thread.
     unowned(unsafe) var stateStorage: LuaState?
     var state: LuaState? {
         get { stateStorage }

@@ -378,8 +378,9 @@ public final class TestRunner: Sendable {
     }
 }
 
-/// A value handed to worker threads that only use it under a lock.
-struct UncheckedSendable<Value>: @unchecked Sendable {
+/// The reporter, handed to the worker threads of `runInParallel`: they call it only inside `progress.withLock`,
+/// and the calling thread uses it only before they start and after they are joined.
+fileprivate struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }

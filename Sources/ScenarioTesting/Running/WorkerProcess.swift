@@ -220,6 +220,8 @@ public final class WorkerReportWriter {
 }
 
 /// A pthread mutex (worker spawns from several runner threads).
+// @unchecked Sendable: one process-wide instance; the mutex is heap-allocated once (never moved or freed) and
+// a pthread mutex is made to be shared.
 final class SpawnLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     init() { pthread_mutex_init(mutex, nil) }

@@ -50,7 +50,8 @@ enum WorkerThreads {
 }
 
 /// A mutex around a value shared by the workers.
-final class Shared<Value>: @unchecked Sendable {
+/// `@unchecked Sendable`: `value` is read and written only inside `withLock`.
+final class Shared<Value: Sendable>: @unchecked Sendable {
     private var value: Value
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
