@@ -3,12 +3,18 @@
 // factoryhost — a typed factory registry for Swift, scripted in Lua 5.4.
 //
 // Targets, bottom to top:
+//   FactoryhostSupport  what every layer shares and none owns (package access only):
+//                the C library imported once, locks, threads, text escaping per format
 //   CLua         the system's liblua5.4, found through pkg-config `lua5.4`
 //   CLuaShim     the little C that must be C: Lua's macros as functions, error
 //                trampolines, protected table access, the capped allocator, hooks
 //   LuaBridge    the safe Swift API over one lua_State (values, calls, userdata, limits)
+//   LuaInterpreter  lua.c's behaviour over the bridge: running a script as `lua5.4 script.lua`
+//                does (`arg`, LUA_INIT, -e/-l, `program: message` reports, exit statuses),
+//                for the CLI, the REPL and custom hosts
 //   FactoryRegistry  the typed factory registry, pure Swift, no Lua
-//                (CStackBounds: where the thread's stack ends, for its depth guard)
+//                (CStackBounds: where the thread's stack ends, for its depth guard;
+//                CActiveResolve: which resolve runs on this thread, for its resolvers)
 //   CDryRun      check's dry run: what would change something outside the process, stopped
 //   FactoryScripting the host: the Lua DSL over the registry, exported types,
 //                interfaces, Swift and Lua plugins
@@ -29,6 +35,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "LuaBridge", targets: ["LuaBridge"]),
+        .library(name: "LuaInterpreter", targets: ["LuaInterpreter"]),
         .library(name: "FactoryRegistry", targets: ["FactoryRegistry"]),
         .library(name: "FactoryScripting", targets: ["FactoryScripting"]),
         // Lua's C API, for hosts (and the benchmarks) that need a raw lua_CFunction.
@@ -45,6 +52,9 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
+        .target(
+            name: "FactoryhostSupport"
+        ),
         .systemLibrary(
             name: "CLua",
             pkgConfig: "lua5.4",
@@ -56,14 +66,21 @@ let package = Package(
         ),
         .target(
             name: "LuaBridge",
-            dependencies: ["CLua", "CLuaShim"]
+            dependencies: ["CLua", "CLuaShim", "FactoryhostSupport"]
+        ),
+        .target(
+            name: "LuaInterpreter",
+            dependencies: ["LuaBridge", "CLuaShim", "FactoryhostSupport"]
         ),
         .target(
             name: "CStackBounds"
         ),
         .target(
+            name: "CActiveResolve"
+        ),
+        .target(
             name: "FactoryRegistry",
-            dependencies: ["CStackBounds"]
+            dependencies: ["CStackBounds", "CActiveResolve", "FactoryhostSupport"]
         ),
         // check's dry run: the functions put in place before a script runs
         // only to collect its declarations (C: made at every check).
@@ -73,7 +90,7 @@ let package = Package(
         ),
         .target(
             name: "FactoryScripting",
-            dependencies: ["LuaBridge", "FactoryRegistry", "CDryRun"],
+            dependencies: ["LuaBridge", "FactoryRegistry", "CDryRun", "FactoryhostSupport"],
             resources: [.embedInCode("Checking/spec_stubs.lua"), .embedInCode("EditorSupport/dsl_definitions.lua")]
         ),
         // The system's SQLite for the persistence example: its headers to
@@ -98,12 +115,12 @@ let package = Package(
         ),
         .target(
             name: "ScenarioTesting",
-            dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting"],
+            dependencies: ["LuaBridge", "LuaInterpreter", "FactoryRegistry", "FactoryScripting", "FactoryhostSupport"],
             resources: [.embedInCode("Lua/test_library.lua")]
         ),
         .target(
             name: "ExamplePlugins",
-            dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting", "CSQLite", "CCurl"]
+            dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting", "CSQLite", "CCurl", "FactoryhostSupport"]
         ),
         // The REPL's line editing: the system's libedit (its headers to build,
         // the library opened with dlopen when the REPL starts on a terminal),
@@ -115,14 +132,16 @@ let package = Package(
         ),
         .target(
             name: "FactoryREPL",
-            dependencies: ["LuaBridge", "FactoryRegistry", "FactoryScripting", "CLineEditor"],
+            dependencies: ["LuaBridge", "LuaInterpreter", "FactoryRegistry", "FactoryScripting", "CLineEditor", "FactoryhostSupport"],
             resources: [.embedInCode("Lua/repl.lua")]
         ),
         .target(
             name: "FactoryHostCLI",
             dependencies: [
                 "CStackBounds",
+                "FactoryhostSupport",
                 "LuaBridge",
+                "LuaInterpreter",
                 "FactoryRegistry",
                 "FactoryScripting",
                 "ScenarioTesting",
@@ -145,9 +164,13 @@ let package = Package(
         // The README's "your own host binary" example, built and run by the end-to-end tests.
         .executableTarget(
             name: "custom-host-example",
-            dependencies: ["FactoryHostCLI", "FactoryScripting", "LuaBridge"],
+            dependencies: ["FactoryHostCLI", "FactoryScripting", "LuaBridge", "LuaInterpreter"],
             path: "Examples/custom-host",
             exclude: ["greet.lua"]
+        ),
+        .testTarget(
+            name: "FactoryhostSupportTests",
+            dependencies: ["FactoryhostSupport"]
         ),
         .testTarget(
             name: "LuaBridgeTests",
@@ -155,7 +178,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FactoryRegistryTests",
-            dependencies: ["FactoryRegistry"]
+            dependencies: ["FactoryRegistry", "FactoryhostSupport"]
         ),
         .testTarget(
             name: "FactoryScriptingTests",

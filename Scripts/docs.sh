@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the library modules — LuaBridge,
+# Builds the DocC documentation of the library modules — LuaBridge, LuaInterpreter,
 # FactoryRegistry, FactoryScripting (with catalogs: Sources/<Module>/<Module>.docc)
 # and ScenarioTesting — with swift-docc-plugin, into .build/docs/<Module>.doccarchive.
 # Any DocC warning (a broken symbol link, a doc comment naming a parameter that
@@ -7,14 +7,14 @@
 # comment or a throwing one without `- Throws:` (Scripts/doc_coverage.py, on the
 # symbol graphs DocC was given).
 #
-#   Scripts/docs.sh                  all four
+#   Scripts/docs.sh                  all five
 #   Scripts/docs.sh FactoryRegistry  one
 #
 # Browse an archive: swift package --disable-sandbox preview-documentation --target FactoryRegistry
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(LuaBridge FactoryRegistry FactoryScripting ScenarioTesting)
+[ ${#targets[@]} -eq 0 ] && targets=(LuaBridge LuaInterpreter FactoryRegistry FactoryScripting ScenarioTesting)
 mkdir -p .build/docs
 status=0
 for target in "${targets[@]}"; do

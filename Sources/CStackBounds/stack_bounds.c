@@ -6,8 +6,6 @@
 static __thread uintptr_t cached_low_bound = 0;
 static __thread uintptr_t cached_size = 0;
 static __thread int looked_up = 0;
-__thread fh_active_resolve fh_active = {0, 0};
-__thread uint64_t fh_next_token = 0;
 
 static void look_up(void) {
     looked_up = 1;

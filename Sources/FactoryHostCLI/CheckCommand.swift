@@ -2,6 +2,7 @@ import ArgumentParser
 import FactoryRegistry
 import FactoryScripting
 import LuaBridge
+import LuaInterpreter
 
 /// `factoryhost check script.lua`: validates every configuration without
 /// constructing anything — and says so only when it saw everything.

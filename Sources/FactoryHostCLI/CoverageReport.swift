@@ -1,12 +1,6 @@
 import FactoryRegistry
 import FactoryScripting
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FactoryhostSupport
 
 /// `factoryhost test --coverage`: the registrations of a run's spec files,
 /// merged (a registration several files declare is built if any built it),

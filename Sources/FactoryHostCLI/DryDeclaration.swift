@@ -1,13 +1,7 @@
 import FactoryRegistry
 import FactoryScripting
+import FactoryhostSupport
 import LuaBridge
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What `check` and `graph` share: a host in dry-run mode, the script run
 /// only to collect its declarations — without side effects, under a time

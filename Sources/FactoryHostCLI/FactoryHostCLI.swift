@@ -2,14 +2,9 @@ import ArgumentParser
 import CStackBounds
 import FactoryRegistry
 import FactoryScripting
+import FactoryhostSupport
 import LuaBridge
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LuaInterpreter
 
 /// The `factoryhost` command line as a library, so an application can build
 /// its own host binary with its own Swift plugins:

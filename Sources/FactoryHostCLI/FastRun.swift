@@ -1,12 +1,7 @@
 import FactoryScripting
+import FactoryhostSupport
 import LuaBridge
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LuaInterpreter
 
 /// `factoryhost run` with its settings, run without the argument parser
 /// in its plain forms: setting the parser up costs about as much start-up

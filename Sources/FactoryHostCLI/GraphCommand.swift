@@ -2,6 +2,7 @@ import ArgumentParser
 import FactoryRegistry
 import FactoryScripting
 import LuaBridge
+import LuaInterpreter
 
 /// `factoryhost graph script.lua --config NAME [--root TYPE] --format tree|dot|json|mermaid`.
 struct GraphCommand: ParsableCommand {

@@ -1,14 +1,9 @@
 import ArgumentParser
 import FactoryREPL
 import FactoryScripting
+import FactoryhostSupport
 import LuaBridge
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LuaInterpreter
 
 /// `factoryhost repl [script.lua]`: a Lua prompt in a host, with commands
 /// for exploring configurations and live object graphs.

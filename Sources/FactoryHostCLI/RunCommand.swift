@@ -1,13 +1,8 @@
 import ArgumentParser
 import FactoryScripting
+import FactoryhostSupport
 import LuaBridge
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LuaInterpreter
 
 /// `factoryhost run script.lua [args…]`: runs a script in a host (the DSL and
 /// the plugins' types); plain Lua behaves exactly as under `lua5.4`.

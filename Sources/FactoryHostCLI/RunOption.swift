@@ -1,5 +1,6 @@
 import FactoryScripting
 import LuaBridge
+import LuaInterpreter
 
 /// One option of `factoryhost run` (and `repl`): its name, whether it takes
 /// a value, and what it does to the run's settings.

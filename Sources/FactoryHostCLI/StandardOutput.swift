@@ -1,11 +1,6 @@
+import FactoryhostSupport
 import LuaBridge
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LuaInterpreter
 
 /// The end of a command whose output is its result (`check`, `graph`,
 /// `types`): what it printed must have reached standard output.

@@ -1,14 +1,9 @@
 import ArgumentParser
 import FactoryScripting
+import FactoryhostSupport
 import LuaBridge
+import LuaInterpreter
 import ScenarioTesting
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `factoryhost test [paths…]`: runs `*_spec.lua` scenario files.
 struct TestCommand: ParsableCommand {

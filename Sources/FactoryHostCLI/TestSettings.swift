@@ -1,13 +1,8 @@
 import FactoryScripting
+import FactoryhostSupport
 import LuaBridge
+import LuaInterpreter
 import ScenarioTesting
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `test` with its settings, however they were read: by the argument parser
 /// (``TestCommand``) or, for its plain forms, by ``plain(_:)``.

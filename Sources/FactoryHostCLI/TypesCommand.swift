@@ -1,12 +1,7 @@
 import ArgumentParser
 import FactoryScripting
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FactoryhostSupport
+import LuaInterpreter
 
 /// `factoryhost types [--plugin-path DIRS] [--format luals|luacheck|json] [--output DIR]`.
 struct TypesCommand: ParsableCommand {

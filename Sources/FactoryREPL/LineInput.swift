@@ -1,11 +1,5 @@
 import CLineEditor
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FactoryhostSupport
 
 /// Where the REPL's lines come from.
 public protocol LineInput: AnyObject {

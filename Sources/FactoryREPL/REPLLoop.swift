@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FactoryhostSupport
 
 /// The read-eval-print loop: prompts (`_PROMPT`, `_PROMPT2` for a chunk's
 /// continuation lines), `:commands`, and lines handed to the session until

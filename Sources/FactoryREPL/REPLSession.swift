@@ -1,13 +1,8 @@
 import FactoryRegistry
 import FactoryScripting
+import FactoryhostSupport
 import LuaBridge
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LuaInterpreter
 
 /// One REPL session: a host that ran the session's script, the Lua half
 /// (`repl.lua`: the prompt's environment, the pretty printer, completion),

@@ -1,5 +1,6 @@
 import Testing
 @testable import FactoryRegistry
+import FactoryhostSupport
 
 /// Closing a scope or a container tells every instance it held, newest
 /// first — a ScopeBound one hears it, any other goes to the container's

@@ -1,3 +1,4 @@
+import FactoryhostSupport
 import LuaBridge
 
 /// An in-memory stand-in for the system keychain (Linux has none): items of
@@ -14,18 +15,18 @@ import LuaBridge
 public final class Keychain: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "Keychain"
     private var items: [String: String] = [:]
-    private let lock = Mutex()
+    private let lock = Lock()
 
     public init() {}
 
     /// The data kept for `service`, if any.
-    public func item(_ service: String) -> String? { lock.locked { items[service] } }
+    public func item(_ service: String) -> String? { lock.withLock { items[service] } }
     func read(_ service: String) -> String? { item(service) }
-    func save(_ data: String, for service: String) { lock.locked { items[service] = data } }
-    func delete(_ service: String) { _ = lock.locked { items.removeValue(forKey: service) } }
+    func save(_ data: String, for service: String) { lock.withLock { items[service] = data } }
+    func delete(_ service: String) { _ = lock.withLock { items.removeValue(forKey: service) } }
 
     /// The services holding a session, sorted.
-    public var services: [String] { lock.locked { items.keys.sorted() } }
+    public var services: [String] { lock.withLock { items.keys.sorted() } }
 
     static var luaClass: LuaClass<Keychain> {
         LuaClass<Keychain>()

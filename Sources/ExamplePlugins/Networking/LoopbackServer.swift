@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FactoryhostSupport
 import LuaBridge
 
 /// A small HTTP server on 127.0.0.1 that tests start: it serves fixed
@@ -43,15 +37,15 @@ public final class LoopbackServer: LuaExportable, Sendable {
         port = UInt16(bigEndian: address.sin_port)
         let core = Core(listener: fd, routes: routes, delays: delays)
         self.core = core
-        Sockets.detach { core.acceptLoop() }
+        Threads.detach { core.acceptLoop() }
     }
 
     deinit { core.stop() }
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
-    public var requestCount: Int { core.lock.locked { core.served } }
+    public var requestCount: Int { core.lock.withLock { core.served } }
     /// Requests whose client hung up before the response was sent.
-    public var abandonedCount: Int { core.lock.locked { core.abandoned } }
+    public var abandonedCount: Int { core.lock.withLock { core.abandoned } }
 
     /// Stops listening; requests being served finish (or are dropped, if delayed).
     public func stop() { core.stop() }
@@ -62,7 +56,7 @@ public final class LoopbackServer: LuaExportable, Sendable {
         let listener: Int32
         let routes: [String: String]
         let delays: [String: Double]
-        let lock = Mutex()
+        let lock = Lock()
         var served = 0
         var abandoned = 0
         var stopped = false
@@ -74,7 +68,7 @@ public final class LoopbackServer: LuaExportable, Sendable {
         }
 
         func stop() {
-            let wasRunning = lock.locked { () -> Bool in
+            let wasRunning = lock.withLock { () -> Bool in
                 defer { stopped = true }
                 return !stopped
             }
@@ -85,14 +79,14 @@ public final class LoopbackServer: LuaExportable, Sendable {
             while true {
                 let client = accept(listener, nil, nil)
                 if client < 0 {
-                    if lock.locked({ stopped }) { return }
+                    if lock.withLock({ stopped }) { return }
                     if errno == EINTR { continue }
                     return
                 }
                 // A client that sends nothing does not hold its thread for ever.
                 var wait = timeval(tv_sec: 5, tv_usec: 0)
                 setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-                Sockets.detach { [self] in serve(client) }
+                Threads.detach { [self] in serve(client) }
             }
         }
 
@@ -102,7 +96,7 @@ public final class LoopbackServer: LuaExportable, Sendable {
             let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
             let parts = line.split(separator: " ")
             let path = parts.count >= 2 ? String(parts[1]) : "/"
-            lock.locked { served += 1 }
+            lock.withLock { served += 1 }
             if let delay = delays[path] {
                 // Wait in slices, watching for the client to go away and for a stop.
                 var waited = 0.0
@@ -111,8 +105,8 @@ public final class LoopbackServer: LuaExportable, Sendable {
                     waited += 0.01
                     var byte: UInt8 = 0
                     let peeked = recv(client, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-                    if peeked == 0 || lock.locked({ stopped }) {
-                        lock.locked { abandoned += 1 }
+                    if peeked == 0 || lock.withLock({ stopped }) {
+                        lock.withLock { abandoned += 1 }
                         return
                     }
                 }

@@ -1,4 +1,5 @@
 import FactoryRegistry
+import FactoryhostSupport
 import LuaBridge
 
 /// Loads movies through a session, remembering them in a cache. One loader
@@ -11,11 +12,11 @@ public final class MovieLoader: LuaExportable, ScopeBound, @unchecked Sendable {
     public static let luaTypeName = "MovieLoader"
     public let cache: Cache
     public let session: HTTPSession
-    private let lock = Mutex()
+    private let lock = Lock()
     private var fetchCount = 0
     private var requests: [StatefulRequest] = []
     /// How many loads went to the session (cache misses).
-    public var fetches: Int { lock.locked { fetchCount } }
+    public var fetches: Int { lock.withLock { fetchCount } }
 
     public init(cache: Cache, session: HTTPSession) {
         self.cache = cache
@@ -27,7 +28,7 @@ public final class MovieLoader: LuaExportable, ScopeBound, @unchecked Sendable {
     /// The movie `id`, from the cache or fetched (and then cached).
     public func load(_ id: Int) throws -> String {
         if let cached = cache.value(for: id) { return cached }
-        lock.locked { fetchCount += 1 }
+        lock.withLock { fetchCount += 1 }
         let movie = try session.get("/movies/\(id)")          // not under the lock: it waits for the network
         cache.store(movie, for: id)
         return movie
@@ -37,7 +38,7 @@ public final class MovieLoader: LuaExportable, ScopeBound, @unchecked Sendable {
     /// loader's until it finishes or the loader cancels it.
     public func start(_ id: Int) throws -> StatefulRequest {
         let request = try Request(path: "/movies/\(id)").makeStateful()
-        lock.locked {
+        lock.withLock {
             // Finished ones go; another start's request not performed yet ("ready") stays.
             requests.removeAll { !["ready", "pending"].contains($0.currentState) }
             requests.append(request)
@@ -47,20 +48,20 @@ public final class MovieLoader: LuaExportable, ScopeBound, @unchecked Sendable {
         do {
             try request.perform(with: session)
         } catch {
-            lock.locked { requests.removeAll { $0 === request } }
+            lock.withLock { requests.removeAll { $0 === request } }
             throw error
         }
         // A cancelAll between the append and the perform found it not yet pending, so could not cancel it.
-        if !lock.locked({ requests.contains { $0 === request } }) { request.cancel() }
+        if !lock.withLock({ requests.contains { $0 === request } }) { request.cancel() }
         return request
     }
 
     /// Requests started and not yet finished.
-    public var pendingCount: Int { lock.locked { requests.filter(\.isPending).count } }
+    public var pendingCount: Int { lock.withLock { requests.filter(\.isPending).count } }
 
     /// Cancels every pending request.
     public func cancelAll() {
-        let taken = lock.locked { () -> [StatefulRequest] in
+        let taken = lock.withLock { () -> [StatefulRequest] in
             defer { requests.removeAll() }
             return requests
         }

@@ -1,3 +1,4 @@
+import FactoryhostSupport
 import LuaBridge
 
 /// What to fetch — immutable, shareable (the article's `Request`). Performing
@@ -34,7 +35,7 @@ public final class Request: LuaExportable, Sendable {
 public final class StatefulRequest: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "StatefulRequest"
     public let request: Request
-    private let lock = Mutex()
+    private let lock = ConditionLock()
     private var state = "ready"
     private var body: String?
     private var failure: String?
@@ -45,7 +46,7 @@ public final class StatefulRequest: LuaExportable, @unchecked Sendable {
     /// Starts fetching through `session`: at once for a fixture session, on a
     /// background thread for HTTP.
     public func perform(with session: HTTPSession) throws {
-        try lock.locked {
+        try lock.withLock {
             guard state == "ready" else {
                 throw LuaError(.runtime, "this StatefulRequest was already performed (\(state)): make a new one with request:makeStateful()")
             }
@@ -56,9 +57,9 @@ public final class StatefulRequest: LuaExportable, @unchecked Sendable {
             return
         }
         let get = HTTPGet()
-        lock.locked { self.get = get }
+        lock.withLock { self.get = get }
         let url = session.baseURL + request.path
-        Sockets.detach { [self] in
+        Threads.detach { [self] in
             do {
                 let (status, text) = try get.run(url)
                 if status == 200 {
@@ -75,7 +76,7 @@ public final class StatefulRequest: LuaExportable, @unchecked Sendable {
     }
 
     private func finish(body: String?, failure: String?, cancelled: Bool = false) {
-        lock.locked {
+        lock.withLock {
             if state == "pending" {
                 state = cancelled ? "cancelled" : (failure == nil ? "done" : "failed")
                 self.body = body
@@ -88,7 +89,7 @@ public final class StatefulRequest: LuaExportable, @unchecked Sendable {
 
     /// Cancels it if it is still pending.
     public func cancel() {
-        let get = lock.locked { () -> HTTPGet? in
+        let get = lock.withLock { () -> HTTPGet? in
             guard state == "pending" else { return nil }
             state = "cancelled"
             return self.get
@@ -97,14 +98,14 @@ public final class StatefulRequest: LuaExportable, @unchecked Sendable {
         lock.signal()
     }
 
-    public var currentState: String { lock.locked { state } }
+    public var currentState: String { lock.withLock { state } }
     public var isPending: Bool { currentState == "pending" }
 
     /// Waits up to `seconds` for the result: the body, or an error saying
     /// why there is none (failed, cancelled, still pending).
     public func wait(seconds: Double) throws -> String {
         _ = lock.wait(seconds: seconds) { state != "pending" }
-        return try lock.locked {
+        return try lock.withLock {
             switch state {
             case "done": return body ?? ""
             case "cancelled": throw LuaError(.runtime, "\(request.path): the request was cancelled")

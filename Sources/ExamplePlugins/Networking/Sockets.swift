@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FactoryhostSupport
 import LuaBridge
 
 /// The few POSIX socket calls the loopback test server needs (plain
@@ -48,72 +42,4 @@ enum Sockets {
             if stopAtHeaderEnd, data.count >= 4, data.suffix(4) == [13, 10, 13, 10] { return data }
         }
     }
-
-    /// Runs `body` on a detached thread of its own.
-    static func detach(_ body: @escaping @Sendable () -> Void) {
-        final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
-        let raw = Unmanaged.passRetained(Box(body)).toOpaque()
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
-        var thread = pthread_t()
-        #endif
-        let status = pthread_create(&thread, nil, { raw in
-            #if canImport(Darwin)
-            let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
-            #else
-            guard let raw else { return nil }
-            let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
-            #endif
-            box.body()
-            return nil
-        }, raw)
-        if status == 0 {
-            #if canImport(Darwin)
-            if let thread { pthread_detach(thread) }
-            #else
-            pthread_detach(thread)
-            #endif
-        } else {
-            Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
-        }
-    }
-}
-
-/// A lock for the few objects the HTTP threads share with the host thread.
-// @unchecked Sendable: the mutex and condition live at fixed heap addresses from init to deinit, and pthread
-// primitives are made to be shared; `wait`'s predicate runs with the mutex held.
-final class Mutex: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    init() {
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
-    }
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
-    }
-    func locked<R>(_ body: () throws -> R) rethrows -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-    /// Waits (lock held) until `done()` or `seconds` pass; returns `done()`.
-    func wait(seconds: Double, until done: () -> Bool) -> Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let wait = seconds.isFinite ? min(max(seconds, 0), 86_400) : 86_400   // never a trap
-        let total = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 + wait
-        var deadline = timespec(tv_sec: Int(total), tv_nsec: Int((total - total.rounded(.down)) * 1e9))
-        while !done() {
-            if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { return done() }
-        }
-        return true
-    }
-    func signal() { pthread_cond_broadcast(condition) }
 }

@@ -1,4 +1,5 @@
 import CSQLite
+import FactoryhostSupport
 import LuaBridge
 
 /// A value in a SQLite row.
@@ -34,7 +35,7 @@ enum SQLValue: Equatable {
 /// `lock` (init runs before the database is shared), and each `run` holds it for its whole statement (so
 /// `lastID` is its own insert's).
 final class SQLiteDatabase: @unchecked Sendable {
-    private let lock = Mutex()
+    private let lock = Lock()
     private var handle: OpaquePointer?
     let path: String
     let isReadOnly: Bool
@@ -60,19 +61,19 @@ final class SQLiteDatabase: @unchecked Sendable {
     deinit { close() }
 
     func close() {
-        lock.locked {
+        lock.withLock {
             if let handle { fh_sqlite3_close_v2(handle) }
             handle = nil
         }
     }
 
-    var isOpen: Bool { lock.locked { handle != nil } }
+    var isOpen: Bool { lock.withLock { handle != nil } }
 
     /// Runs `sql` with `values` bound to its `?`s; returns the rows (column
     /// names in order, values) and the last inserted row id.
     @discardableResult
     func run(_ sql: String, _ values: [SQLValue] = []) throws -> (columns: [String], rows: [[SQLValue]], lastID: Int) {
-        try lock.locked { try runLocked(sql, values) }
+        try lock.withLock { try runLocked(sql, values) }
     }
 
     /// ``run(_:_:)``'s body, with `lock` held.

@@ -1,13 +1,14 @@
+import FactoryhostSupport
 import LuaBridge
 
 /// Pays for pizzas (the pizza factory's one injected dependency). A singleton, so shared by every thread:
 /// `@unchecked Sendable` because `storedBalance` is read and changed only under `lock`.
 public final class CreditService: LuaExportable, @unchecked Sendable {
     public static let luaTypeName = "CreditService"
-    private let lock = Mutex()
+    private let lock = Lock()
     private var storedBalance: Double
     /// What is left to spend.
-    public var balance: Double { lock.locked { storedBalance } }
+    public var balance: Double { lock.withLock { storedBalance } }
     /// The most a balance may hold: money stays exact in cents below it.
     public static let maximumBalance = 1e12
     /// A service holding `balance`.
@@ -25,7 +26,7 @@ public final class CreditService: LuaExportable, @unchecked Sendable {
     ///
     /// - Throws: a `LuaError` (`.runtime`) when the balance is less than `amount`.
     public func charge(_ amount: Double) throws {
-        try lock.locked {
+        try lock.withLock {
             guard amount <= storedBalance else {
                 throw LuaError(.runtime, "not enough credit: a \(Self.money(amount)) pizza, \(Self.money(storedBalance)) left")
             }

@@ -1,3 +1,4 @@
+import FactoryhostSupport
 /// All configurations and custom scopes of one application: where
 /// registrations are made, validated, inspected, and turned into containers.
 ///

@@ -1,3 +1,4 @@
+import FactoryhostSupport
 /// One live instance of a configuration. It owns its singletons; containers
 /// of one configuration share nothing. Resolving is thread-safe: transient
 /// resolution takes no lock, and a singleton is built exactly once however

@@ -1,4 +1,4 @@
-import CStackBounds
+import CActiveResolve
 
 /// The state of one top-level resolve: the path being built (for cycles,
 /// captive checks and messages), the graph-scoped instances, and the scope

@@ -1,3 +1,4 @@
+import FactoryhostSupport
 /// How a registration adds to a collection of its type instead of being the
 /// one registration of its key — Guice's Multibinder and MapBinder. With
 /// `.set` it joins the list of its type; with `.map(key:)` the map, under

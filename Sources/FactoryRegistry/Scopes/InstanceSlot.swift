@@ -1,3 +1,4 @@
+import FactoryhostSupport
 /// Where a container keeps one singleton or weak instance. Reads take the
 /// slot's own lock; creation happens under the container's creation lock,
 /// so a singleton is built exactly once however many threads ask.

@@ -1,3 +1,4 @@
+import FactoryhostSupport
 /// One open instance of a custom scope (`session`, `screen`, …). It holds
 /// the instances registered in that scope until it is closed; closing
 /// closes its nested scopes first, then releases its instances newest first,

@@ -1,3 +1,4 @@
+import CActiveResolve
 import CStackBounds
 
 /// Knows where the current thread's stack ends, so a pathologically deep

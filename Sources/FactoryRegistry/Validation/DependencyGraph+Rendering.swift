@@ -1,3 +1,5 @@
+import FactoryhostSupport
+
 // A dependency graph as text: an indented tree, Graphviz DOT, or JSON.
 extension DependencyGraph {
     /// An indented tree from each root. Each node shows its key, scope and
@@ -145,54 +147,13 @@ extension DependencyGraph {
 
 /// Text inside a quoted Mermaid label: quotes, `#`, `<`, `>` and `&` as
 /// Mermaid's entity codes, line breaks as spaces.
-func mermaidText(_ text: String) -> String {
-    var out = ""
-    for character in text {
-        switch character {
-        case "\"": out += "#quot;"
-        case "#": out += "#35;"
-        case "<": out += "#lt;"
-        case ">": out += "#gt;"
-        case "&": out += "#amp;"
-        case "\n", "\r", "\r\n": out += " "
-        default: out.append(character)
-        }
-    }
-    return out
-}
+func mermaidText(_ text: String) -> String { TextEscaping.mermaid.escaped(text) }
 
 /// A JSON string literal: `jsonString("a\"b")` is `"a\"b"` with its quotes.
-public func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20:
-            let hex = String(scalar.value, radix: 16)
-            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
-}
+public func jsonString(_ text: String) -> String { TextEscaping.json.quoted(text) }
 
 /// A DOT string literal: quotes and backslashes escaped, a newline as DOT's `\n`.
-private func dotString(_ text: String) -> String {
-    var out = "\""
-    for character in text {
-        switch character {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        default: out.append(character)
-        }
-    }
-    return out + "\""
-}
+private func dotString(_ text: String) -> String { TextEscaping.dot.quoted(text) }
 
 extension String {
     fileprivate func trimmingSpaces() -> String {

@@ -1,13 +1,7 @@
 import CDryRun
 import FactoryRegistry
+import FactoryhostSupport
 import LuaBridge
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // `check` and `graph` run a script only to collect its declarations, and
 // without side effects: the run stops — for good, whatever the script

@@ -1,4 +1,5 @@
 import FactoryRegistry
+import FactoryhostSupport
 
 // The three forms `factoryhost types` writes: lua-language-server
 // definitions (LuaCATS annotations), a luacheck standard, and JSON.
@@ -213,18 +214,4 @@ extension ScriptDefinitions {
 }
 
 /// `text` as a Lua string literal.
-func luaQuoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-            let digits = String(scalar.value)
-            out += "\\" + String(repeating: "0", count: 3 - digits.count) + digits   // \001: a digit after it stays a digit
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
-}
+func luaQuoted(_ text: String) -> String { TextEscaping.luaLiteral.quoted(text) }

@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FactoryRegistry
+import FactoryhostSupport
 import LuaBridge
 
 extension FactoryHost {

@@ -1,11 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FactoryRegistry
+import FactoryhostSupport
 import LuaBridge
 
 /// A Lua plugin's `manifest.lua`: a chunk that returns plain data, run with

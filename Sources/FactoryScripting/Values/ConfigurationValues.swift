@@ -1,12 +1,6 @@
 import FactoryRegistry
+import FactoryhostSupport
 import LuaBridge
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The configuration values of a host: declared by scripts (`value
 /// "baseURL" { type = "string", default = "…" }`), given by values files,

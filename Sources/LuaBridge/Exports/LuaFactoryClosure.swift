@@ -1,3 +1,5 @@
+import FactoryhostSupport
+
 /// A Lua function handed to Swift as a *factory closure* — Koober's
 /// `() -> OnboardingViewController` — whose every result Swift checks: a
 /// closure that makes anything but a `Product` is an error naming the
@@ -79,21 +81,7 @@ public struct LuaFactoryClosure<Product: LuaExportable> {
     /// Text for a message: quotes, backslashes and control characters
     /// escaped as Lua writes them (`\n`, `\27`), so no byte of it reaches a
     /// terminal raw.
-    private static func escaped(_ text: Substring) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\\(scalar.value)"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
+    private static func escaped(_ text: Substring) -> String { TextEscaping.luaMessage.escaped(text) }
 
     /// "an OnboardingViewController", "a string", "a UserSession", "an
     /// HTTPSession" (an initialism is read letter by letter: "an F…", "a U…").

@@ -1,39 +1,18 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FactoryhostSupport
 
 /// The thread a state belongs to. A `lua_State` is not thread-safe, so code
 /// that may be reached from any thread (a registry factory, a protocol
 /// adapter) checks it is on the owner's thread before touching Lua.
 /// `@unchecked Sendable`: `owner` is read from any thread (`isOnOwnerThread`) and written by
-/// `adoptCurrentThread()`; both go through `mutex` (heap-allocated in init, freed in deinit).
+/// `adoptCurrentThread()`; both under `lock`.
 final class LuaStateOwnerThread: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let lock = Lock()
     private var owner: pthread_t = pthread_self()
-
-    init() { pthread_mutex_init(mutex, nil) }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
 
     /// The owner's thread (read from any thread; set by `adoptCurrentThread()`).
     var thread: pthread_t {
-        get {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            return owner
-        }
-        set {
-            pthread_mutex_lock(mutex)
-            owner = newValue
-            pthread_mutex_unlock(mutex)
-        }
+        get { lock.withLock { owner } }
+        set { lock.withLock { owner = newValue } }
     }
 
     /// Whether the calling thread is the owner.

@@ -30,8 +30,16 @@ public final class LuaFunction: LuaReference {
     }
 
     /// Runs the function the way the stock interpreter runs a script: from a C
-    /// frame, so the traceback ends in `[C]: in ?`.
-    func callAsScript(arguments: [LuaValue]) throws -> [LuaValue] {
+    /// frame, so the traceback ends in `[C]: in ?` (what `LuaInterpreter`'s
+    /// `ScriptRunner` does with a script's main chunk).
+    ///
+    /// ```swift
+    /// let main = try lua.loadFile("script.lua")
+    /// _ = try main.callAsScript(arguments: ["a", "b"])     // the script's `...`
+    /// ```
+    ///
+    /// - Throws: a `LuaError` with the traceback when the function raises, or of kind `.closed` when the state is.
+    public func callAsScript(arguments: [LuaValue]) throws -> [LuaValue] {
         try invoke(arguments, asScript: true)
     }
 

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FactoryhostSupport
 
 /// Finds spec files: every `*_spec.lua` under the directories given (hidden
 /// directories and `.build` skipped), and any file given by path as it is.

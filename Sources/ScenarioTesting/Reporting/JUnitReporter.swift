@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FactoryhostSupport
 
 /// JUnit XML for CI, written to a file when the run ends: one
 /// `<testsuite>` per spec file, one `<testcase>` per test, `<failure>` for
@@ -121,26 +115,6 @@ public final class JUnitReporter: TestReporter {
     /// Text as XML character data or an attribute value; characters XML 1.0
     /// cannot hold (most control characters) become U+FFFD.
     static func escape(_ text: String, newlines: Bool = true) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n": out += newlines ? "&#10;" : "\n"
-            case "\t": out += "&#9;"
-            case "\r": out += "&#13;"
-            default:
-                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
+        (newlines ? TextEscaping.xml : TextEscaping.xmlText).escaped(text)
     }
 }

@@ -1,3 +1,5 @@
+import FactoryhostSupport
+
 /// The Test Anything Protocol (version 13) on standard output: one `ok` /
 /// `not ok` line per test, a YAML block for each failure, what the test
 /// printed as `# ` lines after it, `# SKIP` for pending tests, the plan at
@@ -93,38 +95,10 @@ public final class TAPReporter: TestReporter {
     }
 
     /// `#` starts a directive in a TAP test line, so names escape it.
-    static func escape(_ name: String) -> String {
-        name.oneLine().replacingAll("\\", with: "\\\\").replacingAll("#", with: "\\#")
-    }
+    static func escape(_ name: String) -> String { nameEscaping.escaped(name.oneLine()) }
+
+    private static let nameEscaping = TextEscaping(replacements: ["\\": "\\\\", "#": "\\#"], control: nil)
 
     /// A YAML double-quoted scalar.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-}
-
-extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
+    static func quoted(_ text: String) -> String { TextEscaping.yaml.quoted(text) }
 }

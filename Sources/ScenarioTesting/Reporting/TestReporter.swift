@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FactoryhostSupport
 
 /// Hears about a run as it goes, in file order: text on a terminal, TAP,
 /// JUnit XML.

@@ -1,6 +1,7 @@
 import FactoryRegistry
 import FactoryScripting
 import LuaBridge
+import LuaInterpreter
 
 /// One spec file in a host of its own: loaded once (its configurations
 /// declared, its tests collected), then run test by test — each test a

@@ -1,5 +1,7 @@
 import FactoryScripting
+import FactoryhostSupport
 import LuaBridge
+import LuaInterpreter
 
 /// How a run goes: which tests, how long each may take, in what order, on
 /// how many workers.
@@ -81,7 +83,7 @@ public final class TestRunner: Sendable {
     public func run(reporter: any TestReporter) -> Outcome {
         let order = orderedFiles()
         reporter.runStarted(fileCount: order.count, seed: options.shuffleSeed)
-        let stop = Shared(false)
+        let stop = Protected(false)
         var results: [FileResult]
         if options.jobs <= 1 || order.count <= 1 {
             results = []
@@ -101,16 +103,19 @@ public final class TestRunner: Sendable {
         return Outcome(summary: summary, stoppedEarly: stoppedEarly, files: results)
     }
 
-    private func runInParallel(_ order: [String], stop: Shared<Bool>, reporter: any TestReporter) -> [FileResult] {
+    /// Each runner thread's stack: big enough for deep Lua and Swift recursion.
+    static let workerStackSize = 16 << 20
+
+    private func runInParallel(_ order: [String], stop: Protected<Bool>, reporter: any TestReporter) -> [FileResult] {
         struct Progress {
             var next = 0
             var done: [Int: FileResult] = [:]
             var reported = 0
             var results: [FileResult] = []
         }
-        let progress = Shared(Progress())
+        let progress = Protected(Progress())
         let sendableReporter = UncheckedSendable(reporter)
-        WorkerThreads.run(count: min(options.jobs, order.count)) { [self] _ in
+        Threads.runAll(count: min(options.jobs, order.count), stackSize: Self.workerStackSize) { [self] _ in
             while true {
                 let position: Int? = progress.withLock { progress in
                     guard progress.next < order.count, !stop.withLock({ $0 }) else { return nil }
@@ -138,7 +143,7 @@ public final class TestRunner: Sendable {
     }
 
     /// One file: load it in a fresh host, select, run test by test.
-    private func runFile(_ file: String, position: Int, stop: Shared<Bool>, onTest: (TestResult) -> Void) -> FileResult {
+    private func runFile(_ file: String, position: Int, stop: Protected<Bool>, onTest: (TestResult) -> Void) -> FileResult {
         let clock = ContinuousClock()
         let started = clock.now
         var result = options.workerCommand.map { runInWorkers(file, command: $0, position: position, stop: stop, onTest: onTest) }
@@ -147,7 +152,7 @@ public final class TestRunner: Sendable {
         return result
     }
 
-    private func loadAndRun(_ file: String, position: Int, stop: Shared<Bool>, onTest: (TestResult) -> Void) -> FileResult {
+    private func loadAndRun(_ file: String, position: Int, stop: Protected<Bool>, onTest: (TestResult) -> Void) -> FileResult {
         var result = FileResult(file: file)
         let session: SpecFileSession
         var tests: [TestCase]
@@ -180,7 +185,7 @@ public final class TestRunner: Sendable {
     /// One file in worker processes: a worker runs its tests in order and
     /// reports each; if it ends early (a hard stop, a crash), the test it
     /// was running fails and a new worker goes on after it.
-    private func runInWorkers(_ file: String, command: [String], position: Int, stop: Shared<Bool>,
+    private func runInWorkers(_ file: String, command: [String], position: Int, stop: Protected<Bool>,
                               onTest: (TestResult) -> Void) -> FileResult {
         var result = FileResult(file: file)
         while true {

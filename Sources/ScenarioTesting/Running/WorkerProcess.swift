@@ -1,11 +1,6 @@
+import FactoryhostSupport
 import LuaBridge
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LuaInterpreter
 
 /// One worker process running one spec file (see ``TestOptions/workerCommand``):
 /// started with its report pipe as file descriptor 3, read line by line,
@@ -31,7 +26,7 @@ final class WorkerProcess {
 
     /// The file descriptor a worker writes its reports to.
     static let reportDescriptor: Int32 = 3
-    private static let spawnLock = SpawnLock()
+    private static let spawnLock = Lock()              // worker spawns from several runner threads
 
     /// The exit status of a worker a hard stop ended (a test stuck in C).
     public static let hardStopStatus: Int32 = 124
@@ -217,16 +212,6 @@ public final class WorkerReportWriter {
         _ = fwrite(bytes, 1, bytes.count, stream)
         fflush(stream)
     }
-}
-
-/// A pthread mutex (worker spawns from several runner threads).
-// @unchecked Sendable: one process-wide instance; the mutex is heap-allocated once (never moved or freed) and
-// a pthread mutex is made to be shared.
-final class SpawnLock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    init() { pthread_mutex_init(mutex, nil) }
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
 }
 
 /// Flushes every output stream: the run's report so far, before a worker

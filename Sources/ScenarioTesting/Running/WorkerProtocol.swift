@@ -1,4 +1,6 @@
 import FactoryScripting
+import FactoryhostSupport
+
 /// What a worker process tells the runner about one spec file, a line per
 /// event on its report pipe:
 ///
@@ -61,21 +63,12 @@ enum WorkerProtocol {
          optional(failure.actual), optional(failure.traceback), optional(failure.phase)]
     }
 
-    static func escape(_ text: String) -> String {
-        var out = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out.append(contentsOf: "\\\\".unicodeScalars)
-            case "\t": out.append(contentsOf: "\\t".unicodeScalars)
-            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
-            case "\r": out.append(contentsOf: "\\r".unicodeScalars)
-            case "\0": out.append(contentsOf: "\\0".unicodeScalars)
-            case "\u{1F}": out.append(contentsOf: "\\s".unicodeScalars)
-            default: out.append(scalar)
-            }
-        }
-        return String(out)
-    }
+    static func escape(_ text: String) -> String { fieldEscaping.escaped(text) }
+
+    /// A field on one line of the protocol: tabs separate fields, a line ends
+    /// a record, and U+001F separates a list's items (`unescape` reads them back).
+    private static let fieldEscaping = TextEscaping(replacements: ["\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r",
+                                                                   "\0": "\\0", "\u{1F}": "\\s"], control: nil)
 
     private static func optional(_ text: String?) -> String { text.map { "+" + escape($0) } ?? "-" }
 

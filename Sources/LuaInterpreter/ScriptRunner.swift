@@ -1,10 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FactoryhostSupport
+import LuaBridge
 
 /// Runs a Lua script the way the stock `lua` interpreter (lua.c) does, so
 /// that `factoryhost run script.lua a b` and `lua5.4 script.lua a b` print
@@ -80,7 +75,7 @@ public struct ScriptRunner: Equatable {
 
     /// Runs the script and ends the process with its exit status (0, or 1
     /// after reporting an error): the state closes with
-    /// ``LuaState/closeAndExit(status:)`` — its finalizers run, its memory
+    /// `LuaState.closeAndExit(status:)` — its finalizers run, its memory
     /// is left to the exit. (To run a script and go on, use
     /// ``run(in:limitsApplied:finish:)`` on a state of your own.)
     public func runAndExit() -> Never {
@@ -138,7 +133,7 @@ public struct ScriptRunner: Equatable {
     /// share it, and the process outlives it by at most a second (a hard
     /// stop ends code that Lua cannot interrupt). The memory limit caps
     /// Lua's heap exactly and the process's growth loosely (see
-    /// ``LuaState/limitProcessMemory(growth:)``).
+    /// `LuaState.limitProcessMemory(growth:)`).
     public func applyLimits(to state: LuaState) {
         state.memoryLimit = memoryLimit
         state.limitProcessMemory(growth: memoryLimit)

@@ -1,11 +1,5 @@
 import CLuaShim
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FactoryhostSupport
 
 /// Writes `text` to standard error unbuffered, as lua.c's
 /// `lua_writestringerror` does.
@@ -16,34 +10,6 @@ public func writeToStandardError(_ text: String) {
         if written <= 0 { return }
         bytes = bytes.dropFirst(written)
     }
-}
-
-/// This process's own executable, as an absolute path (nil if the system
-/// will not say): what starts another process of the same program.
-///
-/// ```swift
-/// let factoryhost = executablePath()     // "/usr/local/bin/factoryhost"
-/// ```
-public func executablePath() -> String? {
-    #if os(Linux)
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard length > 0 else { return nil }
-    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    #elseif canImport(Darwin)
-    var size: UInt32 = 4096
-    var buffer = [CChar](repeating: 0, count: Int(size))
-    guard _NSGetExecutablePath(&buffer, &size) == 0 else { return nil }
-    return String(cString: buffer)
-    #else
-    return nil
-    #endif
-}
-
-/// The environment variable `name`, if set.
-func environmentVariable(_ name: String) -> String? {
-    guard let value = getenv(name) else { return nil }
-    return String(cString: value)
 }
 
 /// Makes standard output line-buffered, so that its lines and standard
