@@ -96,9 +96,9 @@ configuration "app" {
 configuration "app-secure" {
   extends = "app",
   register "Keychain" { scope = "singleton", make = function() return koober.Keychain.new() end },
-  register "PropertyListCoder" { scope = "singleton", make = function() return koober.PropertyListCoder.new() end },
+  register "UserSessionPropertyListCoder" { scope = "singleton", make = function() return koober.UserSessionPropertyListCoder.new() end },
   register "UserSessionStore" { scope = "singleton", override = true,
-    deps = { keychain = "Keychain", coder = "PropertyListCoder" },
+    deps = { keychain = "Keychain", coder = "UserSessionPropertyListCoder" },
     make = function(d)
       return koober.UserSessionStore.secure { service = "com.koober.session", keychain = d.keychain, coder = d.coder }
     end },

@@ -181,9 +181,7 @@ struct TestCommand: ParsableCommand {
         return j + 1
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
+    static func seconds(_ duration: Duration) -> Double { duration.inSeconds }
 }
 
 /// The binary's plugins, handed to the worker threads that build hosts.

@@ -1,5 +1,6 @@
 import FactoryRegistry
 import FactoryScripting
+import FactoryhostSupport
 import LuaBridge
 
 /// The REPL's own commands, typed at the prompt after a colon (`:help`).
@@ -280,7 +281,7 @@ extension REPLSession {
     }
 
     static func format(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let seconds = duration.inSeconds
         if seconds < 1e-3 { return String(format3: seconds * 1e6) + " µs" }
         if seconds < 1 { return String(format3: seconds * 1e3) + " ms" }
         return String(format3: seconds) + " s"

@@ -391,20 +391,6 @@ public final class REPLSession {
     }
 }
 
-/// What `:reload` changed: registrations added, removed, changed (by
-/// `configuration: key`).
-public struct RegistrationChanges: Equatable {
-    public var added: [String] = []
-    public var removed: [String] = []
-    public var changed: [String] = []
-
-    init(before: [String: String], after: [String: String]) {
-        added = after.keys.filter { before[$0] == nil }.sorted()
-        removed = before.keys.filter { after[$0] == nil }.sorted()
-        changed = after.keys.filter { before[$0] != nil && before[$0] != after[$0] }.sorted()
-    }
-}
-
 final class WeakObject {
     weak var object: AnyObject?
     init(_ object: AnyObject) { self.object = object }
@@ -413,18 +399,4 @@ final class WeakObject {
 final class WeakContainer {
     weak var container: Container?
     init(_ container: Container) { self.container = container }
-}
-
-/// Where the REPL writes: results to standard output, errors to standard
-/// error (as lua.c does), each flushed.
-public struct REPLOutput: Sendable {
-    public var result: @Sendable (String) -> Void
-    public var error: @Sendable (String) -> Void
-
-    public static let standard = REPLOutput(
-        result: { text in print(text); fflush(nil) },
-        error: { text in
-            fflush(nil)
-            writeToStandardError(text + "\n")
-        })
 }

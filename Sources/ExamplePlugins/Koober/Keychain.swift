@@ -8,7 +8,7 @@ import LuaBridge
 ///
 /// ```lua
 /// register "Keychain" { scope = "singleton", make = function() return koober.Keychain.new() end }
-/// register "UserSessionStore" { deps = { keychain = "Keychain", coder = "PropertyListCoder" },
+/// register "UserSessionStore" { deps = { keychain = "Keychain", coder = "UserSessionPropertyListCoder" },
 ///   make = function(d) return koober.UserSessionStore.secure { service = "com.koober.session", keychain = d.keychain, coder = d.coder } end }
 /// ```
 // @unchecked Sendable: `items` is read and written only under `lock` (a singleton: every thread shares it).

@@ -2,7 +2,7 @@ import FactoryScripting
 import LuaBridge
 
 /// `require "factoryhost.koober"`: the Koober notes' object graph —
-/// PropertyListCoder, Keychain, UserSessionStore (file, or secure with a
+/// UserSessionPropertyListCoder, Keychain, UserSessionStore (file, or secure with a
 /// coder), UserSessionRepository, the view models (Main, Launch, Onboarding,
 /// Welcome, SignUp, Profile) and the headless view controllers (Main, Launch,
 /// Onboarding with its Welcome, SignIn and SignUp children, SignedIn).
@@ -14,7 +14,7 @@ public struct KooberPlugin: FactoryPlugin {
     public init() {}
 
     public func install(in context: PluginContext) throws {
-        try context.export(PropertyListCoder.luaClass)
+        try context.export(UserSessionPropertyListCoder.luaClass)
         try context.export(Keychain.luaClass)
         try context.export(UserSessionStore.luaClass)
         try context.export(UserSessionRepository.luaClass)

@@ -1,11 +1,12 @@
 import FactoryhostSupport
 import LuaBridge
 
-/// Encodes a ``UserSession`` as an XML property list and back — Koober's
-/// `UserSessionPropertyListCoder`, the coder the keychain-style store is
-/// given — without Foundation.
-public final class PropertyListCoder: LuaExportable, Sendable {
-    public static let luaTypeName = "PropertyListCoder"
+/// Encodes a ``UserSession`` as an XML property list and reads back the
+/// lists it wrote (it is no general property-list reader) — Koober's
+/// `UserSessionPropertyListCoder`, by the same name, the coder the
+/// keychain-style store is given — without Foundation.
+public final class UserSessionPropertyListCoder: LuaExportable, Sendable {
+    public static let luaTypeName = "UserSessionPropertyListCoder"
     public init() {}
 
     public func encode(_ session: UserSession) -> String {
@@ -19,7 +20,7 @@ public final class PropertyListCoder: LuaExportable, Sendable {
 
     public func decode(_ text: String) throws -> UserSession {
         guard let user = Self.value(of: "user", in: text), let token = Self.value(of: "token", in: text) else {
-            throw LuaError(.runtime, "PropertyListCoder: not a user session property list")
+            throw LuaError(.runtime, "UserSessionPropertyListCoder: not a user session property list")
         }
         return UserSession(user: user, token: token)
     }
@@ -39,9 +40,9 @@ public final class PropertyListCoder: LuaExportable, Sendable {
         s.replacingAll("&lt;", with: "<").replacingAll("&gt;", with: ">").replacingAll("&amp;", with: "&")
     }
 
-    static var luaClass: LuaClass<PropertyListCoder> {
-        LuaClass<PropertyListCoder>()
-            .constructor { PropertyListCoder() }
+    static var luaClass: LuaClass<UserSessionPropertyListCoder> {
+        LuaClass<UserSessionPropertyListCoder>()
+            .constructor { UserSessionPropertyListCoder() }
             .method("encode") { (coder, session: UserSession) in coder.encode(session) }
             .method("decode") { (coder, text: String) in try coder.decode(text) }
     }
@@ -52,15 +53,15 @@ public final class PropertyListCoder: LuaExportable, Sendable {
 /// time: a file in the store's own JSON format (`FileUserSessionDataStore`),
 /// or a keychain-style secure store (a ``Keychain`` the container owns,
 /// never on disk) that keeps the session as a property list written by the
-/// ``PropertyListCoder`` it is given (`KeychainUserSessionDataStore(userSessionCoder:)`).
+/// ``UserSessionPropertyListCoder`` it is given (`KeychainUserSessionDataStore(userSessionCoder:)`).
 ///
 /// ```lua
 /// koober.UserSessionStore.file { path = "session.json" }
-/// koober.UserSessionStore.secure { service = "com.koober.session", keychain = k, coder = koober.PropertyListCoder.new() }
+/// koober.UserSessionStore.secure { service = "com.koober.session", keychain = k, coder = koober.UserSessionPropertyListCoder.new() }
 /// ```
 public final class UserSessionStore: LuaExportable, Sendable {
     public static let luaTypeName = "UserSessionStore"
-    enum Kind { case file(String), secure(String, Keychain, PropertyListCoder) }
+    enum Kind { case file(String), secure(String, Keychain, UserSessionPropertyListCoder) }
     let kind: Kind
     /// The largest session file `read()` takes (a saved session is a few hundred bytes).
     public static let maximumFileSize = 64 * 1024
@@ -177,8 +178,8 @@ public final class UserSessionStore: LuaExportable, Sendable {
                     throw LuaError(.typeMismatch, "UserSessionStore.secure needs a keychain (a Keychain: register one as a "
                                    + "singleton, so each container has its own)")
                 }
-                guard let coder = try option("coder", PropertyListCoder.self) else {
-                    throw LuaError(.typeMismatch, "UserSessionStore.secure needs a coder (a PropertyListCoder): "
+                guard let coder = try option("coder", UserSessionPropertyListCoder.self) else {
+                    throw LuaError(.typeMismatch, "UserSessionStore.secure needs a coder (a UserSessionPropertyListCoder): "
                                    + "the keychain keeps the session as the property list it writes")
                 }
                 try UserSessionStore(.secure(service.description, keychain, coder)).push(to: frame)

@@ -155,8 +155,7 @@ public final class Registry: @unchecked Sendable {
                                     "no configuration named '\(name)'" + NameSuggestion.didYouMean(name, among: configurationOrder),
                                     details: ["defined: " + (configurationOrder.isEmpty ? "none" : configurationOrder.joined(separator: ", "))])
             }
-            let plan = ContainerPlan(configuration: name, registry: self,
-                                     configurations: configurationsByName, scopes: scopeDeclarations, resolvable: caching)
+            let plan = ContainerPlan(configuration: name, configurations: configurationsByName, scopes: scopeDeclarations, resolvable: caching)
             if caching { plans[name] = plan }
             return plan
         }

@@ -47,14 +47,13 @@ final class ContainerPlan: Sendable {
     /// What resolution reads, without reference counting.
     let hot: HotTable
     let scopes: [String: ScopeDeclaration]
-    let slotCount: Int
     let eagerSingletons: [Int]
     /// Unknown or cyclic parents, duplicates, overrides of nothing.
     let problems: [RegistryError]
 
     /// `resolvable: false` plans for validation only, without the hot
     /// table resolution reads (a plan that is not kept is never resolved from).
-    init(configuration name: String, registry: Registry, configurations: [String: Configuration],
+    init(configuration name: String, configurations: [String: Configuration],
          scopes: [String: ScopeDeclaration], resolvable: Bool = true) {
         configuration = name
         self.scopes = scopes
@@ -157,7 +156,6 @@ final class ContainerPlan: Sendable {
         self.registrations = laid.planned
         self.index = laid.index
         self.hot = resolvable ? HotTable(laid.planned, keys: laid.index) : HotTable(unresolvable: laid.index)
-        self.slotCount = laid.slots
         self.eagerSingletons = laid.eager
         self.problems = problems
     }
@@ -166,7 +164,7 @@ final class ContainerPlan: Sendable {
     /// for what the container keeps, eager singletons — except for those
     /// `delegated` says the parent owns (a child's plan).
     private static func lay(_ flattened: [Registration], delegated: (PlannedRegistration) -> Bool)
-        -> (planned: [PlannedRegistration], index: KeyTable, slots: Int, eager: [Int]) {
+        -> (planned: [PlannedRegistration], index: KeyTable, eager: [Int]) {
         let planned = flattened.enumerated().map { PlannedRegistration(index: $0.offset, registration: $0.element) }
         let index = KeyTable(flattened.map(\.key))
         var slots = 0
@@ -184,7 +182,7 @@ final class ContainerPlan: Sendable {
             }
             if p.lifetime == .singleton && p.registration.eager { eager.append(p.index) }
         }
-        return (planned, index, slots, eager)
+        return (planned, index, eager)
     }
 
     /// The plan of a child container: `parent`'s registrations, with
@@ -227,7 +225,6 @@ final class ContainerPlan: Sendable {
         self.registrations = laid.planned
         self.index = laid.index
         self.hot = HotTable(laid.planned, keys: laid.index)
-        self.slotCount = laid.slots
         self.eagerSingletons = laid.eager
         self.problems = []
     }

@@ -19,15 +19,16 @@ extension FactoryHost {
         var manifests: [String: LuaPluginManifest] = [:]
         var searchedRoots = Set<String>(), foundPlugins = Set<String>()
         for root in searchPath where !root.isEmpty {
-            guard isDirectory(root) else {
+            guard Directory.isDirectory(root) else {
                 throw LuaError(.runtime, "plugin path entry '\(root)' is not a directory")
             }
             // The same directory twice (`--plugin-path p` and FACTORYHOST_PLUGIN_PATH=$PWD/p)
             // is searched once: its plugins are not two plugins of one name.
             guard searchedRoots.insert(Self.canonicalPath(root)).inserted else { continue }
-            for entry in try directoryEntries(root) {
+            guard let entries = Directory.entries(root) else { throw LuaError(.runtime, "cannot read plugin directory '\(root)'") }
+            for entry in entries {
                 let directory = root.hasSuffix("/") ? root + entry : root + "/" + entry
-                guard isDirectory(directory), fileExists(directory + "/manifest.lua") else { continue }
+                guard Directory.isDirectory(directory), Directory.isRegularFile(directory + "/manifest.lua") else { continue }
                 // One plugin reached twice (a link to it in another root) is one plugin.
                 guard foundPlugins.insert(Self.canonicalPath(directory)).inserted else { continue }
                 let manifest = try LuaPluginManifest.read(directory: directory, in: lua)
@@ -43,7 +44,7 @@ extension FactoryHost {
         if manifests.isEmpty { return [] }
         let ordered = try dependencyOrder(manifests)
         for manifest in ordered {
-            guard fileExists(manifest.entryPath) else {
+            guard Directory.isRegularFile(manifest.entryPath) else {
                 throw LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' has no init.lua")
             }
             _ = try lua.runFile(manifest.entryPath)
@@ -94,28 +95,4 @@ extension FactoryHost {
         }
         return ordered
     }
-}
-
-private func isDirectory(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-}
-
-private func fileExists(_ path: String) -> Bool {
-    var info = stat()
-    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-}
-
-/// The names in directory `path`, sorted (no `.` or `..`).
-private func directoryEntries(_ path: String) throws -> [String] {
-    guard let dir = opendir(path) else { throw LuaError(.runtime, "cannot read plugin directory '\(path)'") }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names.sorted()
 }

@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import FactoryhostSupport
 
 /// One Lua 5.4 interpreter, with the rules of a safe embedding built in.
 ///
@@ -280,8 +281,7 @@ public final class LuaState {
     /// A duration in seconds for the C side, clamped to [1 ns, 10⁹ s]
     /// (never a trap, whatever the duration).
     static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        let value = Double(seconds) + Double(attoseconds) / 1e18
+        let value = duration.inSeconds
         guard value.isFinite else { return 1e9 }
         return min(max(value, 1e-9), 1e9)
     }

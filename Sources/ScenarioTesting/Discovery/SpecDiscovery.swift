@@ -48,17 +48,8 @@ public enum SpecDiscovery {
 
     private static func walk(_ directory: String, _ info: stat, into files: inout [String], visited: inout Set<FileIdentity>) {
         guard visited.insert(FileIdentity(info)).inserted else { return }
-        guard let dir = opendir(directory) else { return }
-        defer { closedir(dir) }
-        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            // The name where it is: a dirent may be shorter than the struct
-            // (its d_name holds just the name), so the field is never copied whole.
-            let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        for name in names.sorted() {                 // in order: the first path to a file is the one kept
+        guard let names = Directory.entries(directory, hidden: false) else { return }
+        for name in names {                          // in order: the first path to a file is the one kept
             let path = directory == "." ? name : "\(directory)/\(name)"
             var info = stat()
             guard stat(path, &info) == 0 else { continue }

@@ -1,0 +1,33 @@
+import FactoryScripting
+import FactoryhostSupport
+import LuaBridge
+import LuaInterpreter
+
+/// `factoryhost run` with its settings, run without the argument parser
+/// in its plain forms: setting the parser up costs about as much start-up
+/// time as the whole Swift runtime, and `run` must start within 4× of
+/// lua5.4. Everything else — help, errors, other commands — goes through
+/// the argument parser as usual.
+struct RunSettings: Equatable {
+    var runner: ScriptRunner
+    var setup = HostSetup()
+    var configuration: String?
+
+    /// Runs the script in a host and ends the process with its exit status.
+    func runAndExit() -> Never {
+        var setup = self.setup
+        setup.libraries = runner.libraries
+        let host: FactoryHost
+        do {
+            host = try setup.makeHost { runner.applyLimits(to: $0) }   // Lua plugins run under them too
+        } catch {
+            reportError(error)
+            ScriptRunner.exitWithoutFinalizers(1)
+        }
+        host.defaultConfiguration = configuration
+        let status = runner.run(in: host.lua, limitsApplied: true, finish: host.finishScript)
+        // Past its limit, a script's finalizers do not run (they could loop or exit 0).
+        if status != 0 && host.lua.lastCallHitLimit { ScriptRunner.exitWithoutFinalizers(status) }
+        host.lua.closeAndExit(status: status)   // like lua.c: finalizers run before exit
+    }
+}

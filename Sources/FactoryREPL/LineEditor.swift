@@ -1,0 +1,103 @@
+import CLineEditor
+import FactoryhostSupport
+
+/// Why a terminal has no line editing: libedit could not be loaded.
+public struct LineEditorUnavailable: Error, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
+}
+
+/// A terminal, through libedit: Emacs keys, history kept in a file (capped
+/// at ``historyLimit`` entries), Tab completion, and Ctrl-C clearing the line.
+public final class LineEditor: LineInput {
+    private let historyFile: String?
+    /// The most entries the history file keeps.
+    public static let historyLimit: Int32 = 1000
+    /// The characters that end a word for completion (`.` and `:` do not:
+    /// the completer sees `loader:lo` whole).
+    static let wordBreaks = " \t\n\"'`@$><=;|&{(,)}[]+-*/%^~#"
+
+    /// `complete(text before the cursor)` gives the candidates and how many
+    /// characters before the cursor they replace. libedit is loaded here
+    /// (only the REPL pays for it); if it cannot be, this throws why.
+    public init(historyFile: String?, complete: @escaping (String) -> (candidates: [String], replacing: Int)) throws(LineEditorUnavailable) {
+        self.historyFile = historyFile
+        LineEditor.completer = complete
+        if let historyFile { LineEditor.makeParentDirectory(of: historyFile) }
+        var why = [CChar](repeating: 0, count: 256)
+        let status = fh_edit_setup("factoryhost", Self.wordBreaks, { line, text in
+            LineEditor.completions(line: line.map { String(cString: $0) } ?? "", word: text.map { String(cString: $0) } ?? "")
+        }, historyFile, Self.historyLimit, &why, why.count)
+        guard status == 0 else {
+            LineEditor.completer = nil
+            throw LineEditorUnavailable(reason: String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+    }
+
+    public func readLine(prompt: String) -> LineInputResult {
+        var interrupted: Int32 = 0
+        guard let raw = fh_edit_readline(prompt, &interrupted) else {
+            if interrupted != 0 {
+                writeLine("")
+                return .interrupted
+            }
+            writeLine("")                                     // Ctrl-D: end the prompt's line
+            return .end
+        }
+        defer { free(raw) }
+        return .line(Array(UnsafeBufferPointer(start: UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self), count: strlen(raw))))
+    }
+
+    public func remember(_ entry: String) {
+        guard !entry.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" }) else { return }
+        fh_edit_remember(entry, historyFile, Self.historyLimit)
+    }
+
+    private func writeLine(_ text: String) {
+        print(text)
+        fflush(nil)
+    }
+
+    // MARK: Completion (a C callback: no context, so a static)
+
+    /// nonisolated(unsafe): libedit's callback has no context, and libedit itself is process-global; set by init
+    /// and read by the callback inside `readLine`, both on the REPL's thread (one line editor per process).
+    nonisolated(unsafe) static var completer: ((String) -> (candidates: [String], replacing: Int))?
+
+    /// Candidates replacing `word` (libedit's word before the cursor), from
+    /// the completer's answer for the whole `line` up to the cursor, in
+    /// readline's malloc'd form.
+    static func completions(line: String, word: String) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        guard let completer else { return nil }
+        let (candidates, replacing) = completer(line)
+        guard !candidates.isEmpty else { return nil }
+        // libedit replaces `word`; the candidates replace the last `replacing` characters of the line.
+        let keep = String(word.dropLast(min(replacing, word.count)))
+        let full = candidates.map { keep + $0 }
+        let common = full.dropFirst().reduce(full[0]) { prefix, item in String(zip(prefix, item).prefix { $0 == $1 }.map(\.0)) }
+        let count = full.count == 1 ? 1 : full.count + 1
+        guard let matches = calloc(count + 1, MemoryLayout<UnsafeMutablePointer<CChar>?>.stride)?
+            .assumingMemoryBound(to: UnsafeMutablePointer<CChar>?.self) else { return nil }
+        matches[0] = strdup(full.count == 1 ? full[0] : common)
+        if full.count > 1 { for (index, item) in full.enumerated() { matches[index + 1] = strdup(item) } }
+        return matches
+    }
+
+    private static func makeParentDirectory(of path: String) {
+        var current = ""
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).dropLast()
+        for part in parts {
+            current += (current.isEmpty && !path.hasPrefix("/") ? "" : "/") + part
+            mkdir(current, 0o700)
+        }
+    }
+
+    /// `$XDG_STATE_HOME/factoryhost/history`, else `~/.local/state/factoryhost/history`.
+    public static func defaultHistoryFile() -> String? {
+        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
+            return state + "/factoryhost/history"
+        }
+        guard let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty else { return nil }
+        return home + "/.local/state/factoryhost/history"
+    }
+}

@@ -1,0 +1,35 @@
+/// What a directory holds, read with `opendir`/`readdir` (Foundation would
+/// add to every start-up).
+///
+/// ```swift
+/// for name in Directory.entries("plugins") ?? [] { print(name) }   // sorted, no "." or ".."
+/// ```
+package enum Directory {
+    /// The names in directory `path`, sorted (never `.` or `..`; hidden ones
+    /// too unless `hidden` is false); nil if it cannot be read.
+    package static func entries(_ path: String, hidden: Bool = true) -> [String]? {
+        guard let dir = opendir(path) else { return nil }
+        defer { closedir(dir) }
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            // The name where it is: a dirent may be shorter than the struct
+            // (its d_name holds just the name), so the field is never copied whole.
+            let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
+            if name == "." || name == ".." || (!hidden && name.hasPrefix(".")) { continue }
+            names.append(name)
+        }
+        return names.sorted()
+    }
+
+    /// Whether `path` is a directory (following links).
+    package static func isDirectory(_ path: String) -> Bool { kind(of: path) == S_IFDIR }
+
+    /// Whether `path` is a regular file (following links).
+    package static func isRegularFile(_ path: String) -> Bool { kind(of: path) == S_IFREG }
+
+    private static func kind(of path: String) -> mode_t? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+    }
+}
