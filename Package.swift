@@ -161,6 +161,12 @@ let package = Package(
             name: "FactoryScriptingTests",
             dependencies: ["FactoryScripting", "ExamplePlugins", "FactoryRegistry", "LuaBridge"]
         ),
+        // The example plugins' own behaviour: their types under threads, the loopback
+        // server, the README's script with the shipped types.
+        .testTarget(
+            name: "ExamplePluginsTests",
+            dependencies: ["ExamplePlugins", "FactoryScripting", "LuaBridge"]
+        ),
         .testTarget(
             name: "FactoryHostCLITests",
             dependencies: ["FactoryHostCLI", "CLibraryLoader", .product(name: "ArgumentParser", package: "swift-argument-parser")]
