@@ -1,4 +1,3 @@
-import ExamplePlugins
 import Foundation
 @testable import FactoryScripting
 import LuaBridge
