@@ -180,9 +180,17 @@ let package = Package(
             name: "FactoryRegistryTests",
             dependencies: ["FactoryRegistry", "FactoryhostSupport"]
         ),
+        // The core's tests use their own fixture plugins (Fixtures/), never the examples':
+        // changing an example cannot break them.
         .testTarget(
             name: "FactoryScriptingTests",
-            dependencies: ["FactoryScripting", "ExamplePlugins", "FactoryRegistry", "LuaBridge"]
+            dependencies: ["FactoryScripting", "FactoryRegistry", "LuaBridge"]
+        ),
+        // The example plugins' own behaviour: their types under threads, the loopback
+        // server, the README's script with the shipped types, their definitions and shapes.
+        .testTarget(
+            name: "ExamplePluginsTests",
+            dependencies: ["ExamplePlugins", "FactoryScripting", "LuaBridge"]
         ),
         .testTarget(
             name: "FactoryHostCLITests",

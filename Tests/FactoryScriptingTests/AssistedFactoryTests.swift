@@ -1,4 +1,3 @@
-import ExamplePlugins
 import FactoryRegistry
 @testable import FactoryScripting
 import LuaBridge
@@ -22,7 +21,7 @@ struct AssistedFactoryTests {
         """
 
     private func makeScreensHost() throws -> FactoryHost {
-        try FactoryHost(plugins: [ScreensPlugin()])
+        try FactoryHost(plugins: [ScreensFixturePlugin()])
     }
 
     @Test func swiftCallsTheGeneratedFactoryAndGetsItsInjectedProperty() throws {
@@ -123,7 +122,7 @@ struct AssistedFactoryTests {
             #expect(text.contains(expected), "\(body): \(text)")
         }
         // Only an interface that declares its signatures can be generated.
-        let host = try FactoryHost(plugins: [ScreensPlugin(), SessionPlugin()])
+        let host = try FactoryHost(plugins: [ScreensFixturePlugin(), SessionFixturePlugin()])
         #expect(message { _ = try host.run("require 'factoryhost.session'\nregister \"AuthRemoteAPI\" { assisted = {} }", name: "d.lua") }
                 .contains("'assisted' generates an implementation of an interface, and AuthRemoteAPI does not declare its methods' signatures"))
         #expect(message { _ = try host.run("require 'factoryhost.screens'\nregister \"Pizza\" { assisted = {} }", name: "d.lua") }

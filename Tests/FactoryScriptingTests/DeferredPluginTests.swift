@@ -1,4 +1,3 @@
-import ExamplePlugins
 import FactoryRegistry
 @testable import FactoryScripting
 import LuaBridge
@@ -24,7 +23,7 @@ struct DeferredPluginTests {
     @Test func aPlainScriptInstallsNothingAndAFirstRequireInstallsAll() throws {
         let counter = InstallCounter()
         let host = try FactoryHost()
-        try host.installWhenNeeded([CountedPlugin(counter: counter), NetworkingPlugin()])
+        try host.installWhenNeeded([CountedPlugin(counter: counter), NetworkingFixturePlugin()])
         #expect(try host.run("return 1 + 1", name: "plain.lua") == [2])
         #expect(counter.count == 0)
         #expect(host.pluginNames == ["counted", "networking"])
@@ -40,7 +39,7 @@ struct DeferredPluginTests {
         for trigger in ["dsl", "container", "explicit"] {
             let counter = InstallCounter()
             let host = try FactoryHost()
-            try host.installWhenNeeded([CountedPlugin(counter: counter), NetworkingPlugin()])
+            try host.installWhenNeeded([CountedPlugin(counter: counter), NetworkingFixturePlugin()])
             switch trigger {
             case "dsl":
                 // `Cache` is the networking plugin's type: known at the first DSL call.
@@ -60,7 +59,7 @@ struct DeferredPluginTests {
     @Test func readingTheHostsPropertiesInstallsNothing() throws {
         let counter = InstallCounter()
         let host = try FactoryHost()
-        try host.installWhenNeeded([CountedPlugin(counter: counter), NetworkingPlugin()])
+        try host.installWhenNeeded([CountedPlugin(counter: counter), NetworkingFixturePlugin()])
         #expect(host.types.type("Cache") == nil)
         #expect(host.registry.configurationNames.isEmpty)
         #expect(host.plugins.isEmpty)
@@ -73,7 +72,7 @@ struct DeferredPluginTests {
 
     @Test func aFailingDeferredInstallIsReportedAtEveryUse() throws {
         let host = try FactoryHost()
-        try host.installWhenNeeded([NetworkingPlugin(), DuplicateCachePlugin()])
+        try host.installWhenNeeded([NetworkingFixturePlugin(), DuplicateCachePlugin()])
         #expect(try host.run("return 'plain'", name: "plain.lua") == ["plain"])
         let expected = "type 'Cache' is exported twice: by plugin 'networking' and by plugin 'duplicate'"
         for code in ["configuration 'app' {}", "require 'factoryhost.networking'"] {

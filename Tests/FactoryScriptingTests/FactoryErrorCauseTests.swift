@@ -1,4 +1,3 @@
-import ExamplePlugins
 @testable import FactoryScripting
 import FactoryRegistry
 import LuaBridge

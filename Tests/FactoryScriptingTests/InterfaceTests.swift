@@ -1,4 +1,3 @@
-import ExamplePlugins
 import FactoryRegistry
 @testable import FactoryScripting
 import LuaBridge

@@ -1,4 +1,3 @@
-import ExamplePlugins
 import Foundation
 import Testing
 @testable import FactoryScripting
@@ -13,7 +12,7 @@ struct ScriptDefinitionsTests {
     /// a plain Lua state.
     @Test func theScriptGlobalsAreTheHostsGlobals() throws {
         let plain = try LuaState()
-        let host = try FactoryHost(plugins: ExamplePlugins.all)
+        let host = try FactoryHost(plugins: FixturePlugins.all)
         let globalNames = "local names = {} for k in pairs(_G) do names[#names + 1] = k end table.sort(names) return table.concat(names, ' ')"
         func names(_ state: LuaState) throws -> Set<String> {
             Set(try String.fromLua(state.run(globalNames, name: "globals").first ?? .nil).split(separator: " ").map(String.init))
@@ -24,14 +23,17 @@ struct ScriptDefinitionsTests {
 
     /// Every class, interface and function of every plugin module is in the
     /// definitions, with each member the type catalog knows.
+    /// (The shipped plugins' definitions are checked the same way in ExamplePluginsTests.)
     @Test func everyExportedMemberIsDefined() throws {
-        let host = try FactoryHost(plugins: ExamplePlugins.all)
+        // The clock plugin (PluginTests) adds a module function.
+        let plugins = FixturePlugins.all + [ClockPlugin()]
+        let host = try FactoryHost(plugins: plugins)
         let definitions = try ScriptDefinitions(host: host)
         let modules = try host.pluginModules()
         #expect(definitions.modules.map(\.name) == modules.map(\.name))
-        #expect(modules.count == ExamplePlugins.all.count)
+        #expect(modules.count == plugins.count)
         let text = definitions.luaLanguageServerFile()
-        var classes = 0, interfaces = 0
+        var classes = 0, interfaces = 0, functions = 0
         for (module, described) in zip(modules, definitions.modules) {
             for entry in module.entries {
                 switch entry.kind {
@@ -57,18 +59,20 @@ struct ScriptDefinitionsTests {
                     #expect(interface.methods.map(\.name) == required)
                     for method in required { #expect(text.contains("---@field \(method) fun(self: \(entry.name)"), "\(entry.name).\(method)") }
                 case .function:
+                    functions += 1
                     #expect(described.functions.contains { $0.name == entry.name })
                     #expect(text.contains("function \(module.name.replacingOccurrences(of: ".", with: "_")).\(entry.name)("))
                 }
             }
         }
-        #expect(classes > 20 && interfaces > 3, "the example plugins export \(classes) classes, \(interfaces) interfaces")
+        #expect(classes == 8 && interfaces == 2 && functions == 1,
+                "the fixture plugins export \(classes) classes, \(interfaces) interfaces, \(functions) functions")
     }
 
     /// The script container and scopes: every method and property they have
     /// is defined, and the DSL part defines every global (DSL and spec).
     @Test func theContainerAndEveryGlobalAreDefined() throws {
-        let host = try FactoryHost(plugins: ExamplePlugins.all)
+        let host = try FactoryHost(plugins: FixturePlugins.all)
         let text = try ScriptDefinitions(host: host).luaLanguageServerFile()
         for (members, name) in [(host.containerClass().members, "Container"), (host.scopeClass().members, "OpenScope")] {
             for method in members.methods { #expect(text.contains("function \(name):\(method)("), "\(name):\(method)") }
@@ -89,7 +93,7 @@ struct ScriptDefinitionsTests {
     /// The file is Lua a state can load; the luacheck standard returns the
     /// two lists; the library form types each module's require.
     @Test func eachFormIsWhatItsReaderReads() throws {
-        let host = try FactoryHost(plugins: ExamplePlugins.all)
+        let host = try FactoryHost(plugins: FixturePlugins.all)
         let definitions = try ScriptDefinitions(host: host)
         let lua = try LuaState()
         _ = try lua.load(definitions.luaLanguageServerFile(), name: "factoryhost.lua")

@@ -1,11 +1,10 @@
-import ExamplePlugins
 import FactoryRegistry
 @testable import FactoryScripting
 import LuaBridge
 
-/// A host with the example plugins, where a test's script is `name.lua`.
+/// A host with the networking and session fixture plugins (Fixtures/), where a test's script is `name.lua`.
 func makeHost() throws -> FactoryHost {
-    try FactoryHost(plugins: [NetworkingPlugin(), SessionPlugin()])
+    try FactoryHost(plugins: [NetworkingFixturePlugin(), SessionFixturePlugin()])
 }
 
 /// The app configuration most tests start from (lines matter: origins are checked).

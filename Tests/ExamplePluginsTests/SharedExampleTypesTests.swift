@@ -1,13 +1,12 @@
 import ExamplePlugins
-import FactoryRegistry
-@testable import FactoryScripting
 import LuaBridge
 import Foundation
 import Testing
 
 /// The example types a container shares between threads (singletons, scoped
-/// loaders) and the Lua state's owner check, used from several real threads at
-/// once: each guards its state with a lock, so nothing is lost or overdrawn.
+/// loaders, a store), used from several real threads at once: each guards its
+/// state with a lock, so nothing is lost or overdrawn. (The Lua state's owner
+/// check is the core's: FactoryScriptingTests' LuaOwnerThreadTests.)
 @Suite("Shared example types used from several threads")
 struct SharedExampleTypesTests {
     @Test func aCreditServiceChargedFromEightThreadsNeverOverdraws() throws {
@@ -131,60 +130,9 @@ struct SharedExampleTypesTests {
         #expect(tally["inserted"] + tally["refused"] == 800)
         #expect(tally["refused"] >= 180)                      // thread 0's own, at least, after it closed
     }
-
-    @Test func theOwnerThreadIsReadFromOtherThreadsWhileTheStateIsHandedOver() throws {
-        let lua = Unchecked(try LuaState())
-        let tally = Tally()
-        // Thread 0 takes the state over again and again (no Lua runs meanwhile) while the others ask
-        // whether they own it, as a factory or an adapter called on them does.
-        onThreads(5) { thread in
-            var owned = 0, lost = 0
-            for _ in 0..<20_000 {
-                if thread == 0 {
-                    lua.value.adoptCurrentThread()
-                    if !lua.value.isOnOwnerThread { lost += 1 }
-                } else if lua.value.isOnOwnerThread {
-                    owned += 1
-                }
-            }
-            tally.add(["owned by a reader": owned, "lost by the adopter": lost])
-        }
-        #expect(tally["owned by a reader"] == 0)
-        #expect(tally["lost by the adopter"] == 0)
-        #expect(!lua.value.isOnOwnerThread)                   // thread 0 has it now
-        lua.value.adoptCurrentThread()
-        #expect(try lua.value.run("return 1 + 1", name: "x") == [2])
-    }
-
-    @Test func aLuaImplementationRefusesOtherThreadsEvenAsItsStateCloses() throws {
-        let host = try makeHost()
-        try host.run("""
-            local s = require "factoryhost.session"
-            configuration "app" {
-              register "AuthRemoteAPI" { make = function()
-                return { signIn = function(self, user) return s.UserSession.new { user = user, token = "t" } end }
-              end },
-            }
-            """, name: "fake.lua")
-        let api = Unchecked(try host.container("app").resolve((any AuthRemoteAPI).self))
-        #expect(try api.value.signIn(user: "ana", password: "pw").user == "ana")
-        let offThread = Collected<String>()
-        let callFromAnotherThread = {
-            let done = DispatchSemaphore(value: 0)
-            Thread {
-                offThread.append(message { _ = try api.value.signIn(user: "bo", password: "pw") })
-                done.signal()
-            }.start()
-            done.wait()
-        }
-        callFromAnotherThread()
-        host.lua.close()
-        callFromAnotherThread()
-        let refusal = "AuthRemoteAPI.signIn (implemented in Lua) was called on another thread"
-        #expect(offThread.values.count == 2 && offThread.values.allSatisfy { $0.hasPrefix(refusal) }, "\(offThread.values)")
-        #expect(message { _ = try api.value.signIn(user: "ana", password: "pw") } == "AuthRemoteAPI.signIn: the Lua state is closed")
-    }
 }
+
+// The threads' helpers, as FactoryScriptingTests' LuaOwnerThreadTests has them (test targets share no code).
 
 /// Runs `body(index)` on `count` real threads that start together, and waits for them all.
 /// (Real threads: a dispatch pool on two cores would run only two at a time.)
@@ -216,10 +164,4 @@ private final class Collected<Value>: @unchecked Sendable {
     private var storage: [Value] = []
     func append(_ value: Value) { lock.withLock { storage.append(value) } }
     var values: [Value] { lock.withLock { storage } }
-}
-
-/// A value handed to threads the test itself keeps apart (or that are meant to be refused).
-private final class Unchecked<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
