@@ -353,8 +353,8 @@ public final class TestRunner: Sendable {
     }
 }
 
-/// The reporter, handed to the worker threads of `runInParallel`: they call it only inside `progress.withLock`,
-/// and the calling thread uses it only before they start and after they are joined.
+/// The reporter, handed to the worker threads of `runInParallel`. `@unchecked Sendable`: they call it only
+/// inside `progress.withLock`, and the calling thread uses it only before they start and after they are joined.
 fileprivate struct UncheckedSendable<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
