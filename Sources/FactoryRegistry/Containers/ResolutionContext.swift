@@ -1,5 +1,18 @@
 import CActiveResolve
 
+// The resolve path, in four layers over one plan (the map; the DocC article
+// "How a Resolve Runs", FactoryRegistry.docc/HowAResolveRuns.md, tells why
+// each unsafe step is safe):
+//   Container.resolve / Resolver.resolve    — the typed entry points (Resolving.swift, Resolver.swift)
+//   ResolutionContext.run / enterFastPath   — one top-level resolve: its ResolutionState on the stack,
+//                                              the active-resolve token (CActiveResolve), the depth guard
+//   ResolutionContext.resolveInline         — the fast path: HotTable's raw HotRegistration records
+//                                              (HotTable.swift), InstanceSlot reads, InlinePath for cycles
+//   ResolutionContext's slow path           — scopes, arguments, providers, captive checks, errors with
+//                                              the path (PlannedRegistration in ContainerPlan.swift)
+// The plan has three representations: Registration (as declared), PlannedRegistration
+// (dependencies as indices, slots), HotRegistration (what the fast path reads, without ARC).
+
 /// The state of one top-level resolve: the path being built (for cycles,
 /// captive checks and messages), the graph-scoped instances, and the scope
 /// handle it started from. It lives on the stack of the top-level resolve
