@@ -34,20 +34,12 @@ extension FactoryHost {
     /// `c:resolve "Key"`, `c:resolve("Key", { arg = … })`, `c:openScope "session"`,
     /// `c:provider "Key"`, `c.configuration`.
     func containerClass() -> LuaClass<ScriptContainer> {
-        LuaClass<ScriptContainer>()
+        let cls = LuaClass<ScriptContainer>()
             // A built singleton, once resolved, is answered without entering Swift.
             .memoizingMethod("resolve") { [unowned self] object, frame in
                 try self.resolve(in: object.container, container: object.container, frame: frame, keyAt: 2, onContainer: true)
             }
-            .method("openScope", frame: { [unowned self] object, frame in
-                let handle = try object.container.openScope(frame.string(2))
-                try frame.push(self.types.toLua(ScriptScope(handle, container: object.container), in: self.lua))
-                return 1
-            })
-            .method("provider", frame: { [unowned self] object, frame in
-                try frame.push(.function(self.provider(from: object.container, frame: frame)))
-                return 1
-            })
+        return withScopesAndProviders(cls, from: { ($0.container, $0.container.openScope) }, container: \.container)
             .method("close") { (object: ScriptContainer) in try object.container.close() }
             // `c:child { register … }`: overrides some registrations, shares what the parent owns.
             .method("child", frame: { [unowned self] object, frame in
@@ -78,20 +70,12 @@ extension FactoryHost {
 
     /// The same for an open scope, plus `s:close()`, `s.name`, `s.isClosed`.
     func scopeClass() -> LuaClass<ScriptScope> {
-        LuaClass<ScriptScope>()
+        let cls = LuaClass<ScriptScope>()
             .method("resolve", frame: { [unowned self] object, frame in
                 _ = try self.resolve(in: object.handle, container: object.container, frame: frame, keyAt: 2)
                 return 1
             })
-            .method("openScope", frame: { [unowned self] object, frame in
-                let handle = try object.handle.openScope(frame.string(2))
-                try frame.push(self.types.toLua(ScriptScope(handle, container: object.container), in: self.lua))
-                return 1
-            })
-            .method("provider", frame: { [unowned self] object, frame in
-                try frame.push(.function(self.provider(from: object.handle, frame: frame)))
-                return 1
-            })
+        return withScopesAndProviders(cls, from: { ($0.handle, $0.handle.openScope) }, container: \.container)
             .method("close") { (object: ScriptScope) in try object.handle.close() }
             .property("name") { $0.handle.name }
             .property("isClosed") { $0.handle.isClosed }
@@ -126,6 +110,23 @@ extension FactoryHost {
             if taking { _ = spec.take() }
             if let index = specs.lastIndex(where: { $0 === spec }) { specs.remove(at: index) }
         }
+    }
+
+    /// `x:openScope "name"` and `x:provider "Key"`, alike on a container and
+    /// on an open scope: `from` gives what resolves and how it opens a scope,
+    /// `container` the container a new scope belongs to.
+    private func withScopesAndProviders<Object>(_ cls: LuaClass<Object>,
+                                                from: @escaping (Object) -> (Resolving, (String) throws -> ScopeHandle),
+                                                container: @escaping (Object) -> Container) -> LuaClass<Object> {
+        cls.method("openScope", frame: { [unowned self] object, frame in
+            let handle = try from(object).1(frame.string(2))
+            try frame.push(self.types.toLua(ScriptScope(handle, container: container(object)), in: self.lua))
+            return 1
+        })
+        .method("provider", frame: { [unowned self] object, frame in
+            try frame.push(.function(self.provider(from: from(object).0, frame: frame)))
+            return 1
+        })
     }
 
     private func provider(from resolving: Resolving, frame: LuaFrame) throws -> LuaFunction {
