@@ -38,6 +38,9 @@ struct DryDeclaration {
         run = Self.withStandardOutputDiscarded {
             host.declare(file: script, source: source, arguments: arguments, timeLimit: timeLimit)
         }
+        // What the report reads (configurations, types) includes the Swift
+        // plugins', though a script that never used the DSL did not install them.
+        try Self.withStandardOutputDiscarded { try host.installPendingPlugins() }
     }
 
     /// A dry-run host of `setup`'s plugins, made within `timeLimit`: the Lua

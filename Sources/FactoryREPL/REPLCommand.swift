@@ -32,6 +32,17 @@ extension REPLSession {
         let name = String(body.prefix { $0 != " " && $0 != "\t" })
         let rest = String(body.dropFirst(name.count)).trimmingSpaces()
         let words = rest.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        // What the commands read (configurations, registrations, types) includes
+        // the Swift plugins', installed now if nothing has yet; a plugin that
+        // cannot be installed is said, not skipped.
+        if !["help", "h", "?", "reload", "quit", "q", "exit"].contains(name) {
+            do {
+                try host.installPendingPlugins()
+            } catch {
+                output.error((error as? LuaError)?.message ?? String(describing: error))
+                return true
+            }
+        }
         switch name {
         case "help", "h", "?": help()
         case "configs": configs()

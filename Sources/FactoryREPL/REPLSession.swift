@@ -163,9 +163,10 @@ public final class REPLSession {
     /// and history stay with the new session (locals are dropped: they may
     /// hold objects of the old host). Returns what changed.
     public func reload() throws -> RegistrationChanges {
-        let before = Self.registrationSummary(host)
+        let before = try Self.registrationSummary(host)
         let configuration = host.defaultConfiguration
         let (newHost, newLibrary) = try Self.start(settings)
+        try newHost.installPendingPlugins()         // what `:use` and the summary read include the plugins'
         let old = host
         host = newHost
         library = newLibrary
@@ -178,7 +179,7 @@ public final class REPLSession {
         if let configuration, newHost.registry.configuration(configuration) != nil { newHost.defaultConfiguration = configuration }
         old.lua.stopGarbageCollector()
         retiredHosts.append(old)
-        return RegistrationChanges(before: before, after: Self.registrationSummary(newHost))
+        return RegistrationChanges(before: before, after: try Self.registrationSummary(newHost))
     }
 
     // MARK: Evaluating
@@ -341,6 +342,7 @@ public final class REPLSession {
         guard case .function(let complete) = (try? library.rawGet("complete")) ?? .nil else { return ([], 0) }
         let lua = host.lua
         do {
+            try host.installPendingPlugins()      // the plugins' configurations and keys complete too
             let keys = try lua.frameFunction("keys") { [unowned self] frame in
                 try frame.push(.table(self.stringList(self.registrationKeys())))
                 return 1
@@ -380,7 +382,8 @@ public final class REPLSession {
         return table
     }
 
-    static func registrationSummary(_ host: FactoryHost) -> [String: String] {
+    static func registrationSummary(_ host: FactoryHost) throws -> [String: String] {
+        try host.installPendingPlugins()          // the plugins' registrations are the session's too
         var summary: [String: String] = [:]
         for name in host.registry.configurationNames {
             for registration in host.registry.configuration(name)?.registrations ?? [] {

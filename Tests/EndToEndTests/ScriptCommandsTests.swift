@@ -146,4 +146,23 @@ struct ScriptCommandsTests {
         let check = try CommandRunner.run(CommandRunner.customHost, ["check", script])
         #expect(check == ProcessResult(status: 0, stdout: "ok: 2 configurations, 3 registrations, no problems\n", stderr: ""))
     }
+
+    /// The host's Swift plugin declares configuration `base`: check, graph
+    /// and the REPL see it though the script never uses the DSL (the plugins
+    /// install when the first DSL call needs them, and these install them
+    /// before they report).
+    @Test func aPluginsConfigurationIsSeenWithoutAnyDSLCall() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fh-nodsl-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "print('no DSL here')\n".write(to: directory.appendingPathComponent("nodsl.lua"), atomically: true, encoding: .utf8)
+        let check = try CommandRunner.run(CommandRunner.customHost, ["check", "nodsl.lua"], in: directory)
+        #expect(check == ProcessResult(status: 0, stdout: "ok: 1 configuration, 1 registration, no problems\n", stderr: ""))
+        let named = try CommandRunner.run(CommandRunner.customHost, ["check", "--config", "base", "nodsl.lua"], in: directory)
+        #expect(named.status == 0, "\(named)")
+        let graph = try CommandRunner.run(CommandRunner.customHost, ["graph", "--config", "base", "nodsl.lua"], in: directory)
+        #expect(graph.status == 0 && graph.stdout.contains("Greeter"), "\(graph)")
+        let repl = try CommandRunner.run(CommandRunner.customHost, ["repl"], in: directory, input: ":configs\n:regs base\n")
+        #expect(repl.status == 0 && repl.stdout.contains("base") && repl.stdout.contains("Greeter"), "\(repl)")
+    }
 }

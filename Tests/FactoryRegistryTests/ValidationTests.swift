@@ -205,5 +205,7 @@ struct ValidationTests {
               n0 -.->|"cache (provider)"| n2
               classDef missing stroke:#c00,stroke-dasharray:4 4,color:#c00
             """)
+        // A line break is a space, a Windows one (\r\n) too — one, not two.
+        #expect(mermaidText("a\r\nb\nc\rd") == "a b c d")
     }
 }

@@ -76,14 +76,14 @@ struct ConfigurationValuesTests {
         try host.values.set(assignment: assignment)
         let text = message { _ = try client(host) }
         #expect(text.contains(expected), "\(text)")
-        #expect(host.check().map(\.message).contains(expected))
+        #expect(try host.check().map(\.message).contains(expected))
     }
 
     @Test func checkReportsUnsetMistypedAndUndeclaredValues() throws {
         let host = try makeHost()
         try host.run(script(env: envName()), name: "app.lua")
         try host.values.set(assignment: "retires=4")
-        let problems = host.check().map { "\($0.message) | \($0.details.joined(separator: "; "))" }
+        let problems = try host.check().map { "\($0.message) | \($0.details.joined(separator: "; "))" }
         #expect(problems.contains("value 'key' is not set: give it with --set key=…, in a values file (--values), or a default | used by table#secure (app.lua:10)"),
                 "\(problems)")
         #expect(problems.contains("--set retires gives 'retires', which no script declares, did you mean 'retries'? | "), "\(problems)")

@@ -245,7 +245,7 @@ struct ScriptDSLTests {
         let run = host.declare(file: path)
         #expect(run.stop?.reason == .container && run.stop?.origin?.line == 9)
         #expect(run.error == nil && run.unreached.isEmpty && run.sawEverything)
-        let problems = host.check().map { "\($0.origin.map(\.description) ?? "?") \($0.kind)" }
+        let problems = try host.check().map { "\($0.origin.map(\.description) ?? "?") \($0.kind)" }
         let file = String(path.split(separator: "/").last ?? "")
         #expect(problems.sorted() == ["\(file):4 captiveDependency", "\(file):6 missingRegistration", "\(file):7 cycle"]
             .map { String(path.dropLast(file.count)) + $0 }.sorted())

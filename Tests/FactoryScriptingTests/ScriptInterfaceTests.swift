@@ -45,7 +45,7 @@ struct ScriptInterfaceTests {
             """)
         let run = host.declare(file: path)
         #expect(run.error == nil)
-        let problems = host.check().map { "\($0.kind): \($0.message)" }
+        let problems = try host.check().map { "\($0.kind): \($0.message)" }
         #expect(problems == ["missingRegistration: no registration for Clock"], "\(problems)")
     }
 

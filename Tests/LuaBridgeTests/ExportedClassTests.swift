@@ -16,6 +16,7 @@ final class MovieLoader: LuaExportable {
     static let luaTypeName = "MovieLoader"
     let cache: Cache, session: HTTPSession
     var label = "loader"
+    var tags: [String] = []
     var loads = 0
     let counter: LifeCounter?
     init(cache: Cache, session: HTTPSession, counter: LifeCounter? = nil) {
@@ -53,6 +54,7 @@ struct ExportedClassTests {
             .property("loads") { $0.loads }
             .property("cache") { $0.cache }
             .property("label", get: { $0.label }, set: { $0.label = $1 })
+            .property("tags", get: { $0.tags }, set: { $0.tags = $1 })
             .tostring { "MovieLoader(\($0.label))" }
             .install(in: lua)))
         try lua.setGlobal("net", .table(net))
@@ -96,6 +98,12 @@ struct ExportedClassTests {
         #expect(expectLuaError(lua, setup + "l.color = 'red'", name: "p.lua")?.message == "p.lua:2: MovieLoader has no writable property \"color\"")
         #expect(expectLuaError(lua, setup + "l.label = 5", name: "p.lua")?.message
             == "p.lua:2: bad value for 'label' to 'MovieLoader.__newindex' (string expected, got integer)")
+        // A wrong element, or one that is not UTF-8, is named as the property's too.
+        #expect(expectLuaError(lua, setup + "l.tags = { 'a', 2 }", name: "p.lua")?.message
+            == "p.lua:2: bad value for 'tags' to 'MovieLoader.__newindex' (element [2]: string expected, got integer)")
+        #expect(expectLuaError(lua, setup + "l.tags = { '\\255' }", name: "p.lua")?.message
+            == "p.lua:2: bad value for 'tags' to 'MovieLoader.__newindex' (element [1]: string is not valid UTF-8)")
+        #expect(try lua.run(setup + "l.tags = { 'a', 'b' } return #l.tags", name: "p.lua") == [2])
     }
 
     @Test func equalityTostringAndHiddenMetatables() throws {

@@ -147,7 +147,9 @@ extension DependencyGraph {
 
 /// Text inside a quoted Mermaid label: quotes, `#`, `<`, `>` and `&` as
 /// Mermaid's entity codes, line breaks as spaces.
-func mermaidText(_ text: String) -> String { TextEscaping.mermaid.escaped(text) }
+func mermaidText(_ text: String) -> String {
+    TextEscaping.mermaid.escaped(text.replacing("\r\n", with: "\n"))    // a Windows line break is one break too
+}
 
 /// A JSON string literal: `jsonString("a\"b")` is `"a\"b"` with its quotes.
 public func jsonString(_ text: String) -> String { TextEscaping.json.quoted(text) }

@@ -67,8 +67,13 @@ extension FactoryHost {
             problems.append(CheckProblem(kind: "notChecked", message: "\(site.declaration) was not checked", origin: site.origin,
                                          details: [site.reason, site.hint]))
         }
-        if configuration.map({ registry.configuration($0) != nil }) ?? true {
-            problems += check(configuration).map(CheckProblem.init)
+        do {
+            if configuration.map({ registry.configuration($0) != nil }) ?? true {
+                problems += try check(configuration).map(CheckProblem.init)
+            }
+        } catch {
+            // A deferred plugin that failed to install: nothing of it could be checked.
+            problems.append(CheckProblem(kind: "pluginError", message: (error as? LuaError)?.message ?? String(describing: error)))
         }
         return problems
     }

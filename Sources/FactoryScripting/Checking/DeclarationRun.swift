@@ -10,7 +10,7 @@ import FactoryRegistry
 /// host.beginDryRun()
 /// let run = host.declare(file: "main.lua")
 /// for site in run.unreached { print("\(site.origin): \(site.message)") }
-/// let problems = host.check()
+/// let problems = try host.check()
 /// ```
 public struct DeclarationRun {
     /// Why a dry run stopped before the script's end.

@@ -238,8 +238,10 @@ public final class FactoryHost {
     }
 
     /// Installs `plugins` the first time anything needs them — a script's
-    /// first DSL call or `require` of a plugin module, or Swift's first use of
-    /// ``registry``, ``types`` or ``container(_:)`` — so that a script which
+    /// first DSL call or `require` of a plugin module, or Swift's call of
+    /// ``container(_:)``, ``check(_:)``, ``pluginModules()`` or
+    /// ``installPendingPlugins()`` (reading ``registry`` or ``types`` installs
+    /// nothing) — so that a script which
     /// never does pays nothing for them at start-up. Installing them all at
     /// once then is the same as ``install(_:)`` one by one now.
     ///
@@ -285,7 +287,16 @@ public final class FactoryHost {
     /// ``installPendingPlugins()`` for a script's call: a failure is raised
     /// at the script's line (`level` 1: the caller of the function running
     /// `frame`; 2 for a `require` loader, which `require` calls).
-    func installPendingPlugins(for frame: LuaFrame, level: Int32 = 1) throws {
+    ///
+    /// ```swift
+    /// let isA = try lua.frameFunction("is_a") { frame in
+    ///     try host.installPendingPlugins(for: frame)     // "spec.lua:3: <why the plugin failed>"
+    ///     …
+    /// }
+    /// ```
+    ///
+    /// - Throws: a `LuaRaise` naming the script's line, with what installing the deferred plugins threw.
+    public func installPendingPlugins(for frame: LuaFrame, level: Int32 = 1) throws {
         do {
             try installPendingPlugins()
         } catch let error as LuaError {
@@ -505,9 +516,13 @@ public final class FactoryHost {
     // MARK: Checking
 
     /// Every problem of every configuration (or just `configuration`), found
-    /// from declarations alone, plus registrations that reached none.
-    public func check(_ configuration: String? = nil) -> [RegistryError] {
-        registry.validate(configuration) + unaddedRegistrations() + values.problems(uses: valueUses)
+    /// from declarations alone, plus registrations that reached none — the
+    /// deferred plugins' registrations too (installed first).
+    ///
+    /// - Throws: what installing the deferred plugins threw.
+    public func check(_ configuration: String? = nil) throws -> [RegistryError] {
+        try installPendingPlugins()
+        return registry.validate(configuration) + unaddedRegistrations() + values.problems(uses: valueUses)
     }
 
     /// Lets scripts `require` modules beside the script at `path` (searched

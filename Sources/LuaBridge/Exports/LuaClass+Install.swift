@@ -67,9 +67,9 @@ extension LuaClass {
             }
             do {
                 try set(object, frame, 3)
-            } catch let error as LuaError where error.kind == .typeMismatch && error.argument?.position == 3 {
+            } catch let error as LuaError where (error.kind == .typeMismatch || error.kind == .encoding) && error.argument?.position == 3 {
                 // The setter read the value as argument 3 of __newindex: name the property instead.
-                var reworded = LuaError(.typeMismatch, "bad value for '\(bytes)' to '\(error.argument?.function ?? "")' (\(error.argument?.detail ?? ""))")
+                var reworded = LuaError(error.kind, "bad value for '\(bytes)' to '\(error.argument?.function ?? "")' (\(error.argument?.detail ?? ""))")
                 reworded.problem = error.problem
                 throw reworded
             }

@@ -24,14 +24,14 @@ final class SpecFileSession {
         do {
             try host.addModuleDirectory(of: file)
             let isA = try lua.frameFunction("is_a") { [unowned host] frame in
-                try host.installPendingPlugins()            // the plugins' types, if nothing installed them yet
+                try host.installPendingPlugins(for: frame)   // the plugins' types, if nothing installed them yet
                 try frame.push(Self.value(frame.value(1), isA: frame.string(2), in: host))
                 return 1
             }
             // stub "Interface" { … }: the methods it must implement (nil and why, for another name).
             let interfaceMethods = try lua.frameFunction("interface_methods") { [unowned host] frame in
                 let name = try frame.string(1)
-                try host.installPendingPlugins()
+                try host.installPendingPlugins(for: frame)
                 if let methods = host.types.requiredMethods(ofInterface: name) {
                     try frame.push(.table(host.lua.array(methods.map { LuaValue($0) })))
                     let properties = host.types.shape(ofInterface: name)?.properties.map { LuaValue($0.name) } ?? []
