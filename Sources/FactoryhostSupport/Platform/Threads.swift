@@ -21,7 +21,7 @@ package enum Threads {
             Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
             return nil
         }, box)
-        if status == 0, let thread { return thread }
+        if status == 0 { return thread }      // the thread owns the body now
         #else
         var thread = pthread_t()
         let status = pthread_create(&thread, &attributes, { raw in
