@@ -112,7 +112,8 @@ struct CheckSettings: Equatable {
         let host = dry.host
         if let config, host.registry.configuration(config) == nil, dry.run.sawEverything {
             reportError(RegistryError(.unknownConfiguration, "no configuration named '\(config)'",
-                                      details: ["defined: " + host.registry.configurationNames.joined(separator: ", ")]))
+                                      details: ["defined: " + (host.registry.configurationNames.isEmpty ? "none"
+                                                                : host.registry.configurationNames.joined(separator: ", "))]))
             DryDeclaration.finish(1)
         }
         let problems = host.problems(after: dry.run, configuration: config)

@@ -69,6 +69,18 @@ struct HonestRunnerTests {
         #expect(result.stdout.contains("message: \"describe cannot be used inside a test"), "\(result)")
     }
 
+    /// A name's control characters reach the terminal as Lua writes them:
+    /// an escape sequence in a test's name cannot clear the screen, paint a
+    /// forged ✓ line, or break the report's lines.
+    @Test func namesCannotWriteControlSequencesToTheTerminal() throws {
+        let result = try CommandRunner.factoryhost(["test", "honest/control_names_spec.lua"], in: specs, killAfter: 60)
+        #expect(result.status == 1, "\(result)")
+        #expect(!result.stdout.contains("\u{1B}"), "\(result)")
+        #expect(result.stdout.contains("  d\\27[2J\n"), "\(result)")
+        #expect(result.stdout.contains(" a\\nb \\27[32m✓ forged\n"), "\(result)")
+        #expect(result.stdout.contains("1) d\\27[2J > tab\\there\n"), "\(result)")
+    }
+
     @Test func everyTestStartsFromTheFilesTopLevelStateInAnyOrder() throws {
         for seed in ["1", "2", "3", "4", "5", "6"] {
             let result = try CommandRunner.factoryhost(["test", "honest/insulation_spec.lua", "honest/insulation_interpreter_spec.lua",

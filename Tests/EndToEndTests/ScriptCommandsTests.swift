@@ -164,5 +164,10 @@ struct ScriptCommandsTests {
         #expect(graph.status == 0 && graph.stdout.contains("Greeter"), "\(graph)")
         let repl = try CommandRunner.run(CommandRunner.customHost, ["repl"], in: directory, input: ":configs\n:regs base\n")
         #expect(repl.status == 0 && repl.stdout.contains("base") && repl.stdout.contains("Greeter"), "\(repl)")
+        // With none defined, check and graph both say so in the same words.
+        let none = try CommandRunner.factoryhost(["check", "--config", "nope", "nodsl.lua"], in: directory)
+        #expect(none == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: no configuration named 'nope'\n  defined: none\n"))
+        let noneGraph = try CommandRunner.factoryhost(["graph", "--config", "nope", "nodsl.lua"], in: directory)
+        #expect(noneGraph.status == 1 && noneGraph.stderr.contains("defined: none"), "\(noneGraph)")
     }
 }

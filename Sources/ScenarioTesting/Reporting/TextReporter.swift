@@ -1,3 +1,5 @@
+import FactoryhostSupport
+
 /// The human report: each file, its describes and tests as they finish,
 /// then every failure in full (with what the test printed), then
 /// `N passed, N failed[, N skipped]`.
@@ -53,9 +55,16 @@ public final class TextReporter: TestReporter {
     }
 
     private func showFile() {
-        if let file = pendingFile { write(paint(file, "1")) }
+        if let file = pendingFile { write(paint(Self.shown(file), "1")) }
         pendingFile = nil
     }
+
+    /// A test's, describe's or file's name on one line of the terminal: a
+    /// line break or control character in it (an escape sequence could
+    /// repaint the terminal, or forge a ✓ line) is shown as Lua writes it.
+    static func shown(_ name: String) -> String { nameEscaping.escaped(name) }
+
+    private static let nameEscaping = TextEscaping(replacements: ["\n": "\\n", "\r": "\\r", "\t": "\\t"], control: { "\\\($0)" })
 
     /// Prints the test's line under its describes (✓, ✗ or a skip mark).
     public func testFinished(_ result: TestResult) {
@@ -64,11 +73,11 @@ public final class TextReporter: TestReporter {
         var common = 0
         while common < min(describes.count, shownPath.count), describes[common] == shownPath[common] { common += 1 }
         for depth in common..<describes.count {
-            write(String(repeating: "  ", count: depth + 1) + describes[depth])
+            write(String(repeating: "  ", count: depth + 1) + Self.shown(describes[depth]))
         }
         shownPath = describes
         let indent = String(repeating: "  ", count: describes.count + 1)
-        var name = result.test.path.last ?? result.test.name
+        var name = Self.shown(result.test.path.last ?? result.test.name)
         if showsDurations, case .skipped = result.outcome {} else if showsDurations {
             name += paint(" (\(ProfileReporter.time(result.duration)))", "2")
         }
@@ -76,7 +85,7 @@ public final class TextReporter: TestReporter {
         case .passed:
             write(indent + paint("✓", "32") + " " + name)
         case .failed(let failure):
-            failures.append((result.test.name, failure, result.output))
+            failures.append((Self.shown(result.test.name), failure, result.output))
             write(indent + paint("✗", "31") + " " + name + paint(" (\(failures.count))", "31"))
         case .skipped(let reason):
             write(indent + paint("- \(name) (\(reason))", "33"))
@@ -87,7 +96,7 @@ public final class TextReporter: TestReporter {
     public func fileFinished(_ result: FileResult) {
         if let failure = result.loadFailure {
             showFile()
-            failures.append(("\(result.file) (loading the file)", failure, result.output))
+            failures.append(("\(Self.shown(result.file)) (loading the file)", failure, result.output))
             write("  " + paint("✗ the file failed to load (\(failures.count))", "31"))
         }
     }
