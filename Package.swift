@@ -168,6 +168,11 @@ let package = Package(
             path: "Examples/custom-host",
             exclude: ["greet.lua"]
         ),
+        // What tests that race real threads share (no product: tests only).
+        .target(
+            name: "ThreadTestSupport",
+            path: "Tests/ThreadTestSupport"
+        ),
         .testTarget(
             name: "FactoryhostSupportTests",
             dependencies: ["FactoryhostSupport"]
@@ -184,13 +189,13 @@ let package = Package(
         // changing an example cannot break them.
         .testTarget(
             name: "FactoryScriptingTests",
-            dependencies: ["FactoryScripting", "FactoryRegistry", "LuaBridge"]
+            dependencies: ["FactoryScripting", "FactoryRegistry", "LuaBridge", "ThreadTestSupport"]
         ),
         // The example plugins' own behaviour: their types under threads, the loopback
         // server, the README's script with the shipped types, their definitions and shapes.
         .testTarget(
             name: "ExamplePluginsTests",
-            dependencies: ["ExamplePlugins", "FactoryScripting", "LuaBridge"]
+            dependencies: ["ExamplePlugins", "FactoryScripting", "LuaBridge", "ThreadTestSupport"]
         ),
         .testTarget(
             name: "FactoryHostCLITests",

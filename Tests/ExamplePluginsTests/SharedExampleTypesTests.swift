@@ -2,6 +2,7 @@ import ExamplePlugins
 import LuaBridge
 import Foundation
 import Testing
+import ThreadTestSupport
 
 /// The example types a container shares between threads (singletons, scoped
 /// loaders, a store), used from several real threads at once: each guards its
@@ -130,38 +131,4 @@ struct SharedExampleTypesTests {
         #expect(tally["inserted"] + tally["refused"] == 800)
         #expect(tally["refused"] >= 180)                      // thread 0's own, at least, after it closed
     }
-}
-
-// The threads' helpers, as FactoryScriptingTests' LuaOwnerThreadTests has them (test targets share no code).
-
-/// Runs `body(index)` on `count` real threads that start together, and waits for them all.
-/// (Real threads: a dispatch pool on two cores would run only two at a time.)
-private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let start = DispatchSemaphore(value: 0), done = DispatchGroup()
-    for index in 0..<count {
-        done.enter()
-        Thread {
-            start.wait()
-            body(index)
-            done.leave()
-        }.start()
-    }
-    for _ in 0..<count { start.signal() }
-    done.wait()
-}
-
-/// Counts the threads add up, under a lock.
-private final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts: [String: Int] = [:]
-    func add(_ more: [String: Int]) { lock.withLock { counts.merge(more, uniquingKeysWith: +) } }
-    subscript(_ name: String) -> Int { lock.withLock { counts[name, default: 0] } }
-}
-
-/// Values the threads append, under a lock.
-private final class Collected<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Value] = []
-    func append(_ value: Value) { lock.withLock { storage.append(value) } }
-    var values: [Value] { lock.withLock { storage } }
 }

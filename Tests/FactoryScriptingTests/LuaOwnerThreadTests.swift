@@ -2,6 +2,7 @@ import Foundation
 @testable import FactoryScripting
 import LuaBridge
 import Testing
+import ThreadTestSupport
 
 /// The Lua state's owner check, used from several real threads at once: the
 /// owner is read while the state is handed over, and a Lua implementation of a
@@ -61,40 +62,6 @@ struct LuaOwnerThreadTests {
         #expect(offThread.values.count == 2 && offThread.values.allSatisfy { $0.hasPrefix(refusal) }, "\(offThread.values)")
         #expect(message { _ = try api.value.signIn(user: "ana", password: "pw") } == "AuthRemoteAPI.signIn: the Lua state is closed")
     }
-}
-
-// The threads' helpers, as ExamplePluginsTests' SharedExampleTypesTests has them (test targets share no code).
-
-/// Runs `body(index)` on `count` real threads that start together, and waits for them all.
-/// (Real threads: a dispatch pool on two cores would run only two at a time.)
-private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let start = DispatchSemaphore(value: 0), done = DispatchGroup()
-    for index in 0..<count {
-        done.enter()
-        Thread {
-            start.wait()
-            body(index)
-            done.leave()
-        }.start()
-    }
-    for _ in 0..<count { start.signal() }
-    done.wait()
-}
-
-/// Counts the threads add up, under a lock.
-private final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts: [String: Int] = [:]
-    func add(_ more: [String: Int]) { lock.withLock { counts.merge(more, uniquingKeysWith: +) } }
-    subscript(_ name: String) -> Int { lock.withLock { counts[name, default: 0] } }
-}
-
-/// Values the threads append, under a lock.
-private final class Collected<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Value] = []
-    func append(_ value: Value) { lock.withLock { storage.append(value) } }
-    var values: [Value] { lock.withLock { storage } }
 }
 
 /// A value handed to threads the test itself keeps apart (or that are meant to be refused).

@@ -129,6 +129,17 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
         return message + "\n" + traceback
     }
 
+    /// An error about argument `position` of `function` (`message`: how Lua
+    /// words it, `bad argument #n to 'f' (detail)`), with ``argument`` and
+    /// `problem` set.
+    static func badArgument(_ kind: Kind, _ message: String, function: String, position: Int, detail: String,
+                            problem: Problem?) -> LuaError {
+        var error = LuaError(kind, message)
+        error.argument = Argument(function: function, position: position, detail: detail)
+        error.problem = problem
+        return error
+    }
+
     /// A value of the wrong type: `"integer expected, got string"`.
     public static func typeMismatch(expected: String, got: String, context: String? = nil) -> LuaError {
         let base = "\(expected) expected, got \(got)"

@@ -58,10 +58,8 @@ public struct LuaCall {
                 problem = .wrongType(expected: T.luaTypeName, got: "no value")
                 detail = "\(T.luaTypeName) expected, got no value"
             }
-            var failure = LuaError(error.kind, "bad argument #\(position) to '\(name)' (\(detail))")
-            failure.argument = LuaError.Argument(function: name, position: position, detail: detail)
-            failure.problem = problem
-            throw failure
+            throw LuaError.badArgument(error.kind, "bad argument #\(position) to '\(name)' (\(detail))", function: name,
+                                       position: position, detail: detail, problem: problem)
         }
     }
 }

@@ -324,16 +324,10 @@ public struct LuaFrame {
     /// rewords it never parses its text.
     public func argumentError(_ position: Int32, _ detail: String, kind: LuaError.Kind = .typeMismatch,
                               problem: LuaError.Problem? = nil) -> LuaError {
-        var error: LuaError
-        if fh_called_as_method(L) != 0 {
-            error = position == 1 ? LuaError(kind, "calling '\(name)' on bad self (\(detail))")
-                : LuaError(kind, "bad argument #\(position - 1) to '\(name)' (\(detail))")
-        } else {
-            error = LuaError(kind, "bad argument #\(position) to '\(name)' (\(detail))")
-        }
-        error.argument = LuaError.Argument(function: name, position: Int(position), detail: detail)
-        error.problem = problem
-        return error
+        let message = fh_called_as_method(L) == 0 ? "bad argument #\(position) to '\(name)' (\(detail))"
+            : position == 1 ? "calling '\(name)' on bad self (\(detail))"
+            : "bad argument #\(position - 1) to '\(name)' (\(detail))"
+        return LuaError.badArgument(kind, message, function: name, position: Int(position), detail: detail, problem: problem)
     }
 }
 
