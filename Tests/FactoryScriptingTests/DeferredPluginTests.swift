@@ -80,6 +80,10 @@ struct DeferredPluginTests {
             #expect(error.message.hasPrefix("use.lua:1: " + expected), "\(code): \(error.message)")
         }
         #expect(throwsLuaError { _ = try host.container("app") }?.message == expected)
+        // check() says it too, and check's report names it as a problem of its own.
+        #expect(throwsLuaError { _ = try host.check() }?.message == expected)
+        let problems = host.problems(after: DeclarationRun())
+        #expect(problems.map(\.kind) == ["pluginError"] && problems.first?.message == expected, "\(problems)")
     }
 
     private func throwsLuaError(_ body: () throws -> Void) -> LuaError? {
