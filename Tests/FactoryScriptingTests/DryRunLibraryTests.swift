@@ -202,6 +202,20 @@ struct DryRunFactoryTests {
         #expect(run.unreached.isEmpty, "\(run.unreached)")
     }
 
+    /// A large source (scanned on a thread of its own while Lua runs it)
+    /// is scanned whole: what a stop leaves unreached at its end is found,
+    /// at its line, as in a small one.
+    @Test func aLargeSourceIsScannedWhole() throws {
+        let filler = (1...3000).map { "filler = \"\($0)\" -- \(String(repeating: "x", count: 20))" }.joined(separator: "\n")
+        let script = "configuration \"app\" { }\n" + filler + "\nlocal c = container \"app\"\nconfiguration \"late\" { }\nscope \"never\"\n"
+        #expect(script.utf8.count >= FactoryHost.backgroundScanSize)
+        let host = try makeHost()
+        let run = host.declare(file: try writeScript(script))
+        #expect(run.stop?.reason == .container)
+        #expect(run.unreached.map { "\($0.origin.line) \($0.declaration)" } == ["3003 configuration \"late\"", "3004 scope \"never\""],
+                "\(run.unreached)")
+    }
+
     /// After a stop, check reports a declaring function called as it was
     /// defined (`setup(…)`, `M.setup(…)`), not a call that only shares its
     /// name (`obj.setup()`, `string.format`), and not a function that only
