@@ -566,6 +566,11 @@ void *fh_to_object_of_type(lua_State *L, int idx, const void *type) {
     return o != NULL && o->type == type ? o->object : NULL;
 }
 
+void *fh_object_inside(lua_State *L, int idx) {
+    fh_object *o = object_at(L, idx);
+    return o != NULL ? o->object : NULL;
+}
+
 void *fh_to_object(lua_State *L, int idx, const char *name) {
     idx = lua_absindex(L, idx);
     if (!is_bridge_userdata(L, idx) || object_at(L, idx) == NULL || !lua_getmetatable(L, idx))

@@ -171,6 +171,9 @@ int fh_object_metatable_ref(lua_State *L, const char *name);
 /// The Swift reference in the userdata at `idx` if it holds an object of
 /// exactly the Swift class `type`; NULL otherwise (the fast check).
 void *fh_to_object_of_type(lua_State *L, int idx, const void *type);
+/// The Swift reference in the userdata at `idx` if it holds an object of
+/// any class, not yet released; NULL otherwise.
+void *fh_object_inside(lua_State *L, int idx);
 /// The Swift reference in the userdata at `idx` if it carries metatable
 /// `metatable` and was not yet released; NULL otherwise.
 void *fh_to_object(lua_State *L, int idx, const char *metatable);

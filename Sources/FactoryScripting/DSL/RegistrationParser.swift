@@ -325,42 +325,45 @@ struct RegistrationParser {
         guard case .table(let table) = value else {
             throw LuaError(.typeMismatch, "\(what): 'deps' must be a table (got \(value.typeName))")
         }
-        let entries = try table.pairs()
         var result: [Dependency] = []
         var values: [(label: String, name: String)] = []
-        result.reserveCapacity(entries.count)
-        for (label, entry) in entries {
+        // Read in place: converting each label and key to a LuaValue, and
+        // the table to an array of them, was a tenth of `check`'s time.
+        try table.forEachEntry { label, entry in
             let kind: Dependency.Kind, keyText: String
-            if case .function = entry, case .string(let name)? = try host.valueReferences?.rawGet(entry) {
-                guard case .string(let text) = label else {
+            if entry.type == .function, case .string(let name)? = try host.valueReferences?.rawGet(entry.value) {
+                guard let text = label.text else {
                     throw LuaError(.typeMismatch, "\(what): a value in deps needs a label: deps = { x = value \"\(name)\" }")
                 }
-                values.append((text.description, name.description))
-                continue
+                values.append((text, name.description))
+                return
             }
-            switch entry {
-            case .string(let text):
+            if let text = entry.text {
                 kind = .instance
-                keyText = text.description
-            case .userdata(let userdata) where userdata.object(as: ProviderMarker.self) != nil:
+                keyText = text
+            } else if let marker = entry.object(as: ProviderMarker.self) {
                 kind = .provider
-                keyText = userdata.object(as: ProviderMarker.self)?.key ?? ""
-            default:
-                throw LuaError(.typeMismatch, "\(what): dependency \(describeKey(label)) must be a type name, provider \"Type\" or value \"name\" (got \(entry.typeName))")
+                keyText = marker.key
+            } else {
+                throw LuaError(.typeMismatch, "\(what): dependency \(describeKey(label.value)) must be a type name, provider \"Type\" or value \"name\" (got \(entry.value.typeName))")
             }
-            let labelValue: LuaValue
-            switch label {
-            case .string: labelValue = label
-            case .integer: labelValue = LuaValue(keyText)
-            default: throw LuaError(.typeMismatch, "\(what): dependency labels must be names (got \(label.typeName))")
+            let labelText: String
+            switch label.type {
+            case .string:
+                // The label is the key of `make`'s argument: exactly its bytes.
+                guard let text = label.validText else {
+                    throw LuaError(.typeMismatch, "\(what): dependency label \(describeKey(label.value)) is not valid UTF-8")
+                }
+                labelText = text
+            case .number where label.integer != nil: labelText = keyText
+            default: throw LuaError(.typeMismatch, "\(what): dependency labels must be names (got \(label.value.typeName))")
             }
             let key: ScriptKey
             do {
                 key = try ScriptKey(parsing: keyText, catalog: catalog)
             } catch let error as LuaError {
-                throw LuaError(.typeMismatch, "\(what): dependency \(describeKey(labelValue)): \(error.message)")
+                throw LuaError(.typeMismatch, "\(what): dependency \(describeKey(LuaValue(labelText))): \(error.message)")
             }
-            let labelText = (try? labelValue.string()) ?? keyText
             result.append(Dependency(key.serviceKey, kind: kind, label: labelText))
         }
         // pairs() order is Lua's hash order: sort for stable graphs and messages.

@@ -76,7 +76,8 @@ public final class LuaTable: LuaReference {
 
     /// The raw values of `fields`, in their order, and how many key/value
     /// pairs the table holds: what reading a declaration's body needs,
-    /// with the table pushed once (a field that is absent costs one raw get).
+    /// with the table pushed once and walked once (a field that is absent
+    /// costs nothing; each pair, one step of `next` and a name compare).
     ///
     /// ```swift
     /// let (values, count) = try body.rawGet(fields: [LuaFieldName("make"), LuaFieldName("deps")])
@@ -88,17 +89,47 @@ public final class LuaTable: LuaReference {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
         defer { lua_settop(L, t - 1) }
-        try state.reserve(2, in: L)
+        // One walk of the table's pairs (a body holds a few of many
+        // fields): each field's value is copied to a slot of its own above
+        // the table, then converted. Nothing between two steps of the walk
+        // converts or allocates, so nothing (no finalizer) can change the
+        // table under `next`.
+        let count = Int32(fields.count)
+        try state.reserve(Int(count) + 3, in: L)
+        lua_settop(L, t + count)                 // the slots, nil
+        var entryCount = 0
+        lua_pushnil(L)
+        while lua_next(L, t) != 0 {
+            entryCount += 1
+            if lua_type(L, -2) == LUA_TSTRING {
+                var length = 0
+                if let chars = fh_tolstring(L, -2, &length),
+                   let field = Self.field(named: UnsafeRawBufferPointer(start: chars, count: length), in: fields) {
+                    lua_copy(L, -1, t + 1 + Int32(field))
+                }
+            }
+            lua_settop(L, -2)
+        }
         var values: [LuaValue] = []
         values.reserveCapacity(fields.count)
-        for field in fields {
-            field.cString.withUnsafeBufferPointer { chars in
-                _ = lua_pushlstring(L, chars.baseAddress, chars.count - 1)
-            }
-            values.append(lua_rawget(L, t) == LUA_TNIL ? .nil : state.value(at: -1, in: L))
-            lua_settop(L, t)
+        for slot in 0..<count {
+            let index = t + 1 + slot
+            values.append(lua_type(L, index) == LUA_TNIL ? .nil : state.value(at: index, in: L))
         }
-        return (values, Self.countEntries(L, t))
+        return (values, entryCount)
+    }
+
+    /// The position of the field spelled `bytes` among `fields`.
+    private static func field(named bytes: UnsafeRawBufferPointer, in fields: [LuaFieldName]) -> Int? {
+        for (position, field) in fields.enumerated() where field.cString.count - 1 == bytes.count {
+            let same = field.cString.withUnsafeBufferPointer { chars in
+                var i = 0
+                while i < bytes.count, UInt8(bitPattern: chars[i]) == bytes[i] { i += 1 }
+                return i == bytes.count
+            }
+            if same { return position }
+        }
+        return nil
     }
 
     /// The number of pairs of the table at `t` (nothing between two steps
@@ -187,15 +218,34 @@ public final class LuaTable: LuaReference {
     /// - Throws: what `body` throws (the walk stops there); a `LuaError` of kind `.closed` when the state is
     ///   closed, or `.runtime` when the table changed during the walk.
     public func forEachPair(_ body: (_ key: LuaValue, _ value: LuaValue) throws -> Void) throws {
+        try forEachEntry { key, value in try body(key.value, value.value) }
+    }
+
+    /// Calls `body` with each key/value pair in turn, in Lua's `next` order
+    /// (no metamethods), lent in place: no reference is made and no string
+    /// copied unless `body` asks a slot for one — for reading many small
+    /// tables, where ``forEachPair(_:)``'s conversions cost more than the
+    /// reading. The slots are valid during the call only. A table changed
+    /// meanwhile (by a finalizer) is an error, not a crash; `body` must not
+    /// add keys to it.
+    ///
+    /// ```swift
+    /// try deps.forEachEntry { key, value in
+    ///     if let label = key.text, let target = value.text { print(label, target) }
+    /// }
+    /// ```
+    ///
+    /// - Throws: what `body` throws (the walk stops there); a `LuaError` of kind `.closed` when the state is
+    ///   closed, or `.runtime` when the table changed during the walk.
+    public func forEachEntry(_ body: (_ key: LuaSlot, _ value: LuaSlot) throws -> Void) throws {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
         defer { lua_settop(L, t - 1) }
         try state.reserve(4, in: L)
         lua_pushnil(L)
         while try Self.next(L, t, state) {
-            let key = state.value(at: -2, in: L), value = state.value(at: -1, in: L)
+            try body(LuaSlot(state: state, L: L, index: t + 1), LuaSlot(state: state, L: L, index: t + 2))
             lua_settop(L, t + 1)                 // the key stays, for `next`
-            try body(key, value)
         }
     }
 

@@ -1,0 +1,113 @@
+import Testing
+@testable import LuaBridge
+
+/// Reading tables without references: `forEachEntry`'s lent slots, and
+/// `rawGet(fields:)`'s one walk.
+@Suite("Tables read in place")
+struct InPlaceReadingTests {
+    private func table(_ lua: LuaState, _ source: String) throws -> LuaTable {
+        guard case .table(let table)? = try lua.run(source, name: "t").first else {
+            throw LuaError(.typeMismatch, "no table")
+        }
+        return table
+    }
+
+    /// Each slot reads its own value: text (repaired or validated), integer,
+    /// type, nil-ness and the full value; a number is not converted to text.
+    @Test func slotsReadWhatTheyHold() throws {
+        let lua = try LuaState()
+        let t = try table(lua, "return { [1] = 'one', [2] = 2.5, name = 'x\\0y', bad = '\\255', flag = false }")
+        var seen: [String: String] = [:]
+        try t.forEachEntry { key, value in
+            let name = key.text ?? "[\(key.integer.map(String.init) ?? "?")]"
+            seen[name] = "\(value.type) text=\(value.text.map { Array($0.utf8).description } ?? "nil") "
+                + "valid=\(value.validText != nil) int=\(value.integer.map(String.init) ?? "nil") value=\(value.value)"
+        }
+        #expect(seen["[1]"] == "string text=[111, 110, 101] valid=true int=nil value=\"one\"")
+        #expect(seen["[2]"] == "number text=nil valid=false int=nil value=2.5")
+        #expect(seen["name"] == "string text=[120, 0, 121] valid=true int=nil value=\"x\u{0}y\"")
+        #expect(seen["bad"]?.hasPrefix("string text=[239, 191, 189] valid=false") == true)
+        #expect(seen["flag"] == "boolean text=nil valid=false int=nil value=false")
+        #expect(seen.count == 5)
+        // A number key read as an integer stays a number (not turned into a string by lua_tolstring).
+        let numbers = try table(lua, "return { [7] = 7 }")
+        try numbers.forEachEntry { key, value in
+            #expect(key.text == nil && key.integer == 7 && value.integer == 7)
+            #expect(key.type == .number)
+        }
+        #expect(lua.stackTop == 0)
+    }
+
+    /// `object(as:)` finds the Swift object of the class asked for, by its
+    /// exact class or a cast, and nothing in other values or other classes.
+    @Test func slotsFindSwiftObjects() throws {
+        final class Other {}
+        let lua = try LuaState()
+        let counter = LifeCounter()
+        let t = try lua.newTable()
+        try t.rawSet(.integer(1), .userdata(try lua.pushObject(Tracked(counter, "a"), type: "Tracked")))
+        try t.rawSet(.integer(2), .userdata(try lua.pushObject(Other(), type: "Other")))
+        try t.rawSet(.integer(3), "Tracked")
+        try t.rawSet(.integer(4), .table(try lua.newTable()))
+        var found: [Int: String] = [:]
+        try t.forEachEntry { key, value in
+            found[key.integer ?? 0] = value.object(as: Tracked.self)?.label
+                ?? (value.object(as: AnyObject.self) != nil ? "some object" : "none")
+        }
+        #expect(found == [1: "a", 2: "some object", 3: "none", 4: "none"])
+        #expect(counter.alive == 1)
+        #expect(lua.stackTop == 0)
+    }
+
+    /// The walk stops at what the body throws and leaves the stack as it
+    /// was; a table changed under it is an error, not Lua's `next` raising
+    /// through Swift.
+    @Test func aWalkStopsCleanlyAndATableChangedMidWalkIsAnError() throws {
+        let lua = try LuaState()
+        let t = try table(lua, "t = { a = 1, b = 2, c = 3, d = 4 } return t")
+        struct Stop: Error {}
+        var visited = 0
+        #expect(throws: Stop.self) {
+            try t.forEachEntry { _, _ in
+                visited += 1
+                if visited == 2 { throw Stop() }
+            }
+        }
+        #expect(visited == 2)
+        #expect(lua.stackTop == 0)
+        #expect {
+            try t.forEachEntry { key, _ in
+                try lua.setGlobal("k", key.value)
+                _ = try lua.run("t[k] = nil for i = 1, 64 do t['n' .. i] = i end", name: "change")
+            }
+        } throws: { error in
+            "\(error)".contains("the table changed while it was read")
+        }
+        #expect(lua.stackTop == 0)
+    }
+
+    /// `rawGet(fields:)` gives each field's raw value in the fields' order
+    /// and counts every pair — keys that are no field, numbers, and names
+    /// that only start like a field or hold a NUL included — without
+    /// running `__index`.
+    @Test func fieldsAreReadInOneWalk() throws {
+        let lua = try LuaState()
+        let fields = ["make", "deps", "scope", "eager", "a\0b"].map(LuaFieldName.init)
+        let t = try table(lua, """
+            return setmetatable({ make = 'm', scope = 'singleton', [1] = 'x', mak = 1, makes = 2,
+                                  ['make\\0'] = 3, [2.5] = 4, ['a\\0b'] = 'nul' },
+                                { __index = function() return 'from __index' end })
+            """)
+        let (values, count) = try t.rawGet(fields: fields)
+        #expect(values.map(\.description) == ["\"m\"", "nil", "\"singleton\"", "nil", "\"nul\""])
+        #expect(count == 8)
+        let empty = try lua.newTable()
+        let (none, zero) = try empty.rawGet(fields: fields)
+        #expect(none.allSatisfy(\.isNil) && none.count == fields.count && zero == 0)
+        // Many pairs, none of them a field.
+        let big = try table(lua, "local t = {} for i = 1, 5000 do t[i] = i; t['k' .. i] = i end return t")
+        let (missing, total) = try big.rawGet(fields: fields)
+        #expect(missing.allSatisfy(\.isNil) && total == 10_000)
+        #expect(lua.stackTop == 0)
+    }
+}
