@@ -202,6 +202,26 @@ struct DryRunFactoryTests {
         #expect(run.unreached.isEmpty, "\(run.unreached)")
     }
 
+    /// Declarations made inside coroutines are read (and their `make`
+    /// kept) from the coroutine's own stack, under check as under run.
+    @Test func declarationsInCoroutinesAreRead() throws {
+        let source = """
+            local co = coroutine.wrap(function()
+              configuration "co" { register "table#a" { deps = { b = "table#b" }, make = function(d) return {} end } }
+              coroutine.yield()
+              configuration "co" { register "table#b" { make = function() return {} end } }
+            end)
+            co(); co()
+            """
+        let host = try makeHost()
+        let run = host.declare(file: try writeScript(source))
+        #expect(run.error == nil && run.unreached.isEmpty, "\(String(describing: run.error)) \(run.unreached)")
+        #expect(try host.check().isEmpty)
+        #expect(host.registry.configuration("co")?.registrations.map(\.key.description) == ["table#a", "table#b"])
+        let live = try makeHost()
+        try live.run(source + "\nassert(container('co'):resolve('table#a'))", name: "co.lua")
+    }
+
     /// A large source (scanned on a thread of its own while Lua runs it)
     /// is scanned whole: what a stop leaves unreached at its end is found,
     /// at its line, as in a small one.

@@ -110,4 +110,41 @@ struct InPlaceReadingTests {
         #expect(missing.allSatisfy(\.isNil) && total == 10_000)
         #expect(lua.stackTop == 0)
     }
+
+    /// A slot's own walks: fields (a position past the list reads nil), its
+    /// entries, and a value that is not a table is a type error, not a crash;
+    /// a slot can be stored raw in a table of its state, not of another.
+    @Test func slotsWalkTheirTablesAndAreStored() throws {
+        let lua = try LuaState()
+        let other = try LuaState()
+        let t = try table(lua, "return { make = print, deps = { a = 'A' } }")
+        let keep = try lua.newTable()
+        let foreign = try other.newTable()
+        try t.withSlot { body in
+            try body.withFields(["deps", "make"].map(LuaFieldName.init)) { found in
+                #expect(found.entryCount == 2 && found.present == 2)
+                #expect(found[0].type == .table && found[1].type == .function && found[2].isNil && found[-1].isNil)
+                var deps: [String] = []
+                try found[0].forEachEntry { key, value in deps.append("\(key.text ?? "?")=\(value.text ?? "?")") }
+                #expect(deps == ["a=A"])
+                #expect(throws: LuaError.self) { try found[1].forEachEntry { _, _ in } }
+                #expect(throws: LuaError.self) { try found[1].withFields([]) { _ in 0 } }
+                try keep.rawSet(.integer(1), found[1])
+                #expect(throws: LuaError.self) { try foreign.rawSet(.integer(1), found[1]) }
+            }
+        }
+        #expect(try keep.rawGet(.integer(1)).type == .function)
+        #expect(try foreign.rawGet(.integer(1)).isNil)
+        #expect(lua.stackTop == 0 && other.stackTop == 0)
+    }
+
+    /// A frame lends its arguments in place, and none past the last.
+    @Test func aFrameLendsItsArguments() throws {
+        let lua = try LuaState()
+        try lua.registerFrame("probe") { frame in
+            frame.push("\(frame.slot(1)?.text ?? "-") \(frame.slot(2)?.integer.map(String.init) ?? "-") \(frame.slot(3) == nil) \(frame.slot(0) == nil)")
+            return 1
+        }
+        #expect(try lua.run("return probe('a', 2)", name: "p").first == "a 2 true true")
+    }
 }

@@ -52,8 +52,9 @@ extension FactoryHost {
     }
 
     /// Keeps a dry run's `make` alive as long as the run (see ``dryRunMakes``).
-    func keepForDryRun(_ make: LuaFunction) throws {
-        try keepForDryRun(.function(make))
+    func keepForDryRun(_ make: LuaSlot) throws {
+        dryRunMakeCount += 1
+        try dryRunMakes?.rawSet(.integer(dryRunMakeCount), make)
     }
 
     /// The same for any value a registration holds (its parameters).

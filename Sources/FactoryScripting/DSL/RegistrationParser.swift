@@ -20,20 +20,29 @@ struct RegistrationParser {
     /// `fields`, made ready once for reading every body.
     private static let fieldNames = fields.map(LuaFieldName.init)
 
-    func parse(body: LuaTable, host: FactoryHost) throws -> RegistrationSpec {
+    /// Reads `body`, a table lent in place: nothing in it is converted
+    /// that the registration does not keep (a dry run keeps `make` in its
+    /// table straight from the stack).
+    func parse(body: LuaSlot, host: FactoryHost) throws -> RegistrationSpec {
         // The known fields, read raw; any other entry is an unknown field
         // (looked for only then: converting every key costs more than this).
-        let (values, entryCount) = try body.rawGet(fields: Self.fieldNames)
-        if values.count(where: { !$0.isNil }) != entryCount {
-            for (field, _) in try body.pairs() {
-                guard case .string(let text) = field, Self.fields.contains(text.description) else {
-                    throw LuaError(.typeMismatch, "\(what): unknown field \(describeKey(field)) (fields: \(Self.fields.joined(separator: ", ")))")
+        try body.withFields(Self.fieldNames) { found in
+            if found.present != found.entryCount {
+                try body.forEachEntry { field, _ in
+                    guard let text = field.text, Self.fields.contains(text) else {
+                        throw LuaError(.typeMismatch, "\(what): unknown field \(describeKey(field.value)) (fields: \(Self.fields.joined(separator: ", ")))")
+                    }
                 }
             }
+            return try parse(found, host: host)
         }
+    }
+
+    private func parse(_ found: LuaFields, host: FactoryHost) throws -> RegistrationSpec {
         // By the field's position (looking each name up compared strings 21
         // times per registration).
-        func value(_ field: Field) -> LuaValue { values[Self.allFields.firstIndex(of: field) ?? 0] }
+        func slot(_ field: Field) -> LuaSlot { found[Self.allFields.firstIndex(of: field) ?? 0] }
+        func value(_ field: Field) -> LuaValue { slot(field).value }
         var name: String? = try field("name", value(.name))
         // `into = "set"` / `into = "map", key = "json"`: a contribution to a collection of the type.
         let into: String? = try field("into", value(.into))
@@ -63,12 +72,14 @@ struct RegistrationParser {
         let scopeWord: String? = try field("scope", value(.scope))
         let eager: Bool = try field("eager", value(.eager)) ?? false
         let overrides: Bool = try field("override", value(.override)) ?? false
-        let make: LuaFunction? = try field("make", value(.make))
+        // `make` is converted only where a factory keeps it (not in a dry run).
+        let make = slot(.make), hasMake = !make.isNil
+        if hasMake && make.type != .function { _ = try field("make", make.value) as LuaFunction? }     // its error
         let assisted = value(.assisted)
-        if make == nil && assisted.isNil && !value(.params).isNil {
-            return try parseRefinement(value(.params), key: key, overrides: overrides, host: host) { value($0).isNil }
+        if !hasMake && assisted.isNil && !slot(.params).isNil {
+            return try parseRefinement(value(.params), key: key, overrides: overrides, host: host) { slot($0).isNil }
         }
-        if make == nil && assisted.isNil {
+        if !hasMake && assisted.isNil {
             throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing"
                            + (catalog.shape(ofInterface: key.type.name) != nil
                               ? " (or generate \(key.type.name) from its interface: assisted = { method = \"Key\", … })" : ""))
@@ -85,8 +96,8 @@ struct RegistrationParser {
             throw LuaError(.typeMismatch, "\(what): only a singleton can be eager (scope is \(scope))")
         }
         if !assisted.isNil {
-            let conflicting = [make == nil ? nil : "make", value(.args).isNil ? nil : "args", contribution == nil ? nil : "into",
-                               value(.params).isNil ? nil : "params"]
+            let conflicting = [hasMake ? "make" : nil, slot(.args).isNil ? nil : "args", contribution == nil ? nil : "into",
+                               slot(.params).isNil ? nil : "params"]
             if let field = conflicting.compactMap({ $0 }).first {
                 throw LuaError(.typeMismatch, "\(what): an assisted factory is generated from its interface, so it has no '\(field)'")
             }
@@ -95,8 +106,8 @@ struct RegistrationParser {
                                                  arguments: [], origin: origin, overrides: overrides, factory: factory),
                                     key: key.description)
         }
-        guard let make else { throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing") }
-        let (dependencies, valueDependencies) = try parseDependencies(value(.deps), host: host)
+        guard hasMake else { throw LuaError(.typeMismatch, "\(what): 'make' (the factory function) is missing") }
+        let (dependencies, valueDependencies) = try parseDependencies(slot(.deps), host: host)
         let parameters = try parseParameters(value(.params), host: host)
         for parameter in parameters {
             if let clash = dependencies.first(where: { $0.label == parameter.name })?.label ?? valueDependencies.first(where: { $0.label == parameter.name })?.label {
@@ -114,11 +125,11 @@ struct RegistrationParser {
         // mid-script, and weak tables would see what `run` does not.
         if host.isDryRun {
             try host.keepForDryRun(make)
-            if !parameters.isEmpty { try host.keepForDryRun(value(.params)) }
+            if !parameters.isEmpty { try host.keepForDryRun(slot(.params)) }
         }
         let keyDescription = key.description
-        let factory = host.isDryRun ? FactoryHost.dryRunFactory
-            : LuaFactory(host: host, make: make, key: keyDescription, resultType: key.type,
+        let factory = try host.isDryRun ? FactoryHost.dryRunFactory
+            : LuaFactory(host: host, make: make.value.function(), key: keyDescription, resultType: key.type,
                          dependencies: dependencies, values: valueDependencies,
                          parameters: parameters.map { ($0.name, $0.value) },
                          argumentNames: arguments.map(\.0), origin: origin).registryFactory
@@ -320,10 +331,10 @@ struct RegistrationParser {
     /// `deps = { cache = "Cache", make = provider "Screen", url = value "baseURL" }`
     /// or `deps = { "Cache" }`: the registry's dependencies, and the
     /// configuration values (label, value name).
-    private func parseDependencies(_ value: LuaValue, host: FactoryHost) throws -> ([Dependency], [(label: String, name: String)]) {
-        if case .nil = value { return ([], []) }
-        guard case .table(let table) = value else {
-            throw LuaError(.typeMismatch, "\(what): 'deps' must be a table (got \(value.typeName))")
+    private func parseDependencies(_ table: LuaSlot, host: FactoryHost) throws -> ([Dependency], [(label: String, name: String)]) {
+        if table.isNil { return ([], []) }
+        guard table.type == .table else {
+            throw LuaError(.typeMismatch, "\(what): 'deps' must be a table (got \(table.value.typeName))")
         }
         var result: [Dependency] = []
         var values: [(label: String, name: String)] = []

@@ -40,7 +40,7 @@ extension FactoryHost {
         }))
         let registerBody = try lua.frameFunction("register") { [unowned self] body in
             let keyText = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2, files: self.originFiles)
-            guard case .table(let table) = body.value(1) else {
+            guard let table = body.slot(1), table.type == .table else {
                 throw LuaError(.typeMismatch, "bad argument #1 to 'register \"\(keyText)\"' "
                                + "(table (register \"\(keyText)\" { make = function() … end }) expected, got \(body.typeName(1)))")
             }

@@ -55,7 +55,7 @@ extension FactoryHost {
         try table.rawSet("override", .boolean(true))
         var parser = RegistrationParser(catalog: types, keyText: key, origin: origin)
         parser.verb = "override"
-        guard let registration = try parser.parse(body: table, host: self).take() else {
+        guard let registration = try table.withSlot({ try parser.parse(body: $0, host: self) }).take() else {
             throw LuaError(.runtime, "override \"\(key)\": the registration was taken already")
         }
         // The configuration of this test's overrides: made by the first, named

@@ -127,6 +127,17 @@ public struct LuaFrame {
         position <= count ? state.value(at: position, in: L) : .nil
     }
 
+    /// Argument `position` lent in place, to read without converting it
+    /// (see ``LuaSlot``); nil past the last argument.
+    ///
+    /// ```swift
+    /// guard let body = frame.slot(1), body.type == .table else { throw frame.typeError(1, expected: "table") }
+    /// try body.forEachEntry { key, value in … }
+    /// ```
+    public func slot(_ position: Int32) -> LuaSlot? {
+        position >= 1 && position <= count ? LuaSlot(state: state, L: L, index: position) : nil
+    }
+
     /// The value the function pushed last (on top of the stack), as a
     /// ``LuaValue`` — to keep a reference to a result it made.
     public var pushedValue: LuaValue {

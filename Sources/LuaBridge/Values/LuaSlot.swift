@@ -13,7 +13,9 @@ import CLuaShim
 /// }
 /// ```
 public struct LuaSlot {
-    let state: LuaState
+    /// `unowned(unsafe)`: a slot is lent only for a call during which whoever
+    /// lends it (a table walk holding its table, a frame) holds the state.
+    unowned(unsafe) let state: LuaState
     let L: OpaquePointer
     let index: Int32
 
@@ -60,5 +62,74 @@ public struct LuaSlot {
         }
         guard let raw = fh_object_inside(L, index) else { return nil }
         return Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() as? T
+    }
+
+    /// Calls `body` with each key/value pair of the table here, lent in
+    /// place (see ``LuaTable/forEachEntry(_:)``).
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when the value is not a table; what `body` throws;
+    ///   `.runtime` when the table changed during the walk.
+    public func forEachEntry(_ body: (_ key: LuaSlot, _ value: LuaSlot) throws -> Void) throws {
+        guard lua_type(L, index) == LUA_TTABLE else { throw LuaError.typeMismatch(expected: "table", got: value.typeName) }
+        try LuaTable.walk(self, body)
+    }
+
+    /// Lends `body` the raw values of `fields` in the table here, found in
+    /// one walk of its pairs — what reading a declaration's body needs: a
+    /// field that is absent costs nothing, and nothing is converted unless
+    /// `body` asks.
+    ///
+    /// ```swift
+    /// try body.withFields([LuaFieldName("make"), LuaFieldName("deps")]) { found in
+    ///     if found.present != found.entryCount { /* an unknown field */ }
+    ///     let make = found[0]
+    /// }
+    /// ```
+    ///
+    /// - Throws: a `LuaError` of kind `.typeMismatch` when the value is not a table; what `body` throws.
+    public func withFields<R>(_ fields: [LuaFieldName], _ body: (LuaFields) throws -> R) throws -> R {
+        guard lua_type(L, index) == LUA_TTABLE else { throw LuaError.typeMismatch(expected: "table", got: value.typeName) }
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        // Each field's value is copied to a slot of its own above the
+        // table. Nothing between two steps of the walk converts or
+        // allocates, so nothing (no finalizer) can change the table under
+        // `next`.
+        let count = Int32(fields.count)
+        try state.reserve(Int(count) + 4, in: L)
+        lua_settop(L, top + count + 1)           // the slots, and one for a position past the list: nil
+        var entryCount = 0, present = 0
+        lua_pushnil(L)
+        while lua_next(L, index) != 0 {
+            entryCount += 1
+            if lua_type(L, -2) == LUA_TSTRING {
+                var length = 0
+                if let chars = fh_tolstring(L, -2, &length),
+                   let field = LuaTable.field(named: UnsafeRawBufferPointer(start: chars, count: length), in: fields) {
+                    lua_copy(L, -1, top + 1 + Int32(field))
+                    present += 1
+                }
+            }
+            lua_settop(L, -2)
+        }
+        return try body(LuaFields(first: LuaSlot(state: state, L: L, index: top + 1), count: fields.count,
+                                  entryCount: entryCount, present: present))
+    }
+}
+
+/// The fields ``LuaSlot/withFields(_:_:)`` found, by their position in the
+/// list asked for; valid during that call only.
+public struct LuaFields {
+    let first: LuaSlot
+    let count: Int
+    /// How many key/value pairs the table holds.
+    public let entryCount: Int
+    /// How many of them are fields asked for (the rest are unknown).
+    public let present: Int
+
+    /// Field `position`'s value (nil when absent, or past the list).
+    public subscript(position: Int) -> LuaSlot {
+        let index = position >= 0 && position < count ? position : count
+        return LuaSlot(state: first.state, L: first.L, index: first.index + Int32(index))
     }
 }

@@ -86,41 +86,42 @@ public final class LuaTable: LuaReference {
     ///
     /// - Throws: a `LuaError` of kind `.closed` when the state is closed.
     public func rawGet(fields: [LuaFieldName]) throws -> (values: [LuaValue], entryCount: Int) {
+        try withSlot { table in
+            try table.withFields(fields) { found in
+                ((0..<fields.count).map { found[$0].value }, found.entryCount)
+            }
+        }
+    }
+
+    /// Lends the table as a ``LuaSlot`` to `body` (for reading it in place).
+    ///
+    /// - Throws: what `body` throws; a `LuaError` of kind `.closed` when the state is closed.
+    public func withSlot<R>(_ body: (LuaSlot) throws -> R) throws -> R {
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
         defer { lua_settop(L, t - 1) }
-        // One walk of the table's pairs (a body holds a few of many
-        // fields): each field's value is copied to a slot of its own above
-        // the table, then converted. Nothing between two steps of the walk
-        // converts or allocates, so nothing (no finalizer) can change the
-        // table under `next`.
-        let count = Int32(fields.count)
-        try state.reserve(Int(count) + 3, in: L)
-        lua_settop(L, t + count)                 // the slots, nil
-        var entryCount = 0
-        lua_pushnil(L)
-        while lua_next(L, t) != 0 {
-            entryCount += 1
-            if lua_type(L, -2) == LUA_TSTRING {
-                var length = 0
-                if let chars = fh_tolstring(L, -2, &length),
-                   let field = Self.field(named: UnsafeRawBufferPointer(start: chars, count: length), in: fields) {
-                    lua_copy(L, -1, t + 1 + Int32(field))
-                }
-            }
-            lua_settop(L, -2)
+        return try body(LuaSlot(state: state, L: L, index: t))
+    }
+
+    /// `t[key] = value` (raw), the value lent in place.
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when the state is closed or `key` or `value` belongs to another state.
+    public func rawSet(_ key: LuaValue, _ value: LuaSlot) throws {
+        guard let state, value.state === state else {
+            throw LuaError(.closed, state == nil ? "the Lua state is closed" : "a value from another Lua state cannot be used here")
         }
-        var values: [LuaValue] = []
-        values.reserveCapacity(fields.count)
-        for slot in 0..<count {
-            let index = t + 1 + slot
-            values.append(lua_type(L, index) == LUA_TNIL ? .nil : state.value(at: index, in: L))
-        }
-        return (values, entryCount)
+        let L = value.L                          // the thread the value is on
+        try state.reserve(3, in: L)
+        let t = lua_gettop(L) + 1
+        defer { lua_settop(L, t - 1) }
+        _ = fh_getref(L, ref)
+        try state.push(key, in: L)
+        lua_pushvalue(L, value.index)
+        lua_rawset(L, t)
     }
 
     /// The position of the field spelled `bytes` among `fields`.
-    private static func field(named bytes: UnsafeRawBufferPointer, in fields: [LuaFieldName]) -> Int? {
+    static func field(named bytes: UnsafeRawBufferPointer, in fields: [LuaFieldName]) -> Int? {
         for (position, field) in fields.enumerated() where field.cString.count - 1 == bytes.count {
             let same = field.cString.withUnsafeBufferPointer { chars in
                 var i = 0
@@ -238,14 +239,19 @@ public final class LuaTable: LuaReference {
     /// - Throws: what `body` throws (the walk stops there); a `LuaError` of kind `.closed` when the state is
     ///   closed, or `.runtime` when the table changed during the walk.
     public func forEachEntry(_ body: (_ key: LuaSlot, _ value: LuaSlot) throws -> Void) throws {
-        let (state, L) = try pushSelf()
-        let t = lua_gettop(L)
-        defer { lua_settop(L, t - 1) }
+        try withSlot { table in try Self.walk(table, body) }
+    }
+
+    /// The walk of ``forEachEntry(_:)`` over the table in `table`'s slot.
+    static func walk(_ table: LuaSlot, _ body: (_ key: LuaSlot, _ value: LuaSlot) throws -> Void) throws {
+        let (state, L, t) = (table.state, table.L, table.index)
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
         try state.reserve(4, in: L)
         lua_pushnil(L)
-        while try Self.next(L, t, state) {
-            try body(LuaSlot(state: state, L: L, index: t + 1), LuaSlot(state: state, L: L, index: t + 2))
-            lua_settop(L, t + 1)                 // the key stays, for `next`
+        while try next(L, t, state) {
+            try body(LuaSlot(state: state, L: L, index: top + 1), LuaSlot(state: state, L: L, index: top + 2))
+            lua_settop(L, top + 1)               // the key stays, for `next`
         }
     }
 
