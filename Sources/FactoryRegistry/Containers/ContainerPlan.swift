@@ -170,8 +170,21 @@ final class ContainerPlan: Sendable {
         var slots = 0
         var eager: [Int] = []
         for p in planned {
-            p.instanceDependencies = p.registration.dependencies.filter { $0.kind == .instance }.map { index.find($0.key) ?? -1 }
-            p.providerDependencies = p.registration.dependencies.filter { $0.kind == .provider }.map { index.find($0.key) ?? -1 }
+            // One pass, no intermediate arrays (two filters and two maps per
+            // registration were a fifth of laying out 100,000).
+            let dependencies = p.registration.dependencies
+            if !dependencies.isEmpty {
+                var instances: [Int] = [], providers: [Int] = []
+                for dependency in dependencies {
+                    if dependency.kind == .instance {
+                        instances.append(index.find(dependency.key) ?? -1)
+                    } else {
+                        providers.append(index.find(dependency.key) ?? -1)
+                    }
+                }
+                p.instanceDependencies = instances
+                p.providerDependencies = providers
+            }
             if delegated(p) {
                 p.delegatesToParent = true
                 continue
