@@ -42,8 +42,8 @@ func spawnAndWait(_ argv: [String], in directory: String? = nil, expected: Int32
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     let previous = FileManager.default.currentDirectoryPath
-    if let directory { FileManager.default.changeCurrentDirectoryPath(directory) }   // the child starts there
-    defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+    if let directory { _ = FileManager.default.changeCurrentDirectoryPath(directory) }   // the child starts there
+    defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
     guard posix_spawn(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else {
         throw NSError(domain: "spawn", code: 1, userInfo: [NSLocalizedDescriptionKey: "cannot run \(argv[0])"])
     }

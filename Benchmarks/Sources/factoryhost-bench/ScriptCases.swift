@@ -71,7 +71,7 @@ func loadCases() throws -> [CaseResult] {
             let start = now()
             let host = try FactoryHost(plugins: [BenchPlugin()])
             try host.run(script, name: "generated.lua")
-            let problems = host.check()
+            let problems = try host.check()
             precondition(problems.isEmpty, "generated script has problems: \(problems)")
             samples.append(Double(now() - start))
         }
