@@ -133,7 +133,7 @@ let package = Package(
         .target(
             name: "FactoryREPL",
             dependencies: ["LuaBridge", "LuaInterpreter", "FactoryRegistry", "FactoryScripting", "CLineEditor", "FactoryhostSupport"],
-            resources: [.embedInCode("Lua/repl.lua")]
+            resources: [.embedInCode("Lua/repl.lua"), .embedInCode("Lua/repl_printer.lua"), .embedInCode("Lua/repl_completion.lua")]
         ),
         .target(
             name: "FactoryHostCLI",

@@ -5,7 +5,8 @@ import LuaBridge
 import LuaInterpreter
 
 /// One REPL session: a host that ran the session's script, the Lua half
-/// (`repl.lua`: the prompt's environment, the pretty printer, completion),
+/// (`repl.lua`: the prompt's environment; `repl_printer.lua` and
+/// `repl_completion.lua`, compiled when first used),
 /// and what the prompt needs between lines — the locals declared there and
 /// where the objects it resolved came from.
 ///
@@ -113,8 +114,20 @@ public final class REPLSession {
             try frame.push(REPLSession.members(of: frame.value(1), in: host))
             return 1
         }
+        // The pretty printer and completion, compiled when first used
+        // (compiling them at start was half of the REPL's own start-up).
+        let part = try lua.frameFunction("part") { frame in
+            let source: [UInt8]
+            switch try frame.string(1) {
+            case "printer": source = PackageResources.repl_printer_lua
+            case "completion": source = PackageResources.repl_completion_lua
+            case let other: throw frame.argumentError(1, "no REPL part '\(other)'")
+            }
+            try frame.push(.function(frame.state.load(bytes: source, chunkName: "=[factoryhost repl]")))
+            return 1
+        }
         let chunk = try lua.load(bytes: PackageResources.repl_lua, chunkName: "=[factoryhost repl]")
-        guard case .table(let library)? = try chunk.call(.function(describe), .function(members)).first else {
+        guard case .table(let library)? = try chunk.call(.function(describe), .function(members), .function(part)).first else {
             throw LuaError(.runtime, "the REPL library did not load")
         }
         lua.interruptOnControlC(true)

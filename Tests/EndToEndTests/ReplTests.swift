@@ -150,6 +150,22 @@ struct ReplPipedTests {
         #expect(failing.stdout.hasPrefix("<table: 0x") && failing.stdout.hasSuffix(" (cannot be shown: stdin:1: no)>\n"), "\(failing)")
     }
 
+    /// The pretty printer is compiled when first used, after prompt lines
+    /// may have replaced the standard functions it uses: it still shows
+    /// values as it would have at the start (it takes them when the REPL
+    /// starts, as before it was split off).
+    @Test func thePrinterCompiledLateUsesTheStandardFunctionsOfTheStart() throws {
+        let input = """
+            local keepNext, keepType = next, type
+            next, type, tostring, pcall, select, rawget, rawlen = nil, nil, nil, nil, nil, nil, nil
+            table.concat, table.sort, string.format = nil, nil, nil
+            { b = 2, a = { 1, 2 }, [3] = "x" }
+            42, "two"
+            """
+        let result = try CommandRunner.factoryhost(["repl"], in: dir, input: input + "\n", killAfter: 30)
+        #expect(result == ProcessResult(status: 0, stdout: "{ [3] = \"x\", a = { 1, 2 }, b = 2 }\n42\t\"two\"\n", stderr: ""), "\(result)")
+    }
+
     @Test func badCommandsAndOptionsAreClearErrors() throws {
         let input = """
             :use nope
