@@ -156,7 +156,10 @@ struct ScriptDSLTests {
          "x.lua:1: register \"Cache\" (x.lua:1): dependency labels must be names (got float)"),
         // The label is the key `make` reads: repairing its bytes would hand make another key (it was silently the dependency's key).
         ("configuration 'app' { register 'Cache' { deps = { ['c\\255'] = 'Cache' }, make = print } }",
-         "x.lua:1: register \"Cache\" (x.lua:1): dependency label 'c\u{FFFD}' is not valid UTF-8"),
+         "x.lua:1: register \"Cache\" (x.lua:1): dependency label \"c\\255\" is not valid UTF-8"),
+        // So is a value's: it was silently repaired too.
+        ("value 'v' { type = 'string', default = 'x' }\nconfiguration 'app' { register 'Cache' { deps = { ['\\255\"'] = value 'v' }, make = print } }",
+         "x.lua:2: register \"Cache\" (x.lua:2): dependency label \"\\255\\\"\" is not valid UTF-8"),
         ("configuration 'app' { register 'Cache' { deps = { c = provider 'Cachee' }, make = print } }",
          "x.lua:1: unknown type 'Cachee', did you mean 'Cache'? (exported types: AuthRemoteAPI, Cache, Container, HTTPSession, MovieLoader, Scope, SignInViewModel, UserSession)"),
         ("configuration 'app' { register 'Cache' { deps = { c = {} }, make = print } }",

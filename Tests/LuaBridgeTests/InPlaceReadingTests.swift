@@ -106,6 +106,9 @@ struct InPlaceReadingTests {
         #expect(none.allSatisfy(\.isNil) && none.count == fields.count && zero == 0)
         // Many pairs, none of them a field.
         let big = try table(lua, "local t = {} for i = 1, 5000 do t[i] = i; t['k' .. i] = i end return t")
+        // A field named twice is found at both places.
+        let (twice, two) = try table(lua, "return { make = 'm', deps = 'd' }").rawGet(fields: ["make", "deps", "make"].map(LuaFieldName.init))
+        #expect(twice.map(\.description) == ["\"m\"", "\"d\"", "\"m\""] && two == 2)
         let (missing, total) = try big.rawGet(fields: fields)
         #expect(missing.allSatisfy(\.isNil) && total == 10_000)
         #expect(lua.stackTop == 0)
@@ -130,6 +133,9 @@ struct InPlaceReadingTests {
                 #expect(throws: LuaError.self) { try found[1].forEachEntry { _, _ in } }
                 #expect(throws: LuaError.self) { try found[1].withFields([]) { _ in 0 } }
                 try keep.rawSet(.integer(1), found[1])
+                // Keys Lua refuses are errors here, not Lua raising through Swift (it aborted the process).
+                #expect(throws: LuaError.self) { try keep.rawSet(.nil, found[1]) }
+                #expect(throws: LuaError.self) { try keep.rawSet(.number(.nan), found[1]) }
                 #expect(throws: LuaError.self) { try foreign.rawSet(.integer(1), found[1]) }
             }
         }
@@ -146,5 +152,12 @@ struct InPlaceReadingTests {
             return 1
         }
         #expect(try lua.run("return probe('a', 2)", name: "p").first == "a 2 true true")
+    }
+
+    /// A Lua string's literal spells its bytes exactly, text or not.
+    @Test func aLiteralSpellsTheBytes() {
+        #expect(LuaString(bytes: Array("plain".utf8)).literal == "\"plain\"")
+        #expect(LuaString(bytes: [0x64, 0xE9, 0x22, 0x5C, 0x0A, 0x00, 0x7F]).literal == #""d\233\"\\\10\0\127""#)
+        #expect(LuaString(bytes: []).literal == "\"\"")
     }
 }

@@ -343,10 +343,10 @@ struct RegistrationParser {
         try table.forEachEntry { label, entry in
             let kind: Dependency.Kind, keyText: String
             if entry.type == .function, case .string(let name)? = try host.valueReferences?.rawGet(entry.value) {
-                guard let text = label.text else {
+                guard label.type == .string else {
                     throw LuaError(.typeMismatch, "\(what): a value in deps needs a label: deps = { x = value \"\(name)\" }")
                 }
-                values.append((text, name.description))
+                values.append((try Self.labelText(label, what: what), name.description))
                 return
             }
             if let text = entry.text {
@@ -360,12 +360,7 @@ struct RegistrationParser {
             }
             let labelText: String
             switch label.type {
-            case .string:
-                // The label is the key of `make`'s argument: exactly its bytes.
-                guard let text = label.validText else {
-                    throw LuaError(.typeMismatch, "\(what): dependency label \(describeKey(label.value)) is not valid UTF-8")
-                }
-                labelText = text
+            case .string: labelText = try Self.labelText(label, what: what)
             case .number where label.integer != nil: labelText = keyText
             default: throw LuaError(.typeMismatch, "\(what): dependency labels must be names (got \(label.value.typeName))")
             }
@@ -381,6 +376,15 @@ struct RegistrationParser {
         result.sort { $0.label ?? "" < $1.label ?? "" }
         values.sort { $0.label < $1.label }
         return (result, values)
+    }
+
+    /// A dependency's label: the key of `make`'s argument, so exactly its
+    /// bytes — text that is not valid UTF-8 is an error, not repaired into
+    /// another key.
+    private static func labelText(_ label: LuaSlot, what: String) throws -> String {
+        if let text = label.validText { return text }
+        let bytes = (try? label.value.luaString().bytes) ?? []
+        throw LuaError(.typeMismatch, "\(what): dependency label \(LuaString(bytes: bytes).literal) is not valid UTF-8")
     }
 
     /// `args = { user = "User" }` (one, or several in name order) or

@@ -102,13 +102,16 @@ public struct LuaSlot {
         lua_pushnil(L)
         while lua_next(L, index) != 0 {
             entryCount += 1
-            if lua_type(L, -2) == LUA_TSTRING {
-                var length = 0
-                if let chars = fh_tolstring(L, -2, &length),
-                   let field = LuaTable.field(named: UnsafeRawBufferPointer(start: chars, count: length), in: fields) {
-                    lua_copy(L, -1, top + 1 + Int32(field))
-                    present += 1
+            var length = 0
+            if lua_type(L, -2) == LUA_TSTRING, let chars = fh_tolstring(L, -2, &length) {
+                // Every position the name has (a list may name a field twice).
+                let name = UnsafeRawBufferPointer(start: chars, count: length)
+                var known = false
+                for (position, field) in fields.enumerated() where LuaTable.spells(field, name) {
+                    lua_copy(L, -1, top + 1 + Int32(position))
+                    known = true
                 }
+                if known { present += 1 }
             }
             lua_settop(L, -2)
         }

@@ -31,6 +31,25 @@ public struct LuaString: Hashable, Sendable, ExpressibleByStringLiteral, CustomS
 
     /// The bytes as text, invalid sequences replaced by U+FFFD (for display).
     public var description: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The bytes as a Lua literal that spells them exactly: printable ASCII
+    /// as it is, `"` and `\` escaped, every other byte as `\ddd` — for a
+    /// message about bytes that are not text.
+    ///
+    /// ```swift
+    /// LuaString(bytes: [0x64, 0xE9]).literal      // "d\233" (with the quotes)
+    /// ```
+    public var literal: String {
+        var text = "\""
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): text += "\\" + String(UnicodeScalar(byte))
+            case 0x20..<0x7F: text.unicodeScalars.append(UnicodeScalar(byte))
+            default: text += "\\\(byte)"
+            }
+        }
+        return text + "\""
+    }
 }
 
 /// The last string made from some bytes, handed out again while the bytes

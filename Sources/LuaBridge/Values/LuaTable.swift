@@ -93,6 +93,16 @@ public final class LuaTable: LuaReference {
         }
     }
 
+    /// Whether `field` is spelled `bytes`.
+    static func spells(_ field: LuaFieldName, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard field.cString.count - 1 == bytes.count else { return false }
+        return field.cString.withUnsafeBufferPointer { chars in
+            var i = 0
+            while i < bytes.count, UInt8(bitPattern: chars[i]) == bytes[i] { i += 1 }
+            return i == bytes.count
+        }
+    }
+
     /// Lends the table as a ``LuaSlot`` to `body` (for reading it in place).
     ///
     /// - Throws: what `body` throws; a `LuaError` of kind `.closed` when the state is closed.
@@ -107,6 +117,7 @@ public final class LuaTable: LuaReference {
     ///
     /// - Throws: a `LuaError` of kind `.closed` when the state is closed or `key` or `value` belongs to another state.
     public func rawSet(_ key: LuaValue, _ value: LuaSlot) throws {
+        try Self.checkKey(key)
         guard let state, value.state === state else {
             throw LuaError(.closed, state == nil ? "the Lua state is closed" : "a value from another Lua state cannot be used here")
         }
@@ -163,17 +174,22 @@ public final class LuaTable: LuaReference {
     /// - Throws: a `LuaError` of kind `.typeMismatch` for a nil or NaN key, or `.closed` when the state is
     ///   closed or `key` or `value` belongs to another state.
     public func rawSet(_ key: LuaValue, _ value: LuaValue) throws {
-        switch key {
-        case .nil: throw LuaError(.typeMismatch, "table index is nil")
-        case .number(let d) where d.isNaN: throw LuaError(.typeMismatch, "table index is NaN")
-        default: break
-        }
+        try Self.checkKey(key)
         let (state, L) = try pushSelf()
         let t = lua_gettop(L)
         defer { lua_settop(L, t - 1) }
         try state.push(key, in: L)
         try state.push(value, in: L)
         lua_rawset(L, t)
+    }
+
+    /// Lua raises for these keys (unprotected, in a raw set): thrown here instead.
+    private static func checkKey(_ key: LuaValue) throws {
+        switch key {
+        case .nil: throw LuaError(.typeMismatch, "table index is nil")
+        case .number(let d) where d.isNaN: throw LuaError(.typeMismatch, "table index is NaN")
+        default: break
+        }
     }
 
     /// The raw length (`rawlen(t)`): the border of the array part.
