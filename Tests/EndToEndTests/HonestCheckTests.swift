@@ -91,6 +91,22 @@ struct HonestCheckTests {
             """, stderr: ""), "\(result)")
     }
 
+    /// A script over a compiler limit is said as a syntax error naming
+    /// the file, by run (no traceback of the load) and by check (the one
+    /// thing to say, not configurations failed "at an unknown place").
+    @Test func aScriptOverACompilerLimitIsASyntaxErrorNamingTheFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-limit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = "configuration \"app\" {}\nlocal all = {" + String(repeating: "function() end,", count: 131_072) + "}\n"
+        try script.write(to: dir.appendingPathComponent("many.lua"), atomically: true, encoding: .utf8)
+        let run = try CommandRunner.factoryhost(["run", "many.lua"], in: dir, killAfter: 60)
+        #expect(run == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: many.lua: too many functions (limit is 131071)\n"), "\(run)")
+        let check = try CommandRunner.factoryhost(["check", "many.lua"], in: dir, killAfter: 60)
+        #expect(check.status == 1 && check.stdout.hasPrefix("many.lua: too many functions (limit is 131071)\n")
+                && !check.stdout.contains("unknown place"), "\(check)")
+    }
+
     @Test func declarationsTheRunNeverReachedAreProblems() throws {
         let result = try CommandRunner.factoryhost(["check", "late.lua"], in: fixtures, killAfter: 30)
         let stop = "check stopped before it, at late.lua:3: container \"app\": check and graph build nothing, so declarations end here"

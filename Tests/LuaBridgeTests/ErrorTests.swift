@@ -24,6 +24,18 @@ struct ErrorTests {
         #expect(error.traceback == nil)
     }
 
+    /// A compiler limit (more functions than one chunk may hold) is Lua's
+    /// runtime error without a place: it is a syntax error naming the
+    /// chunk, with no traceback of the protected load.
+    @Test func aCompilerLimitIsASyntaxErrorNamingTheChunk() throws {
+        let code = "return {" + String(repeating: "function() end,", count: 131_072) + "}"
+        let error = try #require(expectLuaError(lua, code, name: "many.lua"))
+        #expect(error.kind == .syntax)
+        #expect(error.message == "many.lua: too many functions (limit is 131071)")
+        #expect(error.traceback == nil)
+        #expect(lua.stackTop == 0)
+    }
+
     @Test func nonStringErrorObjectsAreReportedLikeStockLua() throws {
         let table = try #require(expectLuaError(lua, "error({code = 1})"))
         #expect(table.message == "(error object is a table value)")

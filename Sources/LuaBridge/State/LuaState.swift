@@ -344,8 +344,24 @@ public final class LuaState {
                 fh_loadbuffer(L, chars.baseAddress, chars.count, chunkName, mode)
             }
         }
-        guard status == LUA_OK else { throw popError(status, L) }
+        guard status == LUA_OK else { throw loadError(status, L, chunkName: chunkName) }
         return try popFunction(L)
+    }
+
+    /// The error of a load. A limit of the compiler (too many functions,
+    /// constants or registers in one chunk) is raised as a runtime error:
+    /// without a place, and with the traceback of the protected call the
+    /// load ran in — it is said like a syntax error instead, with the chunk
+    /// it is in (Lua cannot say the line).
+    func loadError(_ status: Int32, _ L: OpaquePointer, chunkName: String) -> LuaError {
+        let error = popError(status, L)
+        guard error.kind == .runtime else { return error }
+        let place: String
+        switch chunkName.first {
+        case "@"?, "="?: place = String(chunkName.dropFirst())
+        default: place = "[string \"\(chunkName.prefix { $0 != "\n" }.prefix(40))\"]"
+        }
+        return LuaError(.syntax, error.message.hasPrefix(place + ":") ? error.message : "\(place): \(error.message)")
     }
 
     /// Compiles a file (a first `#` line is skipped); `nil` reads standard input.
@@ -355,7 +371,7 @@ public final class LuaState {
     public func loadFile(_ path: String?, mode: String = "t") throws -> LuaFunction {
         let L = try thread()
         let status = fh_loadfile(L, path, mode)
-        guard status == LUA_OK else { throw popError(status, L) }
+        guard status == LUA_OK else { throw loadError(status, L, chunkName: path.map { "@" + $0 } ?? "=stdin") }
         return try popFunction(L)
     }
 
