@@ -115,7 +115,8 @@ public final class LuaTable: LuaReference {
 
     /// `t[key] = value` (raw), the value lent in place.
     ///
-    /// - Throws: a `LuaError` of kind `.closed` when the state is closed or `key` or `value` belongs to another state.
+    /// - Throws: a `LuaError` of kind `.typeMismatch` for a nil or NaN key, or `.closed` when the state is
+    ///   closed or `key` or `value` belongs to another state.
     public func rawSet(_ key: LuaValue, _ value: LuaSlot) throws {
         try Self.checkKey(key)
         guard let state, value.state === state else {
@@ -129,19 +130,6 @@ public final class LuaTable: LuaReference {
         try state.push(key, in: L)
         lua_pushvalue(L, value.index)
         lua_rawset(L, t)
-    }
-
-    /// The position of the field spelled `bytes` among `fields`.
-    static func field(named bytes: UnsafeRawBufferPointer, in fields: [LuaFieldName]) -> Int? {
-        for (position, field) in fields.enumerated() where field.cString.count - 1 == bytes.count {
-            let same = field.cString.withUnsafeBufferPointer { chars in
-                var i = 0
-                while i < bytes.count, UInt8(bitPattern: chars[i]) == bytes[i] { i += 1 }
-                return i == bytes.count
-            }
-            if same { return position }
-        }
-        return nil
     }
 
     /// The number of pairs of the table at `t` (nothing between two steps
