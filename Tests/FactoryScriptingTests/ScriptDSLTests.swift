@@ -183,6 +183,9 @@ struct ScriptDSLTests {
          "x.lua:2: scope 'screen' nests in 'sesion', which is not declared, did you mean 'session'?\n  declared at x.lua:2"),
         ("configuration 'app' { register 'Cache' { args = { size = 'integer' }, make = function() return require('factoryhost.networking').Cache.new() end } }\ncontainer('app'):resolve('Cache', { sise = 3 })",
          "x.lua:2: Cache has no runtime argument 'sise', did you mean 'size'? (it takes size: integer)"),
+        // Text that is not UTF-8 is named as the argument it is (the message was the bare "string is not valid UTF-8").
+        ("configuration 'app' { register 'table#t' { args = { name = 'string' }, make = function(d, a) return {} end } }\ncontainer('app'):resolve('table#t', { name = '\\255' })",
+         "x.lua:2: bad runtime argument 'name' for table#t (string is not valid UTF-8)"),
         ("configuration 'app' { }\ncontainer 'ap'", "x.lua:2: no configuration named 'ap', did you mean 'app'?\n  defined: app"),
     ])
     func badDeclarationsAreClearErrors(script: String, expected: String) throws {

@@ -352,8 +352,8 @@ extension FactoryHost {
             }
             do {
                 values.append(try type.fromLua(raw, lua))
-            } catch let error as LuaError where error.kind == .typeMismatch {
-                throw LuaError(.typeMismatch, "bad runtime argument '\(spec.name)' for \(key) (\(error.message))")
+            } catch let error as LuaError where error.kind == .typeMismatch || error.kind == .encoding {
+                throw LuaError(error.kind, "bad runtime argument '\(spec.name)' for \(key) (\(error.message))")
             }
         }
         return Arguments(values)
