@@ -79,6 +79,11 @@ struct HonestRunnerTests {
         #expect(result.stdout.contains("  d\\27[2J\n"), "\(result)")
         #expect(result.stdout.contains(" a\\nb \\27[32m✓ forged\n"), "\(result)")
         #expect(result.stdout.contains("1) d\\27[2J > tab\\there\n"), "\(result)")
+        // TAP and JSON say them escaped too (TAP kept them raw).
+        for (reporter, escaped) in [("tap", "not ok 2 - d\\27[2J > tab\\there\n"), ("json", #""name": "d\u001b[2J > tab\there""#)] {
+            let other = try CommandRunner.factoryhost(["test", "--reporter", reporter, "honest/control_names_spec.lua"], in: specs, killAfter: 60)
+            #expect(other.status == 1 && !other.stdout.contains("\u{1B}") && other.stdout.contains(escaped), "\(reporter): \(other)")
+        }
     }
 
     @Test func everyTestStartsFromTheFilesTopLevelStateInAnyOrder() throws {

@@ -94,10 +94,13 @@ public final class TAPReporter: TestReporter {
         write("  ...")
     }
 
-    /// `#` starts a directive in a TAP test line, so names escape it.
+    /// `#` starts a directive in a TAP test line, so names escape it; a
+    /// line break becomes a space, and any other control character is
+    /// written as Lua writes it (`\27`), as the text report does: an escape
+    /// sequence in a name must not reach the terminal of whoever reads the log.
     static func escape(_ name: String) -> String { nameEscaping.escaped(name.oneLine()) }
 
-    private static let nameEscaping = TextEscaping(replacements: ["\\": "\\\\", "#": "\\#"], control: nil)
+    private static let nameEscaping = TextEscaping(replacements: ["\\": "\\\\", "#": "\\#", "\t": "\\t"], control: { "\\\($0)" })
 
     /// A YAML double-quoted scalar.
     static func quoted(_ text: String) -> String { TextEscaping.yaml.quoted(text) }
