@@ -12,7 +12,7 @@ struct DryDeclaration {
 
     /// Runs `script` (`-`: standard input) with `arguments` in a dry-run host.
     /// Throws only if no host could be made.
-    init(script: String, arguments: [String], pluginPaths: [String], values: ValueOptions = ValueOptions(),
+    init(script: String, arguments: [String], pluginPaths: [String], values: ValueOptions = .given(files: [], assignments: []),
          timeLimit: Duration) throws {
         var setup = HostSetup(pluginPaths: pluginPaths)
         values.apply(to: &setup)

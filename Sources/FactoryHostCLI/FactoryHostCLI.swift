@@ -39,11 +39,15 @@ public enum FactoryHostCLI {
         if let settings = CheckCommand.plainSettings(CommandLine.arguments) { settings.run() }
         if let settings = GraphCommand.plainSettings(CommandLine.arguments) { settings.run() }
         if let settings = TestSettings.plain(CommandLine.arguments) { exit(settings.run()) }
-        // Plain `factoryhost` on a terminal is the REPL, as plain `lua5.4` is;
-        // with standard input not a terminal, the parser prints the help.
-        if CommandLine.arguments.count == 1 && isatty(0) != 0 {
-            exit(ReplCommand.start(script: nil, arguments: [], configuration: nil, pluginPaths: [], sandbox: false,
-                                   granted: [], memoryLimit: nil, timeLimit: nil, preludes: []))
+        // Plain `factoryhost` is plain `lua5.4`: the REPL on a terminal, and
+        // otherwise standard input run as a script (`factoryhost < app.lua`),
+        // except that a failing script exits 1 (lua.c ignores the error there).
+        if CommandLine.arguments.count == 1 {
+            if isatty(0) != 0 {
+                exit(ReplCommand.start(script: nil, arguments: [], configuration: nil, pluginPaths: [], sandbox: false,
+                                       granted: [], memoryLimit: nil, timeLimit: nil, preludes: []))
+            }
+            FastRunArguments.parse(CommandLine.arguments + ["run", "-"])?.runAndExit()
         }
         // `factoryhost help NOPE`: the parser would print the overview and succeed.
         let arguments = CommandLine.arguments

@@ -105,7 +105,7 @@ struct ReplCommand: ParsableCommand {
     /// returns the exit status.
     static func start(script: String?, arguments: [String], configuration: String?, pluginPaths: [String],
                       sandbox: Bool, granted: PluginCapabilities, memoryLimit: Int?, timeLimit: Duration?,
-                      preludes: [ScriptRunner.Prelude], values: ValueOptions = ValueOptions()) -> Int32 {
+                      preludes: [ScriptRunner.Prelude], values: ValueOptions = .given(files: [], assignments: [])) -> Int32 {
         var setup = HostSetup(pluginPaths: pluginPaths)
         setup.libraries = sandbox ? .sandboxed : .standard
         setup.granted = granted

@@ -30,6 +30,20 @@ struct ReplTerminalTests {
         #expect(terminal.waitForExit() == 0, "\(terminal.transcript)")
     }
 
+    /// Plain `factoryhost` on a terminal is the REPL, as plain `lua5.4` is — for a custom
+    /// host too (it crashed: "Can't read a value from a parsable argument definition").
+    @Test(arguments: [CommandRunner.factoryhost, CommandRunner.customHost])
+    func plainCommandOnATerminalIsTheREPL(executable: String) throws {
+        let terminal = try PseudoTerminal([], in: dir, executable: executable)
+        defer { terminal.finish() }
+        try terminal.expect("> ")
+        terminal.type("6 * 7\r")
+        try terminal.expect("42")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0, "\(terminal.transcript)")
+        #expect(!terminal.transcript.contains("parsable argument"), "\(terminal.transcript)")
+    }
+
     @Test func typedUTF8IsTextAndCompletionRunsNoScriptCode() throws {
         let terminal = try PseudoTerminal(["repl"], in: dir)
         defer { terminal.finish() }
@@ -160,7 +174,8 @@ final class PseudoTerminal {
     private(set) var transcript = ""
     private var finished = false
 
-    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:],
+         executable: String = CommandRunner.factoryhost) throws {
         // posix_openpt and friends are not in the Glibc module map: look them up.
         typealias OpenPT = @convention(c) (Int32) -> Int32
         typealias OnFD = @convention(c) (Int32) -> Int32
@@ -199,13 +214,13 @@ final class PseudoTerminal {
             env["XDG_STATE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("fh-state-\(UUID().uuidString)").path
         }
         for (key, value) in environment { env[key] = value }
-        let argv = ([CommandRunner.factoryhost] + arguments).map { strdup($0) } + [nil]
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
         let previous = FileManager.default.currentDirectoryPath
         FileManager.default.changeCurrentDirectoryPath(directory.path)
         var child: pid_t = 0
-        let status = posix_spawn(&child, CommandRunner.factoryhost, &actions, &attributes, argv, envp)
+        let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         FileManager.default.changeCurrentDirectoryPath(previous)
         guard status == 0 else { throw CocoaError(.executableLoad) }
         pid = child

@@ -106,9 +106,14 @@ struct ReplPipedTests {
         // A script that fails: reported, no session, status 1 (as lua5.4 -i).
         let failing = try CommandRunner.factoryhost(["repl", "-e", "error('early')"], in: dir, input: "1\n", killAfter: 30)
         #expect(failing.status == 1 && failing.stdout.isEmpty && failing.stderr.hasPrefix("factoryhost: (command line):1: early"), "\(failing)")
-        // Plain factoryhost with standard input not a terminal prints the help.
-        let bare = try CommandRunner.factoryhost([], in: dir, input: "1\n", killAfter: 30)
-        #expect(bare.stdout.contains("USAGE: factoryhost <subcommand>") && bare.stdout.contains("repl"), "\(bare)")
+        // Plain factoryhost with standard input not a terminal runs it as a script, as plain
+        // lua5.4 does (it printed the help), for a custom host too; a failing one exits 1.
+        for executable in [CommandRunner.factoryhost, CommandRunner.customHost] {
+            let bare = try CommandRunner.run(executable, [], in: dir, input: "print(6 * 7, arg[0] ~= nil)\n", killAfter: 30)
+            #expect(bare == ProcessResult(status: 0, stdout: "42\ttrue\n", stderr: ""), "\(bare)")
+            let failing = try CommandRunner.run(executable, [], in: dir, input: "print('first')\nerror('boom')\n", killAfter: 30)
+            #expect(failing.status == 1 && failing.stdout == "first\n" && failing.stderr.contains("stdin:2: boom"), "\(failing)")
+        }
     }
 
     @Test func printingShowsTablesAsTheyAreAndNeverFails() throws {
