@@ -52,7 +52,7 @@ struct DryDeclaration {
         try withStandardOutputDiscarded {
             try setup.makeHost(dryRun: true) { lua in
                 lua.setDeadline(after: timeLimit)
-                lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: ")
+                lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): ")
             }
         }
     }

@@ -10,10 +10,13 @@ import LuaInterpreter
 /// its own host binary with its own Swift plugins:
 ///
 /// ```swift
-/// // Sources/my-host/main.swift
+/// // Sources/shop/main.swift
 /// import FactoryHostCLI
-/// FactoryHostCLI.main(plugins: [PaymentsPlugin(), NetworkingPlugin()])
+/// FactoryHostCLI.main(name: "shop", plugins: [PaymentsPlugin(), NetworkingPlugin()])
 /// ```
+///
+/// Its messages, help, REPL banner and history folder, man page and shell
+/// completions then say `shop` where the stock binary says `factoryhost`.
 public enum FactoryHostCLI {
     /// The plugins every command's host gets. nonisolated(unsafe): written once, by ``main(plugins:)`` before any
     /// command runs or any thread starts; only read afterwards.
@@ -21,11 +24,15 @@ public enum FactoryHostCLI {
 
     /// Runs the command line in `CommandLine.arguments` and exits.
     ///
+    /// - Parameter name: what the host calls itself in messages (`shop: app.lua:3: boom`),
+    ///   help and completions; by default the name it was run by (its path's last part).
+    ///
     /// `test --jobs N` installs the same `plugins` into hosts on N threads at
     /// once, so a plugin must be safe to install concurrently: hold no mutable
     /// state, or guard it with a lock.
-    public static func main(plugins: [any FactoryPlugin]) -> Never {
+    public static func main(name: String? = nil, plugins: [any FactoryPlugin]) -> Never {
         self.plugins = plugins
+        ProgramName.current = name ?? Self.invokedName
         // Deep graphs: each nested resolve takes ~2 KB of stack, so the 8 MiB
         // default stops near 3,500 levels; 64 MiB (below the 128 MiB Linux
         // keeps free under the main stack) resolves 20,000 and more.
@@ -55,11 +62,21 @@ public enum FactoryHostCLI {
            !FactoryHostCommand.configuration.subcommands.contains(where: { $0.configuration.commandName == arguments[2] }) {
             let names = FactoryHostCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
             writeToStandardError("Error: no command '\(arguments[2])' (commands: \(names.joined(separator: ", ")))\n"
-                                 + "  See 'factoryhost --help' for more information.\n")
+                                 + "  See '\(ProgramName.current) --help' for more information.\n")
             exit(64)
         }
         FactoryHostCommand.main()
         exit(0)
+    }
+}
+
+extension FactoryHostCLI {
+    /// The last part of the path the binary was run by (`factoryhost` for
+    /// `/usr/local/bin/factoryhost`), or `factoryhost` when there is none.
+    static var invokedName: String {
+        guard let path = CommandLine.arguments.first,
+              let last = path.split(separator: "/").last, !last.isEmpty else { return "factoryhost" }
+        return String(last)
     }
 }
 
@@ -114,7 +131,7 @@ extension HostSetup {
 
 /// `factoryhost: <message>` on standard error.
 func reportError(_ error: Error) {
-    writeToStandardError("factoryhost: \(describe(error))\n")
+    writeToStandardError("\(ProgramName.current): \(describe(error))\n")
 }
 
 /// An error as the CLI prints it: a registry error starts with its origin.

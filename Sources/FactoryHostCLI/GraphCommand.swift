@@ -1,4 +1,5 @@
 import ArgumentParser
+import FactoryhostSupport
 import FactoryRegistry
 import FactoryScripting
 import LuaBridge
@@ -98,7 +99,7 @@ struct GraphSettings: Equatable {
             // A graph of declarations the run did not all see would be a guess: say what is missing.
             let unseen = host.problems(after: dry.run).filter { $0.kind == "declarationError" || $0.kind == "notChecked" }
             if !unseen.isEmpty {
-                writeToStandardError(unseen.map { "factoryhost: \($0)\n" }.joined())
+                writeToStandardError(unseen.map { "\(ProgramName.current): \($0)\n" }.joined())
                 DryDeclaration.finish(1)
             }
             let rootKey = try root.map { try host.serviceKey(parsing: $0) }

@@ -115,7 +115,7 @@ struct ReplCommand: ParsableCommand {
                 lua.memoryLimit = memoryLimit
                 lua.limitProcessMemory(growth: memoryLimit)
                 lua.timeLimit = timeLimit                       // each Lua plugin's load, as each line later
-                if timeLimit != nil || memoryLimit != nil { lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: ") }
+                if timeLimit != nil || memoryLimit != nil { lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): ") }
             }
         }
         settings.script = script
@@ -133,11 +133,11 @@ struct ReplCommand: ParsableCommand {
         let terminal = isatty(0) != 0
         let input: LineInput
         if terminal {
-            print("factoryhost \(FactoryHostVersion.current) (Lua 5.4) — :help lists the commands, Ctrl-D ends the session")
+            print("\(ProgramName.current) \(FactoryHostVersion.current) (Lua 5.4) — :help lists the commands, Ctrl-D ends the session")
             do {
                 input = try LineEditor(historyFile: LineEditor.defaultHistoryFile()) { session.completions(for: $0) }
             } catch {
-                writeToStandardError("factoryhost: no line editing (\(error)): lines are read as typed\n")
+                writeToStandardError("\(ProgramName.current): no line editing (\(error)): lines are read as typed\n")
                 input = PipedInput(showsPrompts: true)
             }
         } else {

@@ -12,7 +12,7 @@ enum StandardOutput {
         let failure = flushStandardOutput()
         fflush(nil)
         guard let failure else { return status }
-        writeToStandardError("factoryhost: cannot write standard output: \(failure)\n")
+        writeToStandardError("\(ProgramName.current): cannot write standard output: \(failure)\n")
         return 1
     }
 }

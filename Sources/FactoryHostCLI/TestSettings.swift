@@ -158,25 +158,25 @@ struct TestSettings: Equatable {
                 do {
                     try report.json.write(toFile: coverageJSON)
                 } catch {
-                    writeToStandardError("factoryhost: --coverage-json: cannot write \(coverageJSON): \(error)\n")
+                    writeToStandardError("\(ProgramName.current): --coverage-json: cannot write \(coverageJSON): \(error)\n")
                     return 1
                 }
             }
             fflush(nil)                                   // the report before the verdict, also in one stream (2>&1)
             if let coverageMin, report.percent < coverageMin {
-                writeToStandardError("factoryhost: registration coverage \(report.percentText) (\(report.built) of \(report.entries.count)) "
+                writeToStandardError("\(ProgramName.current): registration coverage \(report.percentText) (\(report.built) of \(report.entries.count)) "
                                      + "is below --coverage-min \(coverageMin == coverageMin.rounded() ? String(Int(coverageMin)) : String(coverageMin))%\n")
                 belowMinimum = true
             }
             fflush(nil)
         }
         if let problem = junitReporter?.writeError {
-            writeToStandardError("factoryhost: \(problem)\n")
+            writeToStandardError("\(ProgramName.current): \(problem)\n")
             return 1
         }
         let ran = outcome.summary.passed + outcome.summary.failed + outcome.summary.skipped
         if ran == 0 {
-            writeToStandardError("factoryhost: no tests matched (\(files.count) spec file\(files.count == 1 ? "" : "s") searched)\n")
+            writeToStandardError("\(ProgramName.current): no tests matched (\(files.count) spec file\(files.count == 1 ? "" : "s") searched)\n")
             return 2
         }
         return outcome.summary.failed > 0 || belowMinimum ? 1 : 0
@@ -206,7 +206,7 @@ struct TestSettings: Equatable {
             // cannot stop it ends the worker a second later (reported as its
             // file's loading), not as a worker that stopped answering.
             host.lua.setDeadline(after: pluginTimeLimit)
-            host.lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: loading the Lua plugins: ",
+            host.lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): loading the Lua plugins: ",
                                              status: TestRunner.workerHardStopStatus)
             try host.loadLuaPlugins(searchPath: searchPath)
             host.lua.setDeadline(after: nil)

@@ -25,7 +25,7 @@ public final class LineEditor: LineInput {
         LineEditor.completer = complete
         if let historyFile { LineEditor.makeParentDirectory(of: historyFile) }
         var why = [CChar](repeating: 0, count: 256)
-        let status = fh_edit_setup("factoryhost", Self.wordBreaks, { line, text in
+        let status = fh_edit_setup(ProgramName.current, Self.wordBreaks, { line, text in
             LineEditor.completions(line: line.map { String(cString: $0) } ?? "", word: text.map { String(cString: $0) } ?? "")
         }, historyFile, Self.historyLimit, &why, why.count)
         guard status == 0 else {
@@ -95,9 +95,9 @@ public final class LineEditor: LineInput {
     /// `$XDG_STATE_HOME/factoryhost/history`, else `~/.local/state/factoryhost/history`.
     public static func defaultHistoryFile() -> String? {
         if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
-            return state + "/factoryhost/history"
+            return state + "/\(ProgramName.current)/history"
         }
         guard let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty else { return nil }
-        return home + "/.local/state/factoryhost/history"
+        return home + "/.local/state/\(ProgramName.current)/history"
     }
 }

@@ -261,7 +261,7 @@ extension REPLSession {
     }
 
     private func reloadCommand() {
-        guard let script = settings.script else { return output.error(":reload needs a script: start with factoryhost repl script.lua") }
+        guard let script = settings.script else { return output.error(":reload needs a script: start with \(ProgramName.current) repl script.lua") }
         guard script != "-" else { return output.error(":reload cannot run standard input again: give the script as a file") }
         do {
             let changes = try reload()

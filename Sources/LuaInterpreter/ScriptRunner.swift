@@ -24,7 +24,7 @@ public struct ScriptRunner: Equatable {
     /// Where the script's path stands in `commandLine`.
     public var scriptIndex: Int
     /// The name that prefixes error reports (`factoryhost: …`).
-    public var programName = "factoryhost"
+    public var programName = ProgramName.current
     /// The standard library, or the restricted one for untrusted scripts.
     public var libraries: LuaState.Libraries = .standard
     /// The memory cap in bytes, if any.

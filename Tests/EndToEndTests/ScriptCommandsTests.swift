@@ -147,6 +147,23 @@ struct ScriptCommandsTests {
         #expect(check == ProcessResult(status: 0, stdout: "ok: 2 configurations, 3 registrations, no problems\n", stderr: ""))
     }
 
+    /// A custom host's messages, help and REPL carry its own name, not `factoryhost`.
+    @Test func aCustomHostSpeaksUnderItsOwnName() throws {
+        let failing = try CommandRunner.run(CommandRunner.customHost, ["run", "-e", "error('boom')"])
+        #expect(failing.status == 1 && failing.stderr.hasPrefix("custom-host-example: (command line):1: boom"), "\(failing)")
+        let missing = try CommandRunner.run(CommandRunner.customHost, ["graph", "--config", "x", "/nonexistent/app.lua"])
+        #expect(missing.status != 0 && missing.stderr.hasPrefix("custom-host-example: "), "\(missing)")
+        let help = try CommandRunner.run(CommandRunner.customHost, ["--help"])
+        #expect(help.stdout.contains("USAGE: custom-host-example <subcommand>") && help.stdout.contains("`custom-host-example run script.lua`")
+                && !help.stdout.contains("factoryhost run"), "\(help)")
+        let runHelp = try CommandRunner.run(CommandRunner.customHost, ["run", "--help"])
+        #expect(runHelp.stdout.contains("USAGE: custom-host-example run"), "\(runHelp)")
+        let repl = try CommandRunner.run(CommandRunner.customHost, ["repl"], input: ":reload\n")
+        #expect(repl.stderr.contains("start with custom-host-example repl script.lua"), "\(repl)")
+        let completion = try CommandRunner.run(CommandRunner.customHost, ["--generate-completion-script", "bash"])
+        #expect(completion.stdout.contains("_custom-host-example") && !completion.stdout.contains("factoryhost"), "\(completion)")
+    }
+
     /// The host's Swift plugin declares configuration `base`: check, graph
     /// and the REPL see it though the script never uses the DSL (the plugins
     /// install when the first DSL call needs them, and these install them

@@ -118,7 +118,7 @@ extension FactoryHost {
             initialPackagePath = value.description
         }
         lua.timeLimit = timeLimit
-        lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: ")
+        lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): ")
         defer { lua.timeLimit = nil }
         do {
             let main = try lua.load(bytes: Self.withoutShebang(source), chunkName: chunkName)

@@ -82,7 +82,7 @@ public final class JUnitReporter: TestReporter {
                           + cases.map { $0 + "\n" }.joined() + "  </testsuite>")
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<testsuites name=\"factoryhost\" tests=\"\(totals.tests)\" failures=\"\(totals.failures)\" "
+            + "<testsuites name=\"\(TextEscaping.xml.escaped(ProgramName.current))\" tests=\"\(totals.tests)\" failures=\"\(totals.failures)\" "
             + "errors=\"\(totals.errors)\" skipped=\"\(totals.skipped)\" time=\"\(seconds(totals.time))\">\n"
             + suites.map { $0 + "\n" }.joined() + "</testsuites>\n"
     }

@@ -1,4 +1,5 @@
 import FactoryRegistry
+import FactoryhostSupport
 import FactoryScripting
 import LuaBridge
 import LuaInterpreter
@@ -62,7 +63,7 @@ final class SpecFileSession {
             self.api = api
             lua.timeLimit = Self.duration(seconds: timeLimit)
             // Loading is held to the limit too; stuck in C, it ends the worker.
-            lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: \(file): ", status: WorkerProcess.hardStopStatus)
+            lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): \(file): ", status: WorkerProcess.hardStopStatus)
             try Self.setArguments(for: file, in: lua)
             try host.run(file: file)
             host.coverage?.reset()                 // what the file's top level built is not what its tests built
@@ -163,7 +164,7 @@ final class SpecFileSession {
             // A test stuck where Lua cannot stop it (a long C builtin, a
             // blocking call, a finalizer) ends the run a second after its
             // limit, naming the test, rather than hanging it.
-            host.lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "factoryhost: \(test.location): '\(test.name.prefix(120))': ",
+            host.lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): \(test.location): '\(test.name.prefix(120))': ",
                                              status: WorkerProcess.hardStopStatus)
             guard case .function(let run) = try api.rawGet("run") else {
                 return .failed(TestFailure(kind: .error, message: "the test library lost its runner", location: test.location))
