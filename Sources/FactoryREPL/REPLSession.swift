@@ -133,6 +133,8 @@ public final class REPLSession {
         lua.interruptOnControlC(true)
         defer { lua.interruptOnControlC(false) }
         for prelude in settings.preludes { try prelude.run(in: lua) }
+        // The project's modules: the script's project, or the working directory's.
+        if settings.script == nil || settings.script == "-" { try host.addProjectModuleDirectories(forScriptIn: "./") }
         if let script = settings.script {
             if script != "-" { try host.addModuleDirectory(of: script) }
             let arg = try lua.newTable(arrayCapacity: settings.arguments.count, hashCapacity: 1)

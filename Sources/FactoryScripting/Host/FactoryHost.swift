@@ -148,6 +148,8 @@ public final class FactoryHost {
     /// (its module raises an error naming what is missing). Everything for a
     /// standard host; nothing, unless granted, for a sandboxed one.
     public let grantedCapabilities: PluginCapabilities
+    /// Whether the host runs untrusted code (the restricted library): it reads no project file.
+    let isSandboxed: Bool
     /// The plugins refused for capabilities not granted, by module name.
     private var refusedPlugins: [String: (plugin: String, missing: PluginCapabilities)] = [:]
 
@@ -159,6 +161,7 @@ public final class FactoryHost {
     public init(plugins: [any FactoryPlugin] = [], libraries: LuaState.Libraries = .standard,
                 granting: PluginCapabilities? = nil) throws {
         grantedCapabilities = granting ?? (libraries == .sandboxed ? [] : .all)
+        isSandboxed = libraries == .sandboxed
         lua = try LuaState(libraries: libraries)
         storedRegistry = Registry()
         storedTypes = TypeCatalog()
@@ -525,12 +528,32 @@ public final class FactoryHost {
         return registry.validate(configuration) + unaddedRegistrations() + values.problems(uses: valueUses)
     }
 
-    /// Lets scripts `require` modules beside the script at `path` (searched
-    /// after the stock `package.path`, as `factoryhost run` does).
+    /// Lets scripts `require` modules beside the script at `path`, then the
+    /// modules of its project (the folders its ``ProjectFile`` names; none in a
+    /// sandboxed host) — searched after the stock `package.path`, as `factoryhost run` does.
     ///
-    /// - Throws: a `LuaError` when the host's Lua state refuses (out of memory, say).
+    /// - Throws: a `LuaError` when the host's Lua state refuses (out of memory, say), or the project file is bad.
     public func addModuleDirectory(of path: String) throws {
         let dir = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "./"
+        try appendModulePath(dir)
+        try addProjectModuleDirectories(forScriptIn: dir)
+    }
+
+    /// Lets scripts `require` the modules of the project that governs a script
+    /// in `directory` (the nearest ``ProjectFile`` there or above); nothing in a sandboxed host.
+    ///
+    /// ```swift
+    /// try host.addProjectModuleDirectories(forScriptIn: "spec/")   // finds ./.factoryhost.lua: require "composition" works
+    /// ```
+    ///
+    /// - Throws: a `LuaError` naming the project file when it is bad, or when the host's Lua state refuses.
+    public func addProjectModuleDirectories(forScriptIn directory: String) throws {
+        guard !isSandboxed, let project = try ProjectFile.governing(directory: directory) else { return }
+        for folder in project.moduleDirectories { try appendModulePath(folder) }
+    }
+
+    /// Appends `dir?.lua;dir?/init.lua` to `package.path` unless it is there.
+    private func appendModulePath(_ dir: String) throws {
         guard case .table(let package) = try lua.global("package"),
               case .string(let current) = try package.rawGet("path") else { return }
         let extra = "\(dir)?.lua;\(dir)?/init.lua"

@@ -1,0 +1,132 @@
+import FactoryRegistry
+import FactoryhostSupport
+import LuaBridge
+
+/// `.factoryhost.lua` at the top of a project: its folder is the project's
+/// root, and `require` finds the project's modules from a script, spec or
+/// REPL anywhere below it — whatever the working directory (as busted's
+/// `.busted` and luacheck's `.luacheckrc` mark a project).
+///
+/// ```lua
+/// -- shop/.factoryhost.lua
+/// return { modules = { ".", "lib" } }    -- folders searched by require, relative to this file (default { "." })
+/// ```
+///
+/// It is found by looking up from the script's folder (the working directory
+/// for a script read from standard input), the nearest one winning; it is plain
+/// data, read with no library and a time limit, in a state of its own.
+/// A sandboxed host reads none: a folder holding an untrusted script could hold one too.
+public struct ProjectFile: Equatable, Sendable {
+    /// The file's name.
+    public static let name = ".factoryhost.lua"
+    /// The file, as found (relative to the working directory when it is at or below it).
+    public let path: String
+    /// The folders `require` searches, each ending in `/`, relative to the
+    /// working directory where the project is at or above it.
+    public let moduleDirectories: [String]
+
+    /// The project file that governs a script in `directory` (`""` or `"./"`:
+    /// the working directory): the nearest `.factoryhost.lua` in it or a folder above; nil when none.
+    ///
+    /// - Throws: a `LuaError` naming the file when it cannot be read or says something it should not.
+    public static func governing(directory: String) throws -> ProjectFile? {
+        guard let found = find(from: directory) else { return nil }
+        return try read(found.file, root: found.root)
+    }
+
+    /// The nearest project file from `directory` up: its path and its folder (relative where possible).
+    static func find(from directory: String) -> (file: String, root: String)? {
+        let cwd = workingDirectory()
+        var absolute = directory.hasPrefix("/") ? directory : cwd + "/" + directory
+        absolute = normalized(absolute)
+        // At most a path's depth of steps: each drops one component.
+        while true {
+            let file = (absolute == "/" ? "" : absolute) + "/" + name
+            if Directory.isRegularFile(file) {
+                let root = relative(absolute, to: cwd)
+                return (root == "./" ? name : root + name, root)
+            }
+            guard absolute != "/", let slash = absolute.lastIndex(of: "/") else { return nil }
+            absolute = slash == absolute.startIndex ? "/" : String(absolute[..<slash])
+        }
+    }
+
+    /// Reads the file at `path`; `root` is its folder as `require` should name it.
+    static func read(_ path: String, root: String) throws -> ProjectFile {
+        let lua = try LuaState(libraries: .none)
+        lua.timeLimit = .seconds(2)
+        lua.memoryLimit = 16 << 20
+        let results: [LuaValue]
+        do {
+            results = try lua.loadFile(path, mode: "t").call()
+        } catch let error as LuaError {
+            throw LuaError(error.kind, "project file \(path): \(error.message)")
+        }
+        guard case .table(let table)? = results.first else {
+            throw LuaError(.typeMismatch, "project file \(path) must return a table, as return { modules = { \".\", \"lib\" } }")
+        }
+        var modules: [String] = ["."]
+        try table.forEachPair { key, value in
+            guard case .string(let keyText) = key, keyText.bytes == Array("modules".utf8) else {
+                guard case .string(let text) = key else {
+                    throw LuaError(.typeMismatch, "project file \(path): a \(key.typeName) key (it takes: modules)")
+                }
+                let suggestion = (try? text.string()).map { NameSuggestion.didYouMean($0, among: ["modules"]) } ?? ""
+                throw LuaError(.typeMismatch, "project file \(path): unknown key \(text.literal.prefix(80))\(suggestion) (it takes: modules)")
+            }
+            guard case .table(let list) = value else {
+                throw LuaError(.typeMismatch, "project file \(path): 'modules' must be a list of folders, as { \".\", \"lib\" } (got \(value.typeName))")
+            }
+            modules = []
+            let count = try list.count
+            guard count <= 256 else { throw LuaError(.typeMismatch, "project file \(path): 'modules' lists \(count) folders (at most 256)") }
+            for index in 1...max(count, 1) where count > 0 {
+                guard case .string(let folder) = try list.rawGet(.integer(index)),
+                      let text = try? folder.string(), !text.isEmpty, !text.contains(";"), !text.contains("?"), !text.utf8.contains(0) else {
+                    throw LuaError(.typeMismatch, "project file \(path): 'modules' entry #\(index) must be a folder's path (text without ';' or '?')")
+                }
+                modules.append(text)
+            }
+        }
+        let directories = modules.map { folder -> String in
+            var joined = folder.hasPrefix("/") ? folder : (root == "./" ? "" : root) + folder
+            if joined == "." || joined.isEmpty { joined = "./" }
+            if joined.hasSuffix("/.") { joined.removeLast() }
+            return joined.hasSuffix("/") ? joined : joined + "/"
+        }
+        return ProjectFile(path: path, moduleDirectories: directories)
+    }
+
+    /// The working directory, or `/` when it cannot be read.
+    static func workingDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+        return String(cString: buffer)
+    }
+
+    /// `path` without `.` components, `..` applied, no repeated or trailing `/`.
+    static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// `directory` (absolute, normalized) as seen from `cwd`, ending in `/`:
+    /// `./` for `cwd` itself, `lib/` below it, `../../` above it, absolute otherwise.
+    static func relative(_ directory: String, to cwd: String) -> String {
+        let cwd = normalized(cwd)
+        if directory == cwd { return "./" }
+        let base = cwd == "/" ? "/" : cwd + "/"
+        if directory.hasPrefix(base) { return String(directory.dropFirst(base.count)) + "/" }
+        let target = directory == "/" ? "/" : directory + "/"
+        if base.hasPrefix(target) {
+            let ups = base.dropFirst(target.count).split(separator: "/").count
+            return String(repeating: "../", count: ups)
+        }
+        return target
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// `.factoryhost.lua` marks a project's root: its modules are found from a
+/// spec, script or REPL anywhere below it, whatever the working directory.
+@Suite("a project file makes require work from any folder")
+struct ProjectFileTests {
+    /// shop/.factoryhost.lua, shop/lib/composition.lua, shop/spec/checkout_spec.lua, shop/tools/show.lua.
+    static func makeProject(_ projectFile: String? = "return { modules = { \"lib\" } }\n") throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("fh-project-\(UUID().uuidString)/shop")
+        for folder in ["lib", "spec", "tools"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        let files = [
+            "lib/composition.lua": """
+                configuration "app" {
+                  register "table#clock" { scope = "singleton", make = function() return { now = 42 } end },
+                }
+                configuration "app-tests" { extends = "app" }
+                """,
+            "spec/checkout_spec.lua": """
+                require "composition"
+                describe("checkout", { config = "app-tests" }, function()
+                  it("tells the time", function(c) expect(c:resolve("table#clock").now):to_equal(42) end)
+                end)
+                """,
+            "tools/show.lua": "require \"composition\"\nprint(container(\"app\"):resolve(\"table#clock\").now)\n",
+        ]
+        for (path, text) in files { try text.write(to: root.appendingPathComponent(path), atomically: true, encoding: .utf8) }
+        if let projectFile { try projectFile.write(to: root.appendingPathComponent(".factoryhost.lua"), atomically: true, encoding: .utf8) }
+        return root
+    }
+
+    @Test func specsScriptsCheckAndTheREPLFindTheProjectsModulesFromAnyFolder() throws {
+        let root = try Self.makeProject()
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        let spec = root.appendingPathComponent("spec")
+        let inSpec = try CommandRunner.factoryhost(["test", "."], in: spec)
+        #expect(inSpec.status == 0 && inSpec.stdout.hasSuffix("1 passed, 0 failed\n"), "\(inSpec)")
+        let elsewhere = try CommandRunner.factoryhost(["test", "--jobs", "2", root.path], in: FileManager.default.temporaryDirectory)
+        #expect(elsewhere.status == 0 && elsewhere.stdout.hasSuffix("1 passed, 0 failed\n"), "\(elsewhere)")
+        let check = try CommandRunner.factoryhost(["check", "checkout_spec.lua"], in: spec)
+        #expect(check == ProcessResult(status: 0, stdout: "ok: 2 configurations, 2 registrations, no problems\n", stderr: ""), "\(check)")
+        let run = try CommandRunner.factoryhost(["run", root.appendingPathComponent("tools/show.lua").path], in: FileManager.default.temporaryDirectory)
+        #expect(run == ProcessResult(status: 0, stdout: "42\n", stderr: ""), "\(run)")
+        // The REPL started in a folder of the project, with no script; places are relative to where it runs.
+        let repl = try CommandRunner.factoryhost(["repl"], in: spec, input: "require 'composition'\n:configs\n")
+        #expect(repl.status == 0 && repl.stdout.contains("app — 1 registration, ../lib/composition.lua:1"), "\(repl)")
+    }
+
+    @Test func withoutAProjectFileOrInTheSandboxNothingChanges() throws {
+        let bare = try Self.makeProject(nil)
+        defer { try? FileManager.default.removeItem(at: bare.deletingLastPathComponent()) }
+        let missing = try CommandRunner.factoryhost(["test", "."], in: bare.appendingPathComponent("spec"))
+        #expect(missing.status == 1 && missing.stdout.contains("module 'composition' not found"), "\(missing)")
+        let root = try Self.makeProject()
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        // Untrusted code: a planted project file is not read.
+        let sandboxed = try CommandRunner.factoryhost(["run", "--sandbox", "tools/show.lua"], in: root)
+        #expect(sandboxed.status == 1 && sandboxed.stderr.contains("module 'composition' not found"), "\(sandboxed)")
+    }
+
+    @Test(arguments: [
+        ("return 3", "project file ../.factoryhost.lua must return a table, as return { modules = { \".\", \"lib\" } }"),
+        ("return { modlues = {} }", "project file ../.factoryhost.lua: unknown key \"modlues\", did you mean 'modules'? (it takes: modules)"),
+        ("return { modules = 'lib' }", "project file ../.factoryhost.lua: 'modules' must be a list of folders, as { \".\", \"lib\" } (got string)"),
+        ("return { modules = { 'a;b' } }", "project file ../.factoryhost.lua: 'modules' entry #1 must be a folder's path (text without ';' or '?')"),
+        ("while true do end", "project file ../.factoryhost.lua: ../.factoryhost.lua:1: time limit exceeded"),
+        ("return {", "project file ../.factoryhost.lua: ../.factoryhost.lua:1: unexpected symbol near <eof>"),
+        ("return os.exit(0)", "project file ../.factoryhost.lua: ../.factoryhost.lua:1: attempt to index a nil value (global 'os')"),
+    ])
+    func aBadProjectFileIsAnErrorNamingIt(text: String, message: String) throws {
+        let root = try Self.makeProject(text)
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        let check = try CommandRunner.factoryhost(["check", "checkout_spec.lua"], in: root.appendingPathComponent("spec"))
+        #expect(check.status == 1 && check.stdout.hasPrefix(message), "\(check)")
+        let run = try CommandRunner.factoryhost(["run", "show.lua"], in: root.appendingPathComponent("tools"))
+        #expect(run.status == 1 && run.stderr.hasPrefix("factoryhost: " + message), "\(run)")
+    }
+}
