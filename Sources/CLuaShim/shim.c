@@ -1278,6 +1278,33 @@ static void guard_debug_library(lua_State *L) {
     lua_pop(L, 1);
 }
 
+/* The C functions of pcall and xpcall (the guarded one) as the libraries
+   open them: the same in every state, so kept once. */
+static _Atomic(lua_CFunction) catching_pcall, catching_xpcall;
+
+static void remember_catching_functions(lua_State *L) {
+    lua_getglobal(L, "pcall");
+    lua_CFunction pcall = lua_tocfunction(L, -1);
+    lua_getglobal(L, "xpcall");
+    lua_CFunction xpcall = lua_tocfunction(L, -1);
+    lua_pop(L, 2);
+    if (pcall) atomic_store(&catching_pcall, pcall);
+    if (xpcall) atomic_store(&catching_xpcall, xpcall);
+}
+
+int fh_error_caught_by_script(lua_State *L) {
+    lua_CFunction pcall = atomic_load(&catching_pcall), xpcall = atomic_load(&catching_xpcall);
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L, level, &ar); level++) {
+        if (!lua_checkstack(L, 1)) return 0;      /* never raises: no room, no answer */
+        lua_getinfo(L, "f", &ar);                 /* pushes the frame's function; allocates nothing */
+        lua_CFunction function = lua_tocfunction(L, -1);
+        lua_pop(L, 1);
+        if (function != NULL && (function == pcall || function == xpcall)) return 1;
+    }
+    return 0;
+}
+
 static int do_openlibs(lua_State *L) {
     int sandboxed = lua_toboolean(L, 1);
     lua_gc(L, LUA_GCSTOP);
@@ -1290,6 +1317,7 @@ static int do_openlibs(lua_State *L) {
     fh_track_coroutines(L);
     fh_guard_xpcall(L);
     fh_guard_traceback(L);
+    remember_catching_functions(L);
     lua_gc(L, LUA_GCRESTART);
     lua_gc(L, LUA_GCGEN, 0, 0);                     /* as the stock interpreter does */
     return 0;

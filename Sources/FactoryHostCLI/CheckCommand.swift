@@ -118,13 +118,12 @@ struct CheckSettings: Equatable {
         }
         let problems = host.problems(after: dry.run, configuration: config)
         let names = config.map { name in host.registry.configuration(name) == nil ? [] : [name] } ?? host.registry.configurationNames
-        let registrations = names.reduce(0) { $0 + ((try? host.registry.registrationCount(in: $1)) ?? 0) }
+        let summary = CheckSummary(host.registry, configurations: names)
         switch format {
         case .json:
-            print(json(problems, configurations: names, registrations: registrations, stop: dry.run.stop))
+            print(json(problems, configurations: names, summary: summary, stop: dry.run.stop))
         case .text:
             for problem in problems { print(problem) }
-            let summary = "\(names.count) configuration\(names.count == 1 ? "" : "s"), \(registrations) registration\(registrations == 1 ? "" : "s")"
             if problems.isEmpty {
                 print("ok: \(summary), no problems")
                 if let note = dry.stopNote { print("(\(note))") }
@@ -135,8 +134,9 @@ struct CheckSettings: Equatable {
         DryDeclaration.finish(problems.isEmpty ? 0 : 1)
     }
 
-    /// `{"ok": …, "configurations": […], "registrations": N, "stopped": {…}|null, "problems": […]}`.
-    private func json(_ problems: [CheckProblem], configurations: [String], registrations: Int,
+    /// `{"ok": …, "configurations": […], "registrations": N, "declared": N, "stopped": {…}|null, "problems": […]}`
+    /// (`registrations`: checked, each configuration with what it inherits; `declared`: as written).
+    private func json(_ problems: [CheckProblem], configurations: [String], summary: CheckSummary,
                       stop: DeclarationRun.Stop?) -> String {
         func origin(_ origin: Origin?) -> String {
             origin.map { "{\"file\": \(jsonString($0.file)), \"line\": \($0.line)}" } ?? "null"
@@ -144,14 +144,15 @@ struct CheckSettings: Equatable {
         func list(_ items: [String]) -> String { "[" + items.map(jsonString).joined(separator: ", ") + "]" }
         let entries = problems.map { problem in
             "    {\"kind\": \(jsonString(problem.kind)), \"message\": \(jsonString(problem.message)), "
-                + "\"configuration\": \(problem.configuration.map(jsonString) ?? "null"), \"origin\": \(origin(problem.origin)), "
+                + "\"configuration\": \(problem.configuration.map(jsonString) ?? "null"), "
+                + "\"configurations\": \(list(problem.configurations)), \"origin\": \(origin(problem.origin)), "
                 + "\"path\": \(list(problem.path)), \"details\": \(list(problem.details))}"
         }
         let stopped = stop.map {
             "{\"reason\": \(jsonString($0.reason.rawValue)), \"origin\": \(origin($0.origin)), \"message\": \(jsonString($0.message))}"
         } ?? "null"
         return "{\n  \"ok\": \(problems.isEmpty),\n  \"configurations\": \(list(configurations)),\n"
-            + "  \"registrations\": \(registrations),\n  \"stopped\": \(stopped),\n"
+            + "  \"registrations\": \(summary.checked),\n  \"declared\": \(summary.declared),\n  \"stopped\": \(stopped),\n"
             + "  \"problems\": [" + (entries.isEmpty ? "" : "\n" + entries.joined(separator: ",\n") + "\n  ") + "]\n}"
     }
 }

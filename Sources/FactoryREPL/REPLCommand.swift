@@ -252,9 +252,7 @@ extension REPLSession {
 
     private func check() {
         let problems = host.problems(after: DeclarationRun())
-        let names = host.registry.configurationNames
-        let count = names.reduce(0) { $0 + ((try? host.registry.registrationCount(in: $1)) ?? 0) }
-        let summary = "\(names.count) configuration\(names.count == 1 ? "" : "s"), \(count) registration\(count == 1 ? "" : "s")"
+        let summary = CheckSummary(host.registry, configurations: host.registry.configurationNames)
         if problems.isEmpty { return output.result("ok: \(summary), no problems") }
         output.result((problems.map(\.description) + ["\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(summary)"])
             .joined(separator: "\n"))

@@ -5,6 +5,6 @@ import FactoryHostCLI
 @main
 enum Main {
     static func main() {
-        FactoryHostCLI.main(plugins: ExamplePlugins.all)
+        FactoryHostCLI.main(name: "factoryhost", plugins: ExamplePlugins.all)
     }
 }

@@ -62,33 +62,74 @@ struct HonestCheckTests {
         #expect(check.status == 1 && check.stdout.hasPrefix("stdin:3: " + expected), "\(check)")
     }
 
-    /// A script that fails is reported with its error; a configuration
-    /// whose body failed, or that comes after the failure, is not checked
-    /// for that reason — not "never ran" (a branch not taken).
-    @Test func whatAFailedScriptNeverDeclaredSaysWhy() throws {
+    /// A declaration that fails is a problem at its line, and check goes on: the
+    /// configuration holding it and those after it are checked (they were "not
+    /// checked", each repeating the error); what the script never ran is still said.
+    @Test func aBadDeclarationIsOneProblemAndCheckGoesOn() throws {
         let script = """
             if os.time() < 0 then configuration "never" {} end
             configuration "app" {
               register "table#x" { bogus = 1, make = function() return {} end },
+              register "table#y" { deps = { x = "table#x" }, make = function() return {} end },
             }
-            configuration "late" {}
+            configuration "late" { register "table#z" { deps = { w = "table#w" }, make = function() return {} end } }
             """
         let result = try CommandRunner.factoryhost(["check", "-"], in: fixtures, input: script, killAfter: 30)
-        let error = #"stdin:3: register "table#x" (stdin:3): unknown field 'bogus' (fields: args, assisted, deps, eager, into, key, make, name, override, params, scope)"#
         #expect(result == ProcessResult(status: 1, stdout: """
-            \(error)
+            stdin:3: register "table#x": unknown field 'bogus' (fields: args, assisted, deps, eager, into, key, make, name, override, params, scope)
             stdin:1: configuration "never" was not checked
               the script never ran it (it is in a function never called, or a branch not taken)
               check sees what the script runs: declare it unconditionally, at the top level of the script or of a module it requires
-            stdin:2: configuration "app" was not checked
-              its body failed, at \(error)
-              fix that error: nothing in the configuration was checked
-            stdin:5: configuration "late" was not checked
-              the script failed before it, at \(error)
-              fix that error: check sees only what the script declares before it
-            4 problems in 0 configurations, 0 registrations
+            stdin:6: no registration for table#w in configuration 'late'
+              required by table#z as w: table#w
+              table#z registered at stdin:6
+            3 problems in 2 configurations, 3 registrations
 
             """, stderr: ""), "\(result)")
+        // run still stops at the first, naming its place once.
+        let run = try CommandRunner.factoryhost(["run", "-"], in: fixtures, input: script, killAfter: 30)
+        #expect(run.status == 1 && run.stderr.hasPrefix(#"factoryhost: stdin:3: register "table#x" (stdin:3): unknown field 'bogus'"#), "\(run)")
+    }
+
+    /// Every typo of every configuration at once, each once; a repeated key, an
+    /// unknown field and a bad extends do not hide what follows them; a problem
+    /// inherited by two configurations is one problem naming all three.
+    @Test func everyProblemOfEveryConfigurationIsReportedOnce() throws {
+        let script = """
+            interface "Clock" { "now" }
+            configuration "app" {
+              register "Clock" { make = function() return { now = function() return 0 end } end },
+              register "table#billing" { deps = { clock = "Clokc" }, make = function() return {} end },
+              register "table#a" { deps = { b = "table#b" }, make = function() return {} end },
+              register "table#b" { deps = { a = "table#a" }, make = function() return {} end },
+              register "table#a" { make = function() return {} end },
+            }
+            configuration "app-tests" { extends = "app", register "table#fake" { scop = "singleton", make = function() end } }
+            configuration "billing-tests" { extends = "ap", register "table#invoice" { deps = { clock = "Clcok" }, make = function() end } }
+            """
+        let result = try CommandRunner.factoryhost(["check", "-"], in: fixtures, input: script, killAfter: 30)
+        #expect(result == ProcessResult(status: 1, stdout: """
+            stdin:4: register "table#billing": dependency 'clock': unknown type 'Clokc', did you mean 'Clock'?
+            stdin:7: table#a is registered twice in configuration 'app'
+              first at stdin:5
+              again at stdin:7 (say it overrides to replace the first)
+            stdin:9: register "table#fake": unknown field 'scop', did you mean 'scope'? (fields: args, assisted, deps, eager, into, key, make, name, override, params, scope)
+            stdin:10: register "table#invoice": dependency 'clock': unknown type 'Clcok', did you mean 'Clock'?
+            stdin:5: dependency cycle: table#a → table#b → table#a in configurations 'app', 'app-tests'
+              table#a registered at stdin:5
+              table#b registered at stdin:6
+            stdin:10: configuration 'billing-tests' extends 'ap', which is not defined, did you mean 'app'?
+              defined at stdin:10
+            6 problems in 3 configurations, 6 registrations declared (10 with inherited ones)
+
+            """, stderr: ""), "\(result)")
+        // A declaration the script catches on purpose is not a problem: the script expects it.
+        let caught = try CommandRunner.factoryhost(["check", "-"], in: fixtures, input: """
+            local ok = pcall(function() configuration "twice" { register "table#a" { make = print }, register "table#a" { make = print } } end)
+            assert(not ok)
+            configuration "app" { register "table#b" { make = function() return {} end } }
+            """, killAfter: 30)
+        #expect(caught.stdout.hasPrefix("ok: "), "\(caught)")
     }
 
     /// A script over a compiler limit is said as a syntax error naming

@@ -59,7 +59,7 @@ struct ReplPipedTests {
             ├── cache: Cache [singleton] app.lua:5 ●
             └── session: HTTPSession [singleton] app.lua:11 ●
             MovieLoader [screen] ← cache: Cache, session: HTTPSession  app.lua:7
-            ok: 2 configurations, 6 registrations, no problems
+            ok: 2 configurations, 4 registrations declared (6 with inherited ones), no problems
 
             """#, stderr: """
             stdin:1: boom

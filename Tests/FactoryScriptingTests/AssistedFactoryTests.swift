@@ -101,7 +101,7 @@ struct AssistedFactoryTests {
             (#"assisted = { pizza = "CreditService", smallPizza = "Pizza", mediumPizza = "Pizza", largePizza = "Pizza" }"#,
              "PizzaFactory.pizza(radius: number, ingredients: table) returns Pizza, but it names CreditService"),
             (#"assisted = { pizza = "Pizza", smallPizza = "Piza", mediumPizza = "Pizza", largePizza = "Pizza" }"#,
-             "assisted method 'smallPizza': unknown type 'Piza', did you mean 'Pizza'? (exported types: "),
+             "assisted method 'smallPizza': unknown type 'Piza', did you mean 'Pizza'?"),
             (#"make = function() end, assisted = {}"#,
              "an assisted factory is generated from its interface, so it has no 'make'"),
             (#"args = { n = "number" }, assisted = {}"#,

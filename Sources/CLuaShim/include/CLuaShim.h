@@ -253,6 +253,9 @@ int fh_errfile(void);
 unsigned long long fh_new_serial(void);
 /// A full garbage collection, protected (finalizers run under the limits). Status.
 int fh_collect(lua_State *L);
+/// Whether a `pcall` or `xpcall` of the script's is on the stack of `L`, so
+/// that an error raised now would be caught by the script (never raises).
+int fh_error_caught_by_script(lua_State *L);
 /// Marks the start of a stretch whose garbage fh_collect_since_mark collects.
 int fh_mark_young(lua_State *L);
 /// Collects what became garbage since the mark: a young collection if no

@@ -40,6 +40,39 @@ public enum NameSuggestion {
         closest(to: name, among: names).map { ", did you mean '\($0)'?" } ?? ""
     }
 
+    /// Up to `limit` known names near `name`: likely typos (as ``closest(to:among:)``
+    /// judges them) first, then names that contain it or that it contains, ignoring
+    /// case (`Checkout` → `CheckoutViewModel`), each group nearest first.
+    ///
+    /// ```swift
+    /// NameSuggestion.nearest(to: "Checkout", among: ["CheckoutViewModel", "Cart"])   // ["CheckoutViewModel"]
+    /// ```
+    public static func nearest(to name: String, among names: some Sequence<String>, limit: Int = 3) -> [String] {
+        guard name.utf8.count <= 64, !name.isEmpty else { return [] }
+        let target = Array(name.lowercased()), lowered = name.lowercased()
+        var typos: [(Int, String)] = [], related: [(Int, String)] = []
+        var candidates = 0
+        for candidate in names where candidate != name && candidate.utf8.count <= 128 {
+            candidates += 1
+            let other = candidate.lowercased()
+            if other.contains(lowered) || (other.count >= 3 && lowered.contains(other)) {
+                related.append((abs(other.count - lowered.count), candidate))
+            } else if candidates <= maximumCandidates {
+                let distance = editDistance(target, Array(other))
+                if distance <= max(1, target.count / 3) || (distance == 2 && target.count > 2 && target.first == other.first) {
+                    typos.append((distance, candidate))
+                }
+            }
+        }
+        let ordered = typos.sorted { ($0.0, $0.1) < ($1.0, $1.1) } + related.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        var result: [String] = []
+        for (_, candidate) in ordered where !result.contains(candidate) {
+            result.append(candidate)
+            if result.count == limit { break }
+        }
+        return result
+    }
+
     /// Levenshtein distance.
     static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }

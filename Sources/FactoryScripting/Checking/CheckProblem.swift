@@ -16,8 +16,11 @@ public struct CheckProblem: CustomStringConvertible, Equatable {
     public var kind: String
     /// What is wrong, in one line (without the place).
     public var message: String
-    /// The configuration it was found in, if any.
+    /// The configuration it was found in, if any (the first, when it holds in several).
     public var configuration: String?
+    /// Every configuration it holds in: one problem declared in `app` is found
+    /// again in each configuration extending `app`, and reported once.
+    public var configurations: [String] = []
     /// Where (`file:line`), when known.
     public var origin: Origin?
     /// The keys involved, outermost first (a resolution path, a cycle).
@@ -31,6 +34,7 @@ public struct CheckProblem: CustomStringConvertible, Equatable {
         self.kind = kind
         self.message = message
         self.configuration = configuration
+        self.configurations = configuration.map { [$0] } ?? []
         self.origin = origin
         self.path = path
         self.details = details
@@ -42,10 +46,15 @@ public struct CheckProblem: CustomStringConvertible, Equatable {
                   origin: error.origin, path: error.path, details: error.detailLines)
     }
 
-    /// `origin: message in configuration 'c'`, then each detail indented.
+    /// `origin: message in configuration 'c'` (`in configurations 'a', 'b'`), then each detail indented.
     public var description: String {
         var head = origin.map { "\($0): " } ?? ""
-        head += message + (configuration.map { " in configuration '\($0)'" } ?? "")
+        head += message
+        if configurations.count > 1 {
+            head += " in configurations " + configurations.map { "'\($0)'" }.joined(separator: ", ")
+        } else if let configuration, !message.contains("configuration '\(configuration)'") {
+            head += " in configuration '\(configuration)'"
+        }
         return ([head] + details.map { "  " + $0 }).joined(separator: "\n")
     }
 }
@@ -63,6 +72,7 @@ extension FactoryHost {
             problems.append(CheckProblem(kind: "declarationError", message: message,
                                          origin: place.map(Origin.init(parsingWhere:))))
         }
+        problems += run.declarationErrors
         for site in run.unreached {
             problems.append(CheckProblem(kind: "notChecked", message: "\(site.declaration) was not checked", origin: site.origin,
                                          details: [site.reason, site.hint]))
@@ -75,6 +85,58 @@ extension FactoryHost {
             // A deferred plugin that failed to install: nothing of it could be checked.
             problems.append(CheckProblem(kind: "pluginError", message: (error as? LuaError)?.message ?? String(describing: error)))
         }
-        return problems
+        return Self.mergingRepeats(problems)
+    }
+
+    /// One problem per finding: the same problem found in several configurations
+    /// (declared in `app`, found again in each configuration extending it) is one,
+    /// naming them all; a problem said twice in one place is said once.
+    static func mergingRepeats(_ problems: [CheckProblem]) -> [CheckProblem] {
+        struct Finding: Hashable { var kind, message: String; var origin: Origin?; var path, details: [String] }
+        var seen: [Finding: Int] = [:]
+        var merged: [CheckProblem] = []
+        merged.reserveCapacity(problems.count)
+        for problem in problems {
+            let finding = Finding(kind: problem.kind, message: problem.message, origin: problem.origin,
+                                  path: problem.path, details: problem.details)
+            if let index = seen[finding] {
+                for name in problem.configurations where !merged[index].configurations.contains(name) {
+                    merged[index].configurations.append(name)
+                }
+            } else {
+                seen[finding] = merged.count
+                merged.append(problem)
+            }
+        }
+        return merged
+    }
+}
+
+/// What `check` looked at, as its last line says it: the configurations, the
+/// registrations the scripts wrote, and — where configurations extend others —
+/// the registrations checked (each configuration with what it inherits).
+///
+/// ```swift
+/// CheckSummary(host.registry, configurations: ["app", "app-tests"]).description
+/// // "2 configurations, 11 registrations declared (21 with inherited ones)"
+/// ```
+public struct CheckSummary: CustomStringConvertible, Sendable {
+    /// How many configurations.
+    public let configurations: Int
+    /// The registrations written in them (each once).
+    public let declared: Int
+    /// The registrations checked: each configuration's own and inherited ones.
+    public let checked: Int
+
+    /// The summary of `names` in `registry`.
+    public init(_ registry: Registry, configurations names: [String]) {
+        configurations = names.count
+        declared = names.reduce(0) { $0 + (registry.configuration($1)?.registrations.count ?? 0) }
+        checked = names.reduce(0) { $0 + ((try? registry.registrationCount(in: $1)) ?? 0) }
+    }
+
+    public var description: String {
+        let head = "\(configurations) configuration\(configurations == 1 ? "" : "s"), \(declared) registration\(declared == 1 ? "" : "s")"
+        return checked == declared ? head : head + " declared (\(checked) with inherited ones)"
     }
 }

@@ -54,11 +54,14 @@ public struct DeclarationRun {
     public internal(set) var error: Error?
     /// Declarations never reached, in source order, file by file.
     public internal(set) var unreached: [Unreached] = []
+    /// Declarations that failed and were skipped while the run went on (a dry
+    /// run records them instead of stopping), in the order met.
+    public internal(set) var declarationErrors: [CheckProblem] = []
 
     /// A run that saw everything and stopped nowhere (for checking a host
     /// whose scripts ran in full, as the REPL's `:check` does).
     public init() {}
 
     /// Whether everything the script declares was run (and so can be checked).
-    public var sawEverything: Bool { error == nil && unreached.isEmpty }
+    public var sawEverything: Bool { error == nil && unreached.isEmpty && declarationErrors.isEmpty }
 }

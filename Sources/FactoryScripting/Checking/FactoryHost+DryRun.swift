@@ -141,6 +141,7 @@ extension FactoryHost {
         // `finishDryRun`), and one could print, loop or exit.
         lua.stopGarbageCollector()
         result.stop = dryStop
+        result.declarationErrors = declarationErrors
         // A script that failed is reported with its error; what it never
         // reached then is unreached because of the failure, not a branch.
         var failure: DeclarationRun.Stop?

@@ -14,8 +14,10 @@ struct RegistrationParser {
     let origin: Origin
     /// The DSL word that declared it, as messages name it: `register`, or a test's `override`.
     var verb = "register"
+    /// Whether messages name the place (not when the report puts it in front, as check's does).
+    var showsOrigin = true
     /// How messages name the registration (made only for a message).
-    var what: String { "\(verb) \"\(keyText)\" (\(origin))" }
+    var what: String { "\(verb) \"\(keyText)\"" + (showsOrigin ? " (\(origin))" : "") }
 
     /// `fields`, made ready once for reading every body.
     private static let fieldNames = fields.map(LuaFieldName.init)
@@ -30,7 +32,8 @@ struct RegistrationParser {
             if found.present != found.entryCount {
                 try body.forEachEntry { field, _ in
                     guard let text = field.text, Self.fields.contains(text) else {
-                        throw LuaError(.typeMismatch, "\(what): unknown field \(describeKey(field.value)) (fields: \(Self.fields.joined(separator: ", ")))")
+                        let suggestion = field.text.map { NameSuggestion.didYouMean($0, among: Self.fields) } ?? ""
+                        throw LuaError(.typeMismatch, "\(what): unknown field \(describeKey(field.value))\(suggestion) (fields: \(Self.fields.joined(separator: ", ")))")
                     }
                 }
             }

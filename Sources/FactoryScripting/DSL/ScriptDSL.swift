@@ -20,7 +20,7 @@ extension FactoryHost {
             // Reached when its body is applied (`local c = configuration "x"` alone declares nothing).
             if self.isDryRun { self.recordReached(origin, name: name) }
             do {
-                try self.applyConfiguration(name, body: body.value(1), origin: origin)
+                try self.applyConfiguration(name, body: body.value(1), origin: origin, frame: body)
             } catch let error as RegistryError {
                 // Point at the registration at fault (the second of two duplicates, say).
                 throw LuaRaise("\(error.origin ?? origin): \(error)")
@@ -44,8 +44,23 @@ extension FactoryHost {
                 throw LuaError(.typeMismatch, "bad argument #1 to 'register \"\(keyText)\"' "
                                + "(table (register \"\(keyText)\" { make = function() … end }) expected, got \(body.typeName(1)))")
             }
-            let parser = RegistrationParser(catalog: self.types, keyText: keyText, origin: origin)
-            let spec = try parser.parse(body: table, host: self)
+            var parser = RegistrationParser(catalog: self.types, keyText: keyText, origin: origin)
+            parser.showsOrigin = !self.isDryRun          // check prints the place before the message
+            let spec: RegistrationSpec
+            do {
+                spec = try parser.parse(body: table, host: self)
+            } catch where self.recordDeclarationError(error, at: origin, in: body) {
+                // check goes on: a stand-in of the key keeps what depends on it from a second,
+                // derived problem (nil when the key itself is bad: the item is skipped).
+                try body.reserve(1)
+                guard let standIn = self.standIn(keyText: keyText, origin: origin, body: table) else {
+                    try body.push(.nil)
+                    return 1
+                }
+                self.specs.append(standIn)
+                body.pushObject(standIn, type: RegistrationSpec.luaTypeName)
+                return 1
+            }
             self.specs.append(spec)
             try body.reserve(1)
             body.pushObject(spec, type: RegistrationSpec.luaTypeName)
@@ -59,7 +74,8 @@ extension FactoryHost {
         try lua.setGlobal("provider", .function(lua.frameFunction("provider") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
             let keyText = try frame.string(1)
-            _ = try ScriptKey(parsing: keyText, catalog: self.types)       // an unknown type fails here, at its line
+            // An unknown type fails here, at its line (check reports it once, at the registration that uses it).
+            if !self.isDryRun { _ = try ScriptKey(parsing: keyText, catalog: self.types) }
             try frame.push(.userdata(self.lua.pushObject(ProviderMarker(key: keyText), type: ProviderMarker.luaTypeName)))
             return 1
         }))
@@ -180,7 +196,7 @@ extension FactoryHost {
     /// `configuration "name" { … }`: defines the configuration (or adds to
     /// one a plugin or an earlier piece of script defined) and adds its
     /// registrations in order.
-    private func applyConfiguration(_ name: String, body value: LuaValue, origin: Origin) throws {
+    private func applyConfiguration(_ name: String, body value: LuaValue, origin: Origin, frame: LuaFrame) throws {
         guard case .table(let body) = value else {
             throw LuaError(.typeMismatch, "configuration '\(name)' (\(origin)): the body must be a table { register … }")
         }
@@ -189,40 +205,54 @@ extension FactoryHost {
         // Read in place: a configuration of 100,000 registrations made and
         // dropped 100,000 userdata references.
         try body.forEachEntry { key, item in
-            if let position = key.integer {
-                guard let spec = item.object(as: RegistrationSpec.self) else {
-                    throw LuaError(.typeMismatch, "configuration '\(name)' (\(origin)): item [\(position)] is \(describeValue(item.value)), "
-                                   + "not a register \"Type\" { … }")
+            do {
+                if let position = key.integer {
+                    guard let spec = item.object(as: RegistrationSpec.self) else {
+                        throw LuaError(.typeMismatch, "configuration '\(name)' (\(origin)): item [\(position)] is \(describeValue(item.value)), "
+                                       + "not a register \"Type\" { … }")
+                    }
+                    specs.append((position, spec))
+                } else if key.text == "extends" {
+                    guard let text = item.text else {
+                        throw LuaError(.typeMismatch, "configuration '\(name)' (\(origin)): 'extends' must name a configuration (got \(item.value.typeName))")
+                    }
+                    parent = text
+                } else {
+                    throw LuaError(.typeMismatch, "configuration '\(name)' (\(origin)): unknown field \(describeKey(key.value)) "
+                                   + "(a configuration holds register \"…\" { … } items and 'extends')")
                 }
-                specs.append((position, spec))
-            } else if key.text == "extends" {
-                guard let text = item.text else {
-                    throw LuaError(.typeMismatch, "configuration '\(name)' (\(origin)): 'extends' must name a configuration (got \(item.value.typeName))")
-                }
-                parent = text
-            } else {
-                throw LuaError(.typeMismatch, "configuration '\(name)' (\(origin)): unknown field \(describeKey(key.value)) "
-                               + "(a configuration holds register \"…\" { … } items and 'extends')")
+            } catch where recordDeclarationError(error, at: origin, in: frame) {
+                // check goes on without the bad item
             }
         }
         let configuration: Configuration
         if let existing = registry.configuration(name) {
             if let parent, existing.parent != parent {
-                throw RegistryError(.invalidRegistration,
+                let error = RegistryError(.invalidRegistration,
                                     "configuration '\(name)' is given extends = '\(parent)', but it was first defined at \(existing.origin) "
                                     + (existing.parent.map { "extending '\($0)'" } ?? "extending nothing"),
                                     details: ["say extends only where the configuration is first defined"], origin: origin)
+                guard recordDeclarationError(error, at: origin, in: frame) else { throw error }
             }
             configuration = existing
         } else {
-            configuration = try registry.defineConfiguration(name, extends: parent, origin: origin)
+            do {
+                configuration = try registry.defineConfiguration(name, extends: parent, origin: origin)
+            } catch where recordDeclarationError(error, at: origin, in: frame) {
+                // extends names no configuration (or a cycle): checked as if it extended nothing
+                configuration = try registry.defineConfiguration(name, extends: nil, origin: origin)
+            }
         }
         for (_, spec) in specs.sorted(by: { $0.0 < $1.0 }) {
-            guard let registration = spec.take() else {
-                throw RegistryError(.invalidRegistration, "register \"\(spec.key)\" (\(spec.origin)) is used in two configurations",
-                                    details: ["write one register block per configuration"], origin: spec.origin)
+            do {
+                guard let registration = spec.take() else {
+                    throw RegistryError(.invalidRegistration, "register \"\(spec.key)\" (\(spec.origin)) is used in two configurations",
+                                        details: ["write one register block per configuration"], origin: spec.origin)
+                }
+                try configuration.add(registration)
+            } catch where recordDeclarationError(error, at: spec.origin, in: frame) {
+                // check goes on with the configuration's other registrations
             }
-            try configuration.add(registration)
         }
     }
 
@@ -374,4 +404,39 @@ extension FactoryHost {
 func isIdentifier(_ text: String) -> Bool {
     guard let first = text.utf8.first, !(48...57).contains(first) else { return false }
     return text.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
+}
+
+extension FactoryHost {
+    /// In a dry run, records `error` — a declaration the script got wrong — as a
+    /// problem at `origin` and returns true, so the declaring goes on and `check`
+    /// reports every problem at once; otherwise (a run, an error the script
+    /// catches with `pcall` on purpose, or one that is not about the declaration:
+    /// a stop, a limit, no memory) returns false.
+    func recordDeclarationError(_ error: Error, at origin: Origin, in frame: LuaFrame) -> Bool {
+        guard isDryRun, !frame.errorIsCaughtByScript else { return false }
+        if let error = error as? RegistryError {
+            var problem = CheckProblem(error)
+            problem.kind = "declarationError"
+            if problem.origin == nil { problem.origin = origin }
+            declarationErrors.append(problem)
+            return true
+        }
+        guard let error = error as? LuaError, error.kind == .typeMismatch || error.kind == .encoding else { return false }
+        let (place, message) = Self.splitPlace(error.message)
+        declarationErrors.append(CheckProblem(kind: "declarationError", message: message,
+                                              origin: place.map(Origin.init(parsingWhere:)) ?? origin))
+        return true
+    }
+
+    /// A registration of `keyText` that builds nothing, standing in for one whose
+    /// body was wrong (its `override` flag kept); nil when the key is bad too.
+    func standIn(keyText: String, origin: Origin, body: LuaSlot) -> RegistrationSpec? {
+        guard let key = try? ScriptKey(parsing: keyText, catalog: types) else { return nil }
+        var overrides = false
+        try? body.forEachEntry { name, value in
+            if name.text == "override", value.type == .boolean, case .boolean(let flag) = value.value { overrides = flag }
+        }
+        let registration = Registration(key: key.serviceKey, origin: origin, overrides: overrides, factory: FactoryHost.dryRunFactory)
+        return RegistrationSpec(registration, key: key.description)
+    }
 }

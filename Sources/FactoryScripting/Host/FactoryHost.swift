@@ -94,6 +94,10 @@ public final class FactoryHost {
     /// Where `configuration "x"` was called in a dry run, its body applied
     /// or not (a body that failed was started, never reached).
     var startedDeclarations: Set<Origin> = []
+    /// A dry run's declarations that failed (a typo in a dependency, a duplicate
+    /// registration…), each recorded at its line while the run went on: `check`
+    /// reports them all, where `run` stops at the first.
+    var declarationErrors: [CheckProblem] = []
     /// Whether the dry run's script failed (its error is the problem to fix:
     /// registrations of a body it never applied are not reported apart).
     var dryRunFailed = false

@@ -74,21 +74,35 @@ public final class TypeCatalog {
     /// The type scripts call `name`, if any.
     public func type(_ name: String) -> ScriptType? { types[name] }
 
-    /// The type scripts call `name`; an unknown name is an error listing the
-    /// exported ones.
+    /// The type scripts call `name`; an unknown name is an error naming the
+    /// nearest few types and how to declare one of your own.
     ///
-    /// - Throws: a `LuaError` (`.typeMismatch`) for an unknown name, suggesting the nearest exported one.
+    /// - Throws: a `LuaError` (`.typeMismatch`) for an unknown name, suggesting the nearest types.
     public func type(named name: String) throws -> ScriptType {
         if let lastFound, lastFound.name == name { return lastFound }
         if let type = types[name] {
             lastFound = type
             return type
         }
-        let exported = types.values.filter { $0.kind != .primitive }.map(\.name).sorted()
-        let suggestion = NameSuggestion.didYouMean(name, among: types.keys)
-        throw LuaError(.typeMismatch, "unknown type '\(name)'\(suggestion)"
-                       + (exported.isEmpty ? " (no types are exported: is the plugin loaded?)"
-                                           : " (exported types: \(exported.joined(separator: ", ")))"))
+        throw LuaError(.typeMismatch, unknownTypeMessage(name))
+    }
+
+    /// `unknown type 'Clokc', did you mean 'Clock'?`, or the nearest few and how to
+    /// declare a type of one's own — never the whole list (`factoryhost types` lists it).
+    func unknownTypeMessage(_ name: String) -> String {
+        let named = types.keys
+        let nearest = NameSuggestion.nearest(to: name, among: named)
+        if let first = nearest.first, NameSuggestion.closest(to: name, among: named) == first {
+            return "unknown type '\(name)', did you mean '\(first)'?"
+        }
+        let printable = name.utf8.count <= 64 && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+        var text = "unknown type '\(name.prefix(80))'"
+        if !nearest.isEmpty { text += " (nearest: \(nearest.joined(separator: ", ")))" }
+        if printable {
+            text += "; to name a type of your own, declare it with interface \"\(name)\" { … }, or take any table as \"table#\(name)\""
+        }
+        if types.values.allSatisfy({ $0.kind == .primitive }) { text += " (no types are exported: is the plugin loaded?)" }
+        return text
     }
 
     /// The script type registered for a Swift service type, if any.

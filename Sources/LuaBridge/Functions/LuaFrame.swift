@@ -382,3 +382,14 @@ extension LuaState {
         try setGlobal(name, .function(frameFunction(name, body)))
     }
 }
+
+extension LuaFrame {
+    /// Whether an error raised by this call would be caught by the script — a
+    /// `pcall` or `xpcall` of the script's is on the calling thread's stack —
+    /// rather than end the script.
+    ///
+    /// ```swift
+    /// if frame.errorIsCaughtByScript { throw error }     // the script expects it: raise as usual
+    /// ```
+    public var errorIsCaughtByScript: Bool { fh_error_caught_by_script(L) != 0 }
+}
