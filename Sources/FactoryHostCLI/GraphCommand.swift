@@ -5,7 +5,7 @@ import FactoryScripting
 import LuaBridge
 import LuaInterpreter
 
-/// `factoryhost graph script.lua --config NAME [--root TYPE] --format tree|dot|json|mermaid`.
+/// `factoryhost graph script.lua [--config NAME] [--root TYPE] --format tree|dot|json|mermaid`.
 struct GraphCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
@@ -14,7 +14,9 @@ struct GraphCommand: ParsableCommand {
             Nodes show each registration's type, name, scope, runtime arguments and origin; \
             edges show the dependency's label, and providers are marked. Nothing is built: \
             the script runs without side effects up to its first container (as for check); \
-            if it has declarations the run never reached, graph names them and draws nothing.
+            if it has declarations the run never reached, graph names them and draws nothing. \
+            Without --config, the only configuration is drawn; with several, the tree \
+            draws each in turn (the other formats need --config).
             """
     )
 
@@ -22,8 +24,8 @@ struct GraphCommand: ParsableCommand {
         case tree, dot, json, mermaid
     }
 
-    @Option(help: ArgumentHelp("The configuration to draw.", valueName: "name"))
-    var config: String
+    @Option(help: ArgumentHelp("The configuration to draw (default: the only one; as a tree, each one).", valueName: "name"))
+    var config: String?
 
     @Option(help: ArgumentHelp("Draw only what this key (`Type` or `Type#name`) needs.", valueName: "key"))
     var root: String?
@@ -68,13 +70,12 @@ struct GraphCommand: ParsableCommand {
         guard let line = PlainCommandLine.parse(argv, command: "graph",
                                                 options: ["--config", "--root", "--format", "--plugin-path", "--timeout", "--set", "--values"],
                                                 repeatable: ["--plugin-path", "--set", "--values"]),
-              let configuration = line.value("--config"),
               let format = line.value("--format", default: Format.tree, Format.init(rawValue:)),
               let timeLimit = line.value("--timeout", default: .seconds(10), Limits.duration),
               (line.values["--set"] ?? []).allSatisfy(HostSetup.isAssignment) else { return nil }
         return GraphSettings(script: line.script, arguments: line.arguments, pluginPaths: line.values["--plugin-path"] ?? [],
                              valueFiles: line.values["--values"] ?? [], valueAssignments: line.values["--set"] ?? [],
-                             configuration: configuration, root: line.value("--root"), format: format, timeLimit: timeLimit)
+                             configuration: line.value("--config"), root: line.value("--root"), format: format, timeLimit: timeLimit)
     }
 }
 
@@ -85,7 +86,8 @@ struct GraphSettings: Equatable {
     var pluginPaths: [String]
     var valueFiles: [String] = []
     var valueAssignments: [String] = []
-    var configuration: String
+    /// nil: the only configuration, or (as a tree) each one.
+    var configuration: String?
     var root: String?
     var format: GraphCommand.Format
     var timeLimit: Duration
@@ -103,12 +105,29 @@ struct GraphSettings: Equatable {
                 DryDeclaration.finish(1)
             }
             let rootKey = try root.map { try host.serviceKey(parsing: $0) }
-            let graph = try host.registry.graph(of: configuration, root: rootKey)
-            switch format {
-            case .tree: print(graph.renderTree())
-            case .dot: print(graph.renderDOT())
-            case .json: print(graph.renderJSON())
-            case .mermaid: print(graph.renderMermaid())
+            let names = configuration.map { [$0] } ?? host.registry.configurationNames
+            guard !names.isEmpty else {
+                writeToStandardError("\(ProgramName.current): graph: the script declares no configuration\n")
+                DryDeclaration.finish(1)
+            }
+            if names.count > 1 && format != .tree {
+                writeToStandardError("\(ProgramName.current): graph: the script declares \(names.count) configurations "
+                                     + "(\(names.joined(separator: ", "))): give --config NAME (the tree format draws each)\n")
+                DryDeclaration.finish(64)
+            }
+            var drawn = 0
+            for name in names {
+                // With --root and several configurations, those without the key are left out.
+                if names.count > 1, let rootKey, (try? host.registry.graph(of: name, root: rootKey)) == nil { continue }
+                let graph = try host.registry.graph(of: name, root: rootKey)
+                if names.count > 1 { print((drawn > 0 ? "\n" : "") + "configuration '\(name)':") }
+                drawn += 1
+                switch format {
+                case .tree: print(graph.renderTree())
+                case .dot: print(graph.renderDOT())
+                case .json: print(graph.renderJSON())
+                case .mermaid: print(graph.renderMermaid())
+                }
             }
         } catch {
             reportError(error)

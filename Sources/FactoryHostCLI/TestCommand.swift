@@ -48,7 +48,7 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Each test's time limit (seconds, or with ms, s or m; default 5s).", valueName: "duration"))
     var timeout: String = "5s"
 
-    @Option(help: ArgumentHelp("The report on standard output: text, tap or json (JSON Lines: an object per test, with its duration, then the summary).", valueName: "format"), completion: .list(["text", "tap", "json"]))
+    @Option(name: [.customLong("format"), .customLong("reporter")], help: ArgumentHelp("The report on standard output: text, tap or json (JSON Lines: an object per test, with its duration, then the summary; --reporter is the same option).", valueName: "format"), completion: .list(["text", "tap", "json"]))
     var reporter: String = "text"
 
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"), completion: .file())

@@ -52,7 +52,7 @@ struct TestSettings: Equatable {
         if Limits.duration(timeout) == nil {
             return "--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)"
         }
-        if !["text", "tap", "json"].contains(reporter) { return "--reporter: '\(reporter)' is not a reporter (text, tap or json)" }
+        if !["text", "tap", "json"].contains(reporter) { return "--format: '\(reporter)' is not a format (text, tap or json)" }
         if !["auto", "always", "never"].contains(color) { return "--color: '\(color)' is not auto, always or never" }
         if let profile, profile < 1 || profile > 10_000 { return "--profile: give a number of tests from 1 to 10000 (got \(profile))" }
         if jobs < 1 || jobs > 256 { return "--jobs: give a number from 1 to 256 (got \(jobs))" }
@@ -274,6 +274,7 @@ struct TestSettings: Equatable {
                 guard inline == nil else { return nil }
                 name = "--jobs"
             }
+            if name == "--format" { name = "--reporter" }                   // one option, two names (check's and graph's word)
             if flagNames.contains(name) {
                 guard inline == nil, seen.insert(name).inserted else { return nil }
                 switch name {

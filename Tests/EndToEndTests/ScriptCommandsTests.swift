@@ -89,6 +89,37 @@ struct ScriptCommandsTests {
         #expect(result == ProcessResult(status: 1, stdout: "", stderr: expected))
     }
 
+    /// Without --config: the only configuration, or each one as a tree (the other formats
+    /// need one); --root suggests the keys near what was typed.
+    @Test func graphDrawsTheOnlyConfigurationOrEachAndSuggestsRoots() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fh-graph-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try """
+            interface "CheckoutViewModel" { "pay" }
+            configuration "app" {
+              register "CheckoutViewModel" { make = function() return { pay = function() end } end },
+              register "table#cart" { deps = { vm = "CheckoutViewModel" }, make = function() return {} end },
+            }
+            configuration "app-tests" { extends = "app", register "table#fake" { make = function() return {} end } }
+            """.write(to: directory.appendingPathComponent("cart.lua"), atomically: true, encoding: .utf8)
+        try "configuration \"solo\" { register \"table#x\" { make = function() return {} end } }\n"
+            .write(to: directory.appendingPathComponent("solo.lua"), atomically: true, encoding: .utf8)
+        let solo = try CommandRunner.factoryhost(["graph", "solo.lua"], in: directory)
+        #expect(solo == ProcessResult(status: 0, stdout: "table#x [transient] solo.lua:1\n", stderr: ""), "\(solo)")
+        let each = try CommandRunner.factoryhost(["graph", "cart.lua", "--root", "table#fake"], in: directory)
+        #expect(each == ProcessResult(status: 0, stdout: "configuration 'app-tests':\ntable#fake [transient] cart.lua:6\n", stderr: ""), "\(each)")
+        let both = try CommandRunner.factoryhost(["graph", "cart.lua"], in: directory)
+        #expect(both.status == 0 && both.stdout.hasPrefix("configuration 'app':\n") && both.stdout.contains("\n\nconfiguration 'app-tests':\n"), "\(both)")
+        let dot = try CommandRunner.factoryhost(["graph", "cart.lua", "--format", "dot"], in: directory)
+        #expect(dot == ProcessResult(status: 64, stdout: "", stderr: "factoryhost: graph: the script declares 2 configurations (app, app-tests): "
+                                     + "give --config NAME (the tree format draws each)\n"), "\(dot)")
+        let typo = try CommandRunner.factoryhost(["graph", "cart.lua", "--config", "app", "--root", "table#crt"], in: directory)
+        #expect(typo == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: no registration for table#crt in configuration 'app'\n  did you mean 'table#cart'?\n"), "\(typo)")
+        let prefix = try CommandRunner.factoryhost(["graph", "cart.lua", "--config", "app", "--root", "Checkout"], in: directory)
+        #expect(prefix.status == 1 && prefix.stderr.hasPrefix("factoryhost: unknown type 'Checkout' (nearest: CheckoutViewModel)"), "\(prefix)")
+    }
+
     @Test func graphPrintsTreeDotAndJSON() throws {
         let tree = try CommandRunner.factoryhost(["graph", "app.lua", "--config", "app-tests", "--root", "SignInViewModel"], in: dsl)
         #expect(tree == ProcessResult(status: 0, stdout: """

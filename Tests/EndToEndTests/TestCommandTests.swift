@@ -529,7 +529,16 @@ struct TestCommandTests {
         let timeout = try CommandRunner.factoryhost(["test", "--timeout", "3x", "pass"], in: specs)
         #expect(timeout.status == 64 && timeout.stderr.hasPrefix("Error: --timeout: '3x' is not a duration"))
         let reporter = try CommandRunner.factoryhost(["test", "--reporter", "xml", "pass"], in: specs)
-        #expect(reporter.status == 64 && reporter.stderr.hasPrefix("Error: --reporter: 'xml' is not a reporter (text, tap or json)"))
+        #expect(reporter.status == 64 && reporter.stderr.hasPrefix("Error: --format: 'xml' is not a format (text, tap or json)"))
+        // --format, as check and graph say it, is the same option; a typo of it gets a suggestion.
+        for arguments in [["test", "--format", "tap", "pass"], ["test", "--format=tap", "pass"], ["test", "--color", "never", "--format", "tap", "pass"]] {
+            let format = try CommandRunner.factoryhost(arguments, in: specs)
+            #expect(format.status == 0 && format.stdout.hasPrefix("TAP version 13\n"), "\(format)")
+        }
+        let twice = try CommandRunner.factoryhost(["test", "--format", "tap", "--reporter", "json", "pass"], in: specs)
+        #expect(twice.status == 0 && twice.stdout.hasPrefix("{"), "\(twice)")          // the last wins, as for any option
+        let typo = try CommandRunner.factoryhost(["test", "--fromat", "tap", "pass"], in: specs)
+        #expect(typo.status == 64 && typo.stderr.hasPrefix("Error: Unknown option '--fromat'. Did you mean '--format'?"), "\(typo)")
         let jobs = try CommandRunner.factoryhost(["test", "--jobs", "0", "pass"], in: specs)
         #expect(jobs.status == 64 && jobs.stderr.hasPrefix("Error: --jobs: give a number from 1 to 256 (got 0)"))
         let junit = try CommandRunner.factoryhost(["test", "--junit", "/no/such/dir/report.xml", "pass"], in: specs)

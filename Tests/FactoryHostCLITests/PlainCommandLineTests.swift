@@ -30,6 +30,8 @@ import Testing
 
     @Test(arguments: [
         ["fh", "graph", "--config", "app", "app.lua"],
+        ["fh", "graph", "app.lua"],
+        ["fh", "graph", "--root", "Store", "--format", "json", "app.lua"],
         ["fh", "graph", "--config", "app", "--format", "mermaid", "app.lua"],
         ["fh", "graph", "--config=app", "--root", "Store#main", "--format", "dot", "app.lua", "arg"],
         ["fh", "graph", "--format=json", "--config", "app", "--plugin-path", "p", "--timeout", "1m", "-"],
@@ -56,7 +58,6 @@ import Testing
         ["fh", "check", "--memory-limit", "1M", "app.lua"],     // not check's option
         ["fh", "check", "--config"],                            // missing value
         ["fh", "run", "app.lua"],                               // another command
-        ["fh", "graph", "app.lua"],                             // graph without its required --config
         ["fh", "graph", "--config", "app", "--format", "tree", "--format", "dot", "app.lua"],
         ["fh", "check", "--set", "novalue", "app.lua"],          // --set without name=value: the parser says so
         ["fh", "check", "--set", "=x", "app.lua"],

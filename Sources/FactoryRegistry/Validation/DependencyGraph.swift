@@ -88,7 +88,11 @@ extension Registry {
         var starts: [Int]
         if let root {
             guard let index = plan.index.find(root) else {
-                throw RegistryError(.missingRegistration, "no registration for \(root)", configuration: name)
+                let keys = plan.registrations.lazy.map(\.name)
+                let nearest = NameSuggestion.nearest(to: root.description, among: keys)
+                let hint = nearest.isEmpty ? [] : NameSuggestion.closest(to: root.description, among: keys) == nearest[0]
+                    ? ["did you mean '\(nearest[0])'?"] : ["nearest: " + nearest.joined(separator: ", ")]
+                throw RegistryError(.missingRegistration, "no registration for \(root)", configuration: name, details: hint)
             }
             starts = [index]
         } else {
