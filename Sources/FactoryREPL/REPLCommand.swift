@@ -112,10 +112,9 @@ extension REPLSession {
         guard !shown.isEmpty else { return output.result("no registration in '\(configuration)' contains \"\(text)\"") }
         let lines = shown.map { registration -> String in
             var line = "\(registration.key) [\(registration.scope)]"
-            if !registration.dependencies.isEmpty {
-                line += " ← " + registration.dependencies.map { ($0.label.map { "\($0): " } ?? "") + $0.key.description }
-                    .joined(separator: ", ")
-            }
+            let wants = registration.dependencies.map { ($0.label.map { "\($0): " } ?? "") + $0.key.description }
+                + registration.values.map(\.description)
+            if !wants.isEmpty { line += " ← " + wants.joined(separator: ", ") }
             if !registration.arguments.isEmpty { line += " args(\(registration.arguments.map(\.description).joined(separator: ", ")))" }
             return line + "  " + registration.origin.description
                 + (registration.configuration != configuration ? " (from \(registration.configuration))" : "")

@@ -81,6 +81,29 @@ struct ConfigurationValuesCommandTests {
         #expect(repl.stdout.contains("\"hello hello\""), "\(repl)")
     }
 
+    /// What a factory reads from configuration values is shown with its dependencies:
+    /// graph (every format) and the REPL's :regs (they showed nothing of it).
+    @Test func valueDependenciesAppearInGraphAndRegs() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try script.write(to: dir.appendingPathComponent("app.lua"), atomically: true, encoding: .utf8)
+        let tree = try CommandRunner.factoryhost(["graph", "app.lua"], in: dir)
+        #expect(tree == ProcessResult(status: 0, stdout: """
+            table#greeter [transient] app.lua:4
+            ├── text: value greeting
+            └── times: value times
+
+            """, stderr: ""), "\(tree)")
+        let json = try CommandRunner.factoryhost(["graph", "app.lua", "--format", "json"], in: dir)
+        #expect(json.stdout.contains(#""values": [{"label": "text", "name": "greeting"}, {"label": "times", "name": "times"}]"#), "\(json)")
+        for format in ["dot", "mermaid"] {
+            let drawn = try CommandRunner.factoryhost(["graph", "app.lua", "--format", format], in: dir)
+            #expect(drawn.stdout.contains("text: value greeting, times: value times"), "\(drawn)")
+        }
+        let regs = try CommandRunner.factoryhost(["repl", "app.lua"], in: dir, input: ":regs app\n")
+        #expect(regs.stdout == "table#greeter [transient] ← text: value greeting, times: value times  app.lua:4\n", "\(regs)")
+    }
+
     @Test func aMalformedSetIsRefusedByEveryCommand() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -56,9 +56,11 @@ public struct Registration: Sendable, CustomStringConvertible {
     private final class Inheritance: Sendable {
         let parameters: [RegistrationParameter]
         let refinement: Refinement?
-        init(parameters: [RegistrationParameter], refinement: Refinement?) {
+        let values: [ValueDependency]
+        init(parameters: [RegistrationParameter], refinement: Refinement?, values: [ValueDependency]) {
             self.parameters = parameters
             self.refinement = refinement
+            self.values = values
         }
     }
 
@@ -120,18 +122,25 @@ public struct Registration: Sendable, CustomStringConvertible {
     /// without restating the rest (see ``refinement``), sorted by name.
     public var parameters: [RegistrationParameter] {
         get { storage.inheritance?.parameters ?? [] }
-        set { unique().inheritance = Self.inheritance(newValue, refinement) }
+        set { unique().inheritance = Self.inheritance(newValue, refinement, values) }
+    }
+    /// The configuration values its factory reads (shown with its dependencies; not resolved).
+    public var values: [ValueDependency] {
+        get { storage.inheritance?.values ?? [] }
+        set { unique().inheritance = Self.inheritance(parameters, refinement, newValue) }
     }
     /// Set on an override that changes only parameters of the registration
     /// it overrides (Typhoon's definition inheritance): everything else is
     /// inherited. See ``Refinement``.
     public var refinement: Refinement? {
         get { storage.inheritance?.refinement }
-        set { unique().inheritance = Self.inheritance(parameters, newValue) }
+        set { unique().inheritance = Self.inheritance(parameters, newValue, values) }
     }
 
-    private static func inheritance(_ parameters: [RegistrationParameter], _ refinement: Refinement?) -> Inheritance? {
-        parameters.isEmpty && refinement == nil ? nil : Inheritance(parameters: parameters, refinement: refinement)
+    private static func inheritance(_ parameters: [RegistrationParameter], _ refinement: Refinement?,
+                                    _ values: [ValueDependency]) -> Inheritance? {
+        parameters.isEmpty && refinement == nil && values.isEmpty
+            ? nil : Inheritance(parameters: parameters, refinement: refinement, values: values)
     }
     /// The configuration the registration was made in (set when added).
     public internal(set) var configuration: String {

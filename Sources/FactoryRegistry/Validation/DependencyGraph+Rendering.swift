@@ -4,12 +4,14 @@ import FactoryhostSupport
 extension DependencyGraph {
     /// An indented tree from each root. Each node shows its key, scope and
     /// origin; edges show the dependency's label and whether it is a
-    /// provider; a node already drawn is marked `(see above)`, a cycle `(cycle)`.
+    /// provider; a node already drawn is marked `(see above)`, a cycle `(cycle)`;
+    /// the configuration values a factory reads are leaves (`url: value baseURL`).
     ///
     /// ```text
     /// MovieLoader [transient] app.lua:14
     /// ├── cache: Cache [singleton] app.lua:3
-    /// └── session: HTTPSession [missing]
+    /// ├── session: HTTPSession [missing]
+    /// └── url: value baseURL
     /// ```
     ///
     /// `annotate` may add a note to a node's line (the REPL marks the nodes
@@ -27,8 +29,9 @@ extension DependencyGraph {
         }
         func draw(_ id: Int, prefix: String, path: [Int]) {
             let outgoing = edges(from: id)
+            let values = nodes[id].values
             for (position, edge) in outgoing.enumerated() {
-                let last = position == outgoing.count - 1
+                let last = position == outgoing.count - 1 && values.isEmpty
                 let target = nodes[edge.to]
                 var label = edge.label.map { "\($0): " } ?? ""
                 if edge.kind == .provider { label += "provider of " }
@@ -41,6 +44,9 @@ extension DependencyGraph {
                     drawn.insert(edge.to)
                     draw(edge.to, prefix: prefix + (last ? "    " : "│   "), path: path + [edge.to])
                 }
+            }
+            for (position, value) in values.enumerated() {
+                lines.append(prefix + (position == values.count - 1 ? "└── " : "├── ") + value.description)
             }
         }
         for root in roots {
@@ -68,6 +74,7 @@ extension DependencyGraph {
             // with a backslash or a quote must not end the string early).
             var parts = ["\(node.key)", "\(node.scope)"]
             if !node.arguments.isEmpty { parts.append("args: " + node.arguments.map(\.description).joined(separator: ", ")) }
+            if !node.values.isEmpty { parts.append(node.values.map(\.description).joined(separator: ", ")) }
             if let origin = node.origin { parts.append("\(origin)") }
             let label = "\"" + parts.map { String(dotString($0).dropFirst().dropLast()) }.joined(separator: "\\n") + "\""
             let style = node.isMissing ? ", style=dashed, color=red" : ""
@@ -98,6 +105,7 @@ extension DependencyGraph {
         for node in nodes {
             var parts = [node.key, node.scope]
             if !node.arguments.isEmpty { parts.append("args: " + node.arguments.map(\.description).joined(separator: ", ")) }
+            if !node.values.isEmpty { parts.append(node.values.map(\.description).joined(separator: ", ")) }
             if let origin = node.origin { parts.append(origin.description) }
             lines.append("  n\(node.id)[\"" + parts.map(mermaidText).joined(separator: "<br/>") + "\"]" + (node.isMissing ? ":::missing" : ""))
         }
@@ -112,7 +120,7 @@ extension DependencyGraph {
     }
 
     /// JSON: `{ "configuration", "roots", "nodes": [{ id, key, type, name,
-    /// scope, origin, arguments, parameters (when it has any) }], "edges":
+    /// scope, origin, arguments, parameters and values (when it has any) }], "edges":
     /// [{ from, to, label, kind }] }`.
     public func renderJSON() -> String {
         func string(_ text: String?) -> String { text.map(jsonString) ?? "null" }
@@ -124,6 +132,9 @@ extension DependencyGraph {
                 + (node.parameters.isEmpty ? "" : ", \"parameters\": [" + node.parameters.map { parameter in
                     "{\"name\": \(jsonString(parameter.name)), \"type\": \(jsonString(parameter.type)), "
                         + "\"changedAt\": \(string(parameter.changedAt?.description))}"
+                  }.joined(separator: ", ") + "]")
+                + (node.values.isEmpty ? "" : ", \"values\": [" + node.values.map {
+                    "{\"label\": \(jsonString($0.label)), \"name\": \(jsonString($0.name))}"
                   }.joined(separator: ", ") + "]")
                 + "}"
         }

@@ -24,6 +24,8 @@ public struct DependencyGraph: Sendable {
         public let arguments: [ArgumentSpec]
         /// The parameters a configuration extending it may change, and where changed.
         public var parameters: [RegistrationParameter] = []
+        /// The configuration values its factory reads.
+        public var values: [ValueDependency] = []
         /// Whether it is a dependency that nothing provides.
         public var isMissing: Bool { origin == nil }
     }
@@ -72,7 +74,8 @@ extension Registry {
             let id = nodes.count
             nodes.append(.init(id: id, key: planned.name, typeName: planned.key.type.name, name: planned.key.name,
                                scope: planned.registration.scope.description, origin: planned.registration.origin,
-                               arguments: planned.arguments, parameters: planned.registration.parameters))
+                               arguments: planned.arguments, parameters: planned.registration.parameters,
+                               values: planned.registration.values))
             nodeForIndex[index] = id
             return id
         }

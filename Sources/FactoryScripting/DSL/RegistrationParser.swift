@@ -144,6 +144,7 @@ struct RegistrationParser {
             overrides: overrides, factory: factory)
         registration.contribution = contribution
         if !parameters.isEmpty { registration.parameters = parameters.map { RegistrationParameter($0.name, type: $0.type) } }
+        if !valueDependencies.isEmpty { registration.values = valueDependencies.map { ValueDependency(label: $0.label, name: $0.name) } }
         return RegistrationSpec(registration, key: keyDescription)
     }
 
