@@ -25,7 +25,7 @@ struct CommandLineConventionsTests {
               n0["MovieLoader<br/>screen<br/>Examples/movie-loaders/movies_configuration.lua:27"]
               n1["MovieLoaderFactory<br/>singleton<br/>Examples/movie-loaders/movies_configuration.lua:24"]
               n2["Cache<br/>singleton<br/>Examples/movie-loaders/movies_configuration.lua:21"]
-              n3["HTTPSession<br/>singleton<br/>Examples/movie-loaders/movies_configuration.lua:22"]
+              n3["HTTPSession<br/>singleton<br/>url: value baseURL<br/>Examples/movie-loaders/movies_configuration.lua:22"]
               n0 -->|"factory"| n1
               n1 -->|"cache"| n2
               n1 -->|"session"| n3

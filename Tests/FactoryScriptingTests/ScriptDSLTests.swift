@@ -194,6 +194,32 @@ struct ScriptDSLTests {
         #expect(text.components(separatedBy: "\nstack traceback:").first == expected)
     }
 
+    /// make's deps hold what the registration declares, and nothing else reads as nil:
+    /// an undeclared name is an error at its line naming the declared ones (it was nil,
+    /// failing later as "attempt to index a nil value", or never); pairs and d[1] are as before.
+    @Test func readingAnUndeclaredDependencyNamesTheDeclaredOnes() throws {
+        let host = try makeHost()
+        try host.run("""
+            configuration 'app' {
+              register 'table#c' { make = function() return {} end },
+              register 'table#t' { deps = { cache = 'table#c' }, params = { n = 1 }, make = function(d)
+                local names = {}
+                for k in pairs(d) do names[#names + 1] = k end
+                table.sort(names)
+                return { names = table.concat(names, ','), first = d[1], meta = getmetatable(d) }
+              end },
+              register 'table#bad' { deps = { cache = 'table#c' }, make = function(d)
+                return { d.cahce }
+              end },
+            }
+            local t = container('app'):resolve('table#t')
+            assert(t.names == 'cache,n' and t.first == nil and t.meta == false, t.names)
+            """, name: "ok.lua")
+        let text = message { try host.run("container('app'):resolve('table#bad')", name: "x.lua") }
+        #expect(text.components(separatedBy: "\n")[0] == "x.lua:1: the factory for table#bad failed: ok.lua:10: "
+                + "make's deps have no \"cahce\", did you mean 'cache'? (declared: cache) in configuration 'app'", "\(text)")
+    }
+
     /// Two modules may both declare the scope they share.
     @Test func anIdenticalScopeDeclarationIsFine() throws {
         let host = try makeHost()

@@ -116,6 +116,7 @@ final class LuaFactory: @unchecked Sendable {
         do {
             let built = try make.call(pushing: { frame in
                 frame.pushNewTable(hashCapacity: Int32(dependencies.count + values.count))
+                try frame.setMetatable(ofTableAt: -1, to: host.dependenciesMetatable())
                 if !values.isEmpty { try pushValues(to: frame, from: host) }
                 if !parameters.isEmpty { try pushParameters(to: frame) }
                 for dependency in prepared {
@@ -199,5 +200,34 @@ func describeValue(_ value: LuaValue) -> String {
         return "string \"\(text.count > 40 ? text.prefix(37) + "..." : text)\""
     case .userdata(let u): return "a \(u.typeName)"
     default: return "a \(value.typeName)"
+    }
+}
+
+extension FactoryHost {
+    /// The metatable of every `deps` table `make` receives: reading a name the
+    /// registration did not declare (`d.http`) is an error naming the line and
+    /// what was declared, not a nil that fails later as "attempt to index a nil
+    /// value" (or never). Hits never reach it; `pairs(d)` sees the declared
+    /// names only; the metatable is hidden.
+    func dependenciesMetatable() throws -> LuaTable {
+        if let storedDependenciesMetatable { return storedDependenciesMetatable }
+        let index = try lua.frameFunction("deps") { frame in
+            guard case .string(let name) = frame.value(2), case .table(let deps) = frame.value(1) else { return 0 }
+            var declared: [String] = []
+            try deps.forEachPair { key, _ in
+                if case .string(let text) = key { declared.append(text.description) }
+            }
+            declared.sort()
+            let shown = name.literal.count > 64 ? String(name.literal.prefix(61)) + "...\"" : name.literal
+            let suggestion = (try? name.string()).map { NameSuggestion.didYouMean($0, among: declared) } ?? ""
+            throw LuaError(.runtime, "make's deps have no \(shown)\(suggestion) "
+                           + (declared.isEmpty ? "(its registration declares none: deps = { \(shown.dropFirst().dropLast()) = \"Type\" })"
+                                               : "(declared: \(declared.joined(separator: ", ")))"))
+        }
+        let metatable = try lua.newTable(hashCapacity: 2)
+        try metatable.rawSet("__index", .function(index))
+        try metatable.rawSet("__metatable", .boolean(false))
+        storedDependenciesMetatable = metatable
+        return metatable
     }
 }

@@ -94,6 +94,8 @@ public final class FactoryHost {
     /// Where `configuration "x"` was called in a dry run, its body applied
     /// or not (a body that failed was started, never reached).
     var startedDeclarations: Set<Origin> = []
+    /// The metatable of the `deps` table a Lua factory's `make` receives (made at the first build).
+    var storedDependenciesMetatable: LuaTable?
     /// A dry run's declarations that failed (a typo in a dependency, a duplicate
     /// registration…), each recorded at its line while the run went on: `check`
     /// reports them all, where `run` stops at the first.

@@ -41,6 +41,20 @@ extension LuaFunction {
 }
 
 extension LuaFrame {
+    /// Gives the table at `index` the metatable `metatable` (no metamethod runs).
+    ///
+    /// ```swift
+    /// frame.pushNewTable()
+    /// try frame.setMetatable(ofTableAt: -1, to: strict)     // reads of missing keys now raise
+    /// ```
+    ///
+    /// - Throws: a `LuaError` of kind `.closed` when `metatable` belongs to a closed state.
+    public func setMetatable(ofTableAt index: Int32, to metatable: LuaTable) throws {
+        let table = lua_absindex(L, index)
+        try state.push(.table(metatable), in: L)
+        lua_setmetatable(L, table)
+    }
+
     /// Pushes a new table with room for `arrayCapacity` + `hashCapacity` entries.
     public func pushNewTable(arrayCapacity: Int32 = 0, hashCapacity: Int32 = 0) {
         lua_createtable(L, arrayCapacity, hashCapacity)
