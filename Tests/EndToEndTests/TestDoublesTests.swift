@@ -184,7 +184,7 @@ struct TestDoublesTests {
             Failures:
 
               1) overrides > come before the container keeps anything
-                 doubles/overrides_spec.lua:25: override "HTTPSession": the test's container has built HTTPSession already; override before resolving (at the start of the test, or in a before_each)
+                 doubles/overrides_spec.lua:25: override "HTTPSession": the test's container has built HTTPSession already, and an override must come before anything is resolved; move it to the top of the test, and if a before_each resolves, override in a before_each registered before that one (for every test of the describe), or resolve in the tests instead of in that before_each
                    stack traceback:
                      doubles/overrides_spec.lua:25: in function <doubles/overrides_spec.lua:23>
 
@@ -235,6 +235,8 @@ struct TestDoublesTests {
                 ✗ is refused (3)
               in a finally
                 ✗ is refused (4)
+              in a before_each after one that resolved
+                ✗ is refused (5)
 
             Failures:
 
@@ -242,7 +244,7 @@ struct TestDoublesTests {
                  doubles/override_rules_spec.lua:16: override "string#word" (doubles/override_rules_spec.lua:16) was given no body: write override "…" { make = function() … end }
 
               2) an override > is refused once a child container lives
-                 doubles/override_rules_spec.lua:19: override "string#word": the test's container has built a child container already; override before resolving (at the start of the test, or in a before_each)
+                 doubles/override_rules_spec.lua:19: override "string#word": the test's container has built a child container already, and an override must come before anything is resolved; move it to the top of the test, and if a before_each resolves, override in a before_each registered before that one (for every test of the describe), or resolve in the tests instead of in that before_each
                    stack traceback:
                      doubles/override_rules_spec.lua:19: in function <doubles/override_rules_spec.lua:17>
 
@@ -256,7 +258,12 @@ struct TestDoublesTests {
                    stack traceback:
                      doubles/override_rules_spec.lua:28: in function <doubles/override_rules_spec.lua:28>
 
-            2 passed, 4 failed
+              5) in a before_each after one that resolved > is refused
+                 doubles/override_rules_spec.lua:33: in before_each: override "string#word": the test's container has built table#box already, and an override must come before anything is resolved; an earlier before_each (this describe's or an outer one's) resolved: register this before_each before that one
+                   stack traceback:
+                     doubles/override_rules_spec.lua:33: in function <doubles/override_rules_spec.lua:33>
+
+            2 passed, 5 failed
             """ + "\n", stderr: ""), "\(result)")
     }
 

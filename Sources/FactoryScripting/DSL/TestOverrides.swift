@@ -29,8 +29,12 @@ extension FactoryHost {
     /// end)
     /// ```
     ///
+    /// `inBeforeEach`: the override is in a `before_each` hook (the advice on
+    /// a refusal differs: the hook to move is another).
+    ///
     /// - Throws: a `LuaError`: `.runtime` when the test has no container or a factory is building, `.typeMismatch` for a body that is not a registration table; a `RegistryError` for a registration that cannot be made.
-    public func overrideInTest(_ testContainer: LuaValue, key: String, body: LuaValue, origin: Origin) throws {
+    public func overrideInTest(_ testContainer: LuaValue, key: String, body: LuaValue, origin: Origin,
+                               inBeforeEach: Bool = false) throws {
         guard case .userdata(let userdata) = testContainer, let script = userdata.object(as: ScriptContainer.self) else {
             throw LuaError(.runtime, "override \"\(key)\": this test has no container (give its describe or it a config, or run with --config)")
         }
@@ -48,8 +52,12 @@ extension FactoryHost {
             + current.openScopeNames.map { "scope '\($0)'" }
             + (current.hasLiveChildren ? ["a child container"] : [])
         guard kept.isEmpty else {
-            throw LuaError(.runtime, "override \"\(key)\": the test's container has built \(kept.prefix(3).joined(separator: ", "))"
-                           + "\(kept.count > 3 ? " and \(kept.count - 3) more" : "") already; override before resolving (at the start of the test, or in a before_each)")
+            let built = "override \"\(key)\": the test's container has built \(kept.prefix(3).joined(separator: ", "))"
+                + "\(kept.count > 3 ? " and \(kept.count - 3) more" : "") already, and an override must come before anything is resolved"
+            throw LuaError(.runtime, built + (inBeforeEach
+                ? "; an earlier before_each (this describe's or an outer one's) resolved: register this before_each before that one"
+                : "; move it to the top of the test, and if a before_each resolves, override in a before_each registered before "
+                  + "that one (for every test of the describe), or resolve in the tests instead of in that before_each"))
         }
         // An override says it overrides (a params-only one changes parameters).
         try table.rawSet("override", .boolean(true))

@@ -30,6 +30,7 @@ local tests = {}
 local running                         -- the test running now, if any
 local in_all = false                  -- a before_all or after_all hook is running (for the block, not the test)
 local in_cleanup = false              -- finish_test is running a test's cleanups and hooks
+local in_before_each = false          -- a test's before_each hook is running (not its body)
 local test_container                  -- the running test's container (nil without a config)
 
 -- describe, it, pending and the hooks declare tests: inside a running test
@@ -203,7 +204,8 @@ function override(key)
   unfinished_override = format("\"%s\" (%s:%d)", key, file, line)
   return function(body)
     unfinished_override = nil
-    local ok, err = pcall(override_registration, test_container, key, body, file, line)
+    local ok, err = pcall(override_registration, test_container, key, body, file, line,
+                          in_before_each and "before_each" or "test")
     if not ok then error(err, 2) end
   end
 end
@@ -930,7 +932,9 @@ local function run(index, container)
       entered[index] = started
       for _, hook in ipairs(block.before) do
         if failure then break end
+        in_before_each = true
         local ok, err = xpcall(hook, on_error, container)
+        in_before_each = false
         if not ok then failure = err; failure.phase = "before_each" end
       end
       if failure then break end

@@ -52,7 +52,8 @@ final class SpecFileSession {
             let overrideRegistration = try lua.frameFunction("override") { [unowned host] frame in
                 let key = try frame.string(2)
                 let origin = Origin(file: try frame.string(4), line: try frame.integer(5))
-                try host.overrideInTest(frame.value(1), key: key, body: frame.value(3), origin: origin)
+                try host.overrideInTest(frame.value(1), key: key, body: frame.value(3), origin: origin,
+                                        inBeforeEach: frame.isNoneOrNil(6) ? false : (try frame.string(6)) == "before_each")
                 return 0
             }
             let chunk = try lua.load(bytes: Array(testDSLSource.utf8), chunkName: "=[factoryhost test]")
