@@ -104,8 +104,18 @@ struct GraphSettings: Equatable {
                 writeToStandardError(unseen.map { "\(ProgramName.current): \($0)\n" }.joined())
                 DryDeclaration.finish(1)
             }
-            let rootKey = try root.map { try host.serviceKey(parsing: $0) }
             let names = configuration.map { [$0] } ?? host.registry.configurationNames
+            let rootKey: ServiceKey?
+            do {
+                rootKey = try root.map { try host.serviceKey(parsing: $0) }
+            } catch {
+                // Not a type: perhaps part of a registered key (Checkout for table#CheckoutViewModel).
+                guard let root else { throw error }
+                let keys = Set(names.flatMap { (try? host.registry.registrations(in: $0))?.map(\.key.description) ?? [] })
+                let nearest = NameSuggestion.nearest(to: root, among: keys.sorted())
+                guard !nearest.isEmpty else { throw error }
+                throw RegistryError(.missingRegistration, "no registration for \(root)", details: ["nearest: " + nearest.joined(separator: ", ")])
+            }
             guard !names.isEmpty else {
                 writeToStandardError("\(ProgramName.current): graph: the script declares no configuration\n")
                 DryDeclaration.finish(1)
@@ -129,6 +139,8 @@ struct GraphSettings: Equatable {
                 case .mermaid: print(graph.renderMermaid())
                 }
             }
+            // No configuration holds the root: the first one's error names the nearest keys.
+            if drawn == 0, let first = names.first { _ = try host.registry.graph(of: first, root: rootKey) }
         } catch {
             reportError(error)
             DryDeclaration.finish(1)

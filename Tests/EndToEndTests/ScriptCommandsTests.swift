@@ -116,8 +116,17 @@ struct ScriptCommandsTests {
                                      + "give --config NAME (the tree format draws each)\n"), "\(dot)")
         let typo = try CommandRunner.factoryhost(["graph", "cart.lua", "--config", "app", "--root", "table#crt"], in: directory)
         #expect(typo == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: no registration for table#crt in configuration 'app'\n  did you mean 'table#cart'?\n"), "\(typo)")
+        // A root no configuration holds is an error, with or without --config (it drew nothing, status 0).
+        let nowhere = try CommandRunner.factoryhost(["graph", "cart.lua", "--root", "table#carts"], in: directory)
+        #expect(nowhere == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: no registration for table#carts in configuration 'app'\n  did you mean 'table#cart'?\n"), "\(nowhere)")
+        // Part of a key that is not a type names the keys holding it.
+        let part = try CommandRunner.factoryhost(["graph", "cart.lua", "--root", "Cart"], in: directory)
+        #expect(part == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: no registration for Cart\n  nearest: table#cart\n"), "\(part)")
         let prefix = try CommandRunner.factoryhost(["graph", "cart.lua", "--config", "app", "--root", "Checkout"], in: directory)
-        #expect(prefix.status == 1 && prefix.stderr.hasPrefix("factoryhost: unknown type 'Checkout' (nearest: CheckoutViewModel)"), "\(prefix)")
+        #expect(prefix == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: no registration for Checkout\n  nearest: CheckoutViewModel\n"), "\(prefix)")
+        // Neither a type nor part of a key: the unknown type's own message.
+        let neither = try CommandRunner.factoryhost(["graph", "cart.lua", "--root", "Zebra"], in: directory)
+        #expect(neither.status == 1 && neither.stderr.hasPrefix("factoryhost: unknown type 'Zebra'"), "\(neither)")
     }
 
     @Test func graphPrintsTreeDotAndJSON() throws {

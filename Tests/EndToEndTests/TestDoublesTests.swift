@@ -259,7 +259,7 @@ struct TestDoublesTests {
                      doubles/override_rules_spec.lua:28: in function <doubles/override_rules_spec.lua:28>
 
               5) in a before_each after one that resolved > is refused
-                 doubles/override_rules_spec.lua:33: in before_each: override "string#word": the test's container has built table#box already, and an override must come before anything is resolved; an earlier before_each (this describe's or an outer one's) resolved: register this before_each before that one
+                 doubles/override_rules_spec.lua:33: in before_each: override "string#word": the test's container has built table#box already, and an override must come before anything is resolved; an earlier before_each (this describe's or an outer one's) resolved: register this before_each before that one (in the same describe), or resolve in the tests instead of in that before_each
                    stack traceback:
                      doubles/override_rules_spec.lua:33: in function <doubles/override_rules_spec.lua:33>
 

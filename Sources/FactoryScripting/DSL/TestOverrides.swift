@@ -55,7 +55,8 @@ extension FactoryHost {
             let built = "override \"\(key)\": the test's container has built \(kept.prefix(3).joined(separator: ", "))"
                 + "\(kept.count > 3 ? " and \(kept.count - 3) more" : "") already, and an override must come before anything is resolved"
             throw LuaError(.runtime, built + (inBeforeEach
-                ? "; an earlier before_each (this describe's or an outer one's) resolved: register this before_each before that one"
+                ? "; an earlier before_each (this describe's or an outer one's) resolved: register this before_each before that one "
+                  + "(in the same describe), or resolve in the tests instead of in that before_each"
                 : "; move it to the top of the test, and if a before_each resolves, override in a before_each registered before "
                   + "that one (for every test of the describe), or resolve in the tests instead of in that before_each"))
         }
