@@ -55,6 +55,14 @@ struct ProjectFileTests {
         #expect(missing.status == 1 && missing.stdout.contains("module 'composition' not found"), "\(missing)")
         let root = try Self.makeProject()
         defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        // Another user's project file (left in a shared folder, say) is passed over.
+        if geteuid() == 0 {
+            let file = root.appendingPathComponent(".factoryhost.lua").path
+            #expect(chown(file, 12345, 12345) == 0)
+            let foreign = try CommandRunner.factoryhost(["run", "tools/show.lua"], in: root)
+            #expect(foreign.status == 1 && foreign.stderr.contains("module 'composition' not found"), "\(foreign)")
+            #expect(chown(file, 0, 0) == 0)
+        }
         // Untrusted code: a planted project file is not read.
         let sandboxed = try CommandRunner.factoryhost(["run", "--sandbox", "tools/show.lua"], in: root)
         #expect(sandboxed.status == 1 && sandboxed.stderr.contains("module 'composition' not found"), "\(sandboxed)")

@@ -13,7 +13,8 @@ import LuaBridge
 /// ```
 ///
 /// It is found by looking up from the script's folder (the working directory
-/// for a script read from standard input), the nearest one winning; it is plain
+/// for a script read from standard input), the nearest one winning — one owned
+/// by another user than the caller (or root) is passed over; it is plain
 /// data, read with no library and a time limit, in a state of its own.
 /// A sandboxed host reads none: a folder holding an untrusted script could hold one too.
 public struct ProjectFile: Equatable, Sendable {
@@ -42,7 +43,7 @@ public struct ProjectFile: Equatable, Sendable {
         // At most a path's depth of steps: each drops one component.
         while true {
             let file = (absolute == "/" ? "" : absolute) + "/" + name
-            if Directory.isRegularFile(file) {
+            if Directory.isRegularFile(file) && isTrusted(file) {
                 let root = relative(absolute, to: cwd)
                 return (root == "./" ? name : root + name, root)
             }
@@ -95,6 +96,15 @@ public struct ProjectFile: Equatable, Sendable {
             return joined.hasSuffix("/") ? joined : joined + "/"
         }
         return ProjectFile(path: path, moduleDirectories: directories)
+    }
+
+    /// Whether the file is the user's own (or root's), as git asks of a repository:
+    /// one that another user left in a shared folder (`/tmp/.factoryhost.lua`) is
+    /// passed over, so it cannot point `require` at modules of its choosing.
+    static func isTrusted(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return info.st_uid == geteuid() || info.st_uid == 0
     }
 
     /// The working directory, or `/` when it cannot be read.
