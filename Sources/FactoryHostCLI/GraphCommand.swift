@@ -128,8 +128,9 @@ struct GraphSettings: Equatable {
             var drawn = 0
             for name in names {
                 // With --root and several configurations, those without the key are left out.
-                if names.count > 1, let rootKey, (try? host.registry.graph(of: name, root: rootKey)) == nil { continue }
-                let graph = try host.registry.graph(of: name, root: rootKey)
+                let several = names.count > 1 && rootKey != nil
+                guard let graph = several ? try? host.registry.graph(of: name, root: rootKey)
+                                          : try host.registry.graph(of: name, root: rootKey) else { continue }
                 if names.count > 1 { print((drawn > 0 ? "\n" : "") + "configuration '\(name)':") }
                 drawn += 1
                 switch format {

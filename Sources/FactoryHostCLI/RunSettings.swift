@@ -21,8 +21,7 @@ struct RunSettings: Equatable {
         do {
             host = try setup.makeHost { runner.applyLimits(to: $0) }   // Lua plugins run under them too
             // The project's modules (.factoryhost.lua); the script's own folder is the runner's to add.
-            let path = runner.commandLine.indices.contains(runner.scriptIndex) ? runner.scriptPath : "-"
-            try host.addProjectModuleDirectories(forScriptIn: path == "-" ? "./" : path.lastIndex(of: "/").map { String(path[...$0]) } ?? "./")
+            try host.addProjectModuleDirectories(forScript: runner.commandLine.indices.contains(runner.scriptIndex) ? runner.scriptPath : "-")
         } catch {
             reportError(error)
             ScriptRunner.exitWithoutFinalizers(1)

@@ -134,7 +134,7 @@ public final class REPLSession {
         defer { lua.interruptOnControlC(false) }
         for prelude in settings.preludes { try prelude.run(in: lua) }
         // The project's modules: the script's project, or the working directory's.
-        if settings.script == nil || settings.script == "-" { try host.addProjectModuleDirectories(forScriptIn: "./") }
+        if settings.script == nil || settings.script == "-" { try host.addProjectModuleDirectories(forScript: "-") }
         if let script = settings.script {
             if script != "-" { try host.addModuleDirectory(of: script) }
             let arg = try lua.newTable(arrayCapacity: settings.arguments.count, hashCapacity: 1)

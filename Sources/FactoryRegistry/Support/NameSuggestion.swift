@@ -23,9 +23,7 @@ public enum NameSuggestion {
         for candidate in names where candidate != name && candidate.utf8.count <= 128 {
             let lowered = Array(candidate.lowercased())
             let distance = editDistance(target, lowered)
-            let likely = distance <= max(1, target.count / 3)
-                || (distance == 2 && target.count > 2 && target.first == lowered.first)
-            guard likely else { continue }
+            guard isLikelyTypo(distance, of: target, for: lowered) else { continue }
             if let current = best, (current.distance, current.name) <= (distance, candidate) { continue }
             best = (candidate, distance)
         }
@@ -48,29 +46,60 @@ public enum NameSuggestion {
     /// NameSuggestion.nearest(to: "Checkout", among: ["CheckoutViewModel", "Cart"])   // ["CheckoutViewModel"]
     /// ```
     public static func nearest(to name: String, among names: some Sequence<String>, limit: Int = 3) -> [String] {
-        guard name.utf8.count <= 64, !name.isEmpty else { return [] }
+        near(name, among: names, limit: limit).nearest
+    }
+
+    /// What to say of an unknown `name`: `did you mean 'x'?` when a likely typo
+    /// (as ``closest(to:among:)`` finds it) is the nearest, else `nearest: a, b`;
+    /// nil when nothing is near.
+    ///
+    /// ```swift
+    /// NameSuggestion.hint(for: "table#crt", among: ["table#cart"])     // "did you mean 'table#cart'?"
+    /// NameSuggestion.hint(for: "Checkout", among: ["CheckoutViewModel"])  // "nearest: CheckoutViewModel"
+    /// ```
+    public static func hint(for name: String, among names: some Sequence<String>) -> String? {
+        let found = near(name, among: names, limit: 3)
+        if let typo = found.typo { return "did you mean '\(typo)'?" }
+        return found.nearest.isEmpty ? nil : "nearest: " + found.nearest.joined(separator: ", ")
+    }
+
+    /// The names near `name` (typos first, then related names), and the likely typo
+    /// ``closest(to:among:)`` would name, in one walk.
+    public static func near(_ name: String, among names: some Sequence<String>, limit: Int) -> (typo: String?, nearest: [String]) {
+        guard name.utf8.count <= 64, !name.isEmpty else { return (nil, []) }
         let target = Array(name.lowercased()), lowered = name.lowercased()
         var typos: [(Int, String)] = [], related: [(Int, String)] = []
-        var candidates = 0
-        for candidate in names where candidate != name && candidate.utf8.count <= 128 {
-            candidates += 1
+        var seen = 0
+        for candidate in names {
+            seen += 1
+            guard candidate != name && candidate.utf8.count <= 128 else { continue }
             let other = candidate.lowercased()
-            if other.contains(lowered) || (other.count >= 3 && lowered.contains(other)) {
-                related.append((abs(other.count - lowered.count), candidate))
-            } else if candidates <= maximumCandidates {
-                let distance = editDistance(target, Array(other))
-                if distance <= max(1, target.count / 3) || (distance == 2 && target.count > 2 && target.first == other.first) {
+            if seen <= maximumCandidates {
+                let characters = Array(other)
+                let distance = editDistance(target, characters)
+                if isLikelyTypo(distance, of: target, for: characters) {
                     typos.append((distance, candidate))
+                    continue
                 }
             }
+            if other.contains(lowered) || (other.count >= 3 && lowered.contains(other)) {
+                related.append((abs(other.count - lowered.count), candidate))
+            }
         }
-        let ordered = typos.sorted { ($0.0, $0.1) < ($1.0, $1.1) } + related.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
+        typos.sort { ($0.0, $0.1) < ($1.0, $1.1) }
         var result: [String] = []
-        for (_, candidate) in ordered where !result.contains(candidate) {
+        for (_, candidate) in typos + related.sorted(by: { ($0.0, $0.1) < ($1.0, $1.1) }) where !result.contains(candidate) {
             result.append(candidate)
             if result.count == limit { break }
         }
-        return result
+        // As closest: among more names than it weighs, no guess.
+        return (seen <= maximumCandidates ? typos.first?.1 : nil, result)
+    }
+
+    /// Whether `other` is `target` (both lowercased) mistyped: a third of its
+    /// length in edits, or two that keep its first letter.
+    private static func isLikelyTypo(_ distance: Int, of target: [Character], for other: [Character]) -> Bool {
+        distance <= max(1, target.count / 3) || (distance == 2 && target.count > 2 && target.first == other.first)
     }
 
     /// Levenshtein distance.

@@ -91,11 +91,8 @@ extension Registry {
         var starts: [Int]
         if let root {
             guard let index = plan.index.find(root) else {
-                let keys = plan.registrations.lazy.map(\.name)
-                let nearest = NameSuggestion.nearest(to: root.description, among: keys)
-                let hint = nearest.isEmpty ? [] : NameSuggestion.closest(to: root.description, among: keys) == nearest[0]
-                    ? ["did you mean '\(nearest[0])'?"] : ["nearest: " + nearest.joined(separator: ", ")]
-                throw RegistryError(.missingRegistration, "no registration for \(root)", configuration: name, details: hint)
+                let hint = NameSuggestion.hint(for: root.description, among: plan.registrations.lazy.map(\.name))
+                throw RegistryError(.missingRegistration, "no registration for \(root)", configuration: name, details: hint.map { [$0] } ?? [])
             }
             starts = [index]
         } else {

@@ -99,7 +99,7 @@ extension FactoryHost {
         var source: [UInt8]
         do {
             try beginDryRun()
-            if path != "-" { try addModuleDirectory(of: path) } else { try addProjectModuleDirectories(forScriptIn: "./") }
+            if path != "-" { try addModuleDirectory(of: path) } else { try addProjectModuleDirectories(forScript: "-") }
             source = try given ?? Self.readSource(path)
             if isSpec { try installSpecStubs() }
         } catch {

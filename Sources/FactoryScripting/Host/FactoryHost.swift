@@ -540,22 +540,28 @@ public final class FactoryHost {
     ///
     /// - Throws: a `LuaError` when the host's Lua state refuses (out of memory, say), or the project file is bad.
     public func addModuleDirectory(of path: String) throws {
-        let dir = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "./"
-        try appendModulePath(dir)
-        try addProjectModuleDirectories(forScriptIn: dir)
+        try appendModulePath(Self.folder(ofScript: path))
+        try addProjectModuleDirectories(forScript: path)
     }
 
-    /// Lets scripts `require` the modules of the project that governs a script
-    /// in `directory` (the nearest ``ProjectFile`` there or above); nothing in a sandboxed host.
+    /// Lets scripts `require` the modules of the project that governs the script
+    /// at `path` (`-`, standard input: the working directory's) — the nearest
+    /// ``ProjectFile`` in its folder or above; nothing in a sandboxed host.
     ///
     /// ```swift
-    /// try host.addProjectModuleDirectories(forScriptIn: "spec/")   // finds ./.factoryhost.lua: require "composition" works
+    /// try host.addProjectModuleDirectories(forScript: "spec/cart_spec.lua")   // finds ./.factoryhost.lua
     /// ```
     ///
     /// - Throws: a `LuaError` naming the project file when it is bad, or when the host's Lua state refuses.
-    public func addProjectModuleDirectories(forScriptIn directory: String) throws {
-        guard !isSandboxed, let project = try ProjectFile.governing(directory: directory) else { return }
+    public func addProjectModuleDirectories(forScript path: String) throws {
+        guard !isSandboxed,
+              let project = try ProjectFile.governing(directory: path == "-" ? "./" : Self.folder(ofScript: path)) else { return }
         for folder in project.moduleDirectories { try appendModulePath(folder) }
+    }
+
+    /// The folder of the script at `path`, ending in `/` (`./` for a bare name).
+    private static func folder(ofScript path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[...$0]) } ?? "./"
     }
 
     /// Appends `dir?.lua;dir?/init.lua` to `package.path` unless it is there.

@@ -91,10 +91,8 @@ public final class TypeCatalog {
     /// declare a type of one's own — never the whole list (`factoryhost types` lists it).
     func unknownTypeMessage(_ name: String) -> String {
         let named = types.keys
-        let nearest = NameSuggestion.nearest(to: name, among: named)
-        if let first = nearest.first, NameSuggestion.closest(to: name, among: named) == first {
-            return "unknown type '\(name)', did you mean '\(first)'?"
-        }
+        let (typo, nearest) = NameSuggestion.near(name, among: named, limit: 3)
+        if let typo { return "unknown type '\(name)', did you mean '\(typo)'?" }
         let printable = name.utf8.count <= 64 && name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
         var text = "unknown type '\(name.prefix(80))'"
         if !nearest.isEmpty { text += " (nearest: \(nearest.joined(separator: ", ")))" }
