@@ -75,6 +75,9 @@ struct ProjectFileTests {
         ("return { modules = { 'a;b' } }", "project file ../.factoryhost.lua: 'modules' entry #1 must be a folder's path (text without ';' or '?')"),
         ("while true do end", "project file ../.factoryhost.lua: ../.factoryhost.lua:1: time limit exceeded"),
         ("return {", "project file ../.factoryhost.lua: ../.factoryhost.lua:1: unexpected symbol near <eof>"),
+        ("return { modules = { 'lib' }, [1] = 'x' }", "project file ../.factoryhost.lua: unknown key [1] (it takes: modules)"),
+        ("local t = {} for i = 1, 300 do t[i] = 'd' .. i end return { modules = t }",
+         "project file ../.factoryhost.lua: 'modules' lists 300 folders (at most 256)"),
         ("return os.exit(0)", "project file ../.factoryhost.lua: ../.factoryhost.lua:1: attempt to index a nil value (global 'os')"),
     ])
     func aBadProjectFileIsAnErrorNamingIt(text: String, message: String) throws {

@@ -105,6 +105,9 @@ struct ScriptCommandsTests {
             """.write(to: directory.appendingPathComponent("cart.lua"), atomically: true, encoding: .utf8)
         try "configuration \"solo\" { register \"table#x\" { make = function() return {} end } }\n"
             .write(to: directory.appendingPathComponent("solo.lua"), atomically: true, encoding: .utf8)
+        try "print('no configurations')\n".write(to: directory.appendingPathComponent("none.lua"), atomically: true, encoding: .utf8)
+        let none = try CommandRunner.factoryhost(["graph", "none.lua"], in: directory)
+        #expect(none == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: graph: the script declares no configuration\n"), "\(none)")
         let solo = try CommandRunner.factoryhost(["graph", "solo.lua"], in: directory)
         #expect(solo == ProcessResult(status: 0, stdout: "table#x [transient] solo.lua:1\n", stderr: ""), "\(solo)")
         let each = try CommandRunner.factoryhost(["graph", "cart.lua", "--root", "table#fake"], in: directory)

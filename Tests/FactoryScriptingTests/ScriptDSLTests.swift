@@ -218,6 +218,18 @@ struct ScriptDSLTests {
         let text = message { try host.run("container('app'):resolve('table#bad')", name: "x.lua") }
         #expect(text.components(separatedBy: "\n")[0] == "x.lua:1: the factory for table#bad failed: ok.lua:10: "
                 + "make's deps have no \"cahce\", did you mean 'cache'? (declared: cache) in configuration 'app'", "\(text)")
+        // A huge name is cut in the message; a name that is not text reads nil, as for any table.
+        try host.run("""
+            configuration 'big' {
+              register 'table#c' { make = function() return {} end },
+              register 'table#t' { deps = { cache = 'table#c' }, make = function(d)
+                assert(d[true] == nil and d[2.5] == nil)
+                return { d[('x'):rep(1000000)] }
+              end },
+            }
+            """, name: "big.lua")
+        let huge = message { try host.run("container('big'):resolve('table#t')", name: "y.lua") }
+        #expect(huge.count < 1_000 && huge.contains("make's deps have no \"xxxx") && huge.contains("...\" (declared: cache)"), "\(huge.prefix(300))")
     }
 
     /// Two modules may both declare the scope they share.

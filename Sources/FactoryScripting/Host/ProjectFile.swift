@@ -70,7 +70,7 @@ public struct ProjectFile: Equatable, Sendable {
         try table.forEachPair { key, value in
             guard case .string(let keyText) = key, keyText.bytes == Array("modules".utf8) else {
                 guard case .string(let text) = key else {
-                    throw LuaError(.typeMismatch, "project file \(path): a \(key.typeName) key (it takes: modules)")
+                    throw LuaError(.typeMismatch, "project file \(path): unknown key \(describeKey(key)) (it takes: modules)")
                 }
                 let suggestion = (try? text.string()).map { NameSuggestion.didYouMean($0, among: ["modules"]) } ?? ""
                 throw LuaError(.typeMismatch, "project file \(path): unknown key \(text.literal.prefix(80))\(suggestion) (it takes: modules)")
