@@ -150,12 +150,18 @@ extension REPLSession {
         do {
             let value = try self.value(of: expression)
             var lines = [pretty(value)]
-            if case .userdata(let userdata) = value, let object = userdata.object(as: AnyObject.self) {
-                if let origin = origin(of: object) {
+            let isObject: Bool
+            switch value {
+            case .userdata(let userdata): isObject = userdata.object(as: AnyObject.self) != nil
+            case .table: isObject = true          // a table a Lua factory built, or a plain one
+            default: isObject = false
+            }
+            if isObject {
+                if let origin = origin(of: value) {
                     lines.append("registration: \(REPLSession.describe(origin.registration))")
                     var held = origin.container.map { "held by: a container of '\($0.configuration)'" } ?? "held by: nothing (transient)"
                     if let scope = origin.scope { held += ", in its open '\(scope.name)' scope" }
-                    if origin.container?.holder(of: object) == nil { held = "held by: nothing (transient: each resolve makes a new one)" }
+                    if !origin.isHeld { held = "held by: nothing (transient: each resolve makes a new one)" }
                     lines.append(held)
                     if !origin.registration.dependencies.isEmpty {
                         // What it was given: the live instance where the container holds one.
@@ -175,10 +181,12 @@ extension REPLSession {
                             lines.append("  \(label)\(dependency.key) = \(shown)")
                         }
                     }
-                } else {
+                } else if case .userdata = value {
                     lines.append("registration: unknown (not resolved at this prompt, and not held by the current container)")
+                } else {
+                    lines.append("registration: none known (a plain table: not built by a factory resolved at this prompt, nor held by the current container)")
                 }
-                if let members = host.types.members(ofClass: userdata.typeName) {
+                if case .userdata(let userdata) = value, let members = host.types.members(ofClass: userdata.typeName) {
                     if !members.methods.isEmpty { lines.append("methods: " + members.methods.sorted().joined(separator: ", ")) }
                     if !members.properties.isEmpty { lines.append("properties: " + members.properties.joined(separator: ", ")) }
                 }

@@ -61,6 +61,11 @@ public final class REPLSession {
     var lastContainer: WeakContainer?
     /// Where objects resolved at the prompt came from (weak).
     private var origins: [ObjectIdentifier: (object: WeakObject, registration: Registration, container: WeakContainer)] = [:]
+    /// Where tables built by Lua factories came from, by number: the Lua
+    /// half's weak-keyed `built` table maps each table to its number (a
+    /// table's Swift wrapper is made anew each time; the table stays).
+    private var tableOrigins: [Int: (registration: Registration, container: WeakContainer)] = [:]
+    private var nextTableOrigin = 0
     /// Where output goes (standard output / error by default).
     let output: REPLOutput
 
@@ -162,6 +167,7 @@ public final class REPLSession {
             guard let self else { return }
             self.lastContainer = WeakContainer(container)
             guard let registration, Swift.type(of: value) is AnyClass else { return }
+            if let table = value as? LuaTable { return self.remember(table, builtBy: registration, in: container) }
             let object = value as AnyObject
             if self.origins.count > 4096 { self.origins = self.origins.filter { $0.value.object.object != nil } }
             self.origins[ObjectIdentifier(object)] = (WeakObject(object), registration, WeakContainer(container))
@@ -178,7 +184,7 @@ public final class REPLSession {
     /// and history stay with the new session (locals are dropped: they may
     /// hold objects of the old host). Returns what changed.
     public func reload() throws -> RegistrationChanges {
-        let before = try Self.registrationSummary(host)
+        let before = try Self.registrationSummary(host, library: library)
         let configuration = host.defaultConfiguration
         let (newHost, newLibrary) = try Self.start(settings)
         try newHost.installPendingPlugins()         // what `:use` and the summary read include the plugins'
@@ -194,7 +200,7 @@ public final class REPLSession {
         if let configuration, newHost.registry.configuration(configuration) != nil { newHost.defaultConfiguration = configuration }
         old.lua.stopGarbageCollector()
         retiredHosts.append(old)
-        return RegistrationChanges(before: before, after: try Self.registrationSummary(newHost))
+        return RegistrationChanges(before: before, after: try Self.registrationSummary(newHost, library: newLibrary))
     }
 
     // MARK: Evaluating
@@ -296,6 +302,13 @@ public final class REPLSession {
     /// For the pretty printer: a Swift object's type, where it came from, and
     /// its exported properties (`{ type = …, origin = …, properties = { names } }`).
     func description(of value: LuaValue, in host: FactoryHost) throws -> LuaValue {
+        if case .table = value {
+            // A table a Lua factory built: where it came from (the printer shows the table itself).
+            guard let origin = origin(of: value) else { return .nil }
+            let table = try host.lua.newTable(hashCapacity: 1)
+            try table.rawSet("origin", LuaValue(origin.text))
+            return .table(table)
+        }
         guard case .userdata(let userdata) = value, let object = userdata.object(as: AnyObject.self),
               let members = host.types.members(ofClass: userdata.typeName) else { return .nil }
         let table = try host.lua.newTable(hashCapacity: 3)
@@ -309,17 +322,69 @@ public final class REPLSession {
 
     /// Where `object` came from: the registration that built it and the
     /// container (and open scope) holding it, if the session knows.
-    func origin(of object: AnyObject) -> (registration: Registration, container: Container?, scope: ScopeHandle?, text: String)? {
+    func origin(of object: AnyObject) -> ObjectOrigin? {
         if let entry = origins[ObjectIdentifier(object)], entry.object.object === object {
-            let container = entry.container.container
-            let scope = container?.holder(of: object)?.scope
-            return (entry.registration, container, scope, Self.describe(entry.registration, scope: scope))
+            return origin(entry.registration, entry.container.container) { ($0 as AnyObject) === object }
         }
+        return origin(held: { ($0 as AnyObject) === object })
+    }
+
+    /// The same for a value at the prompt: a Swift object, or a table a Lua
+    /// factory built (nil for anything else).
+    func origin(of value: LuaValue) -> ObjectOrigin? {
+        switch value {
+        case .userdata(let userdata):
+            return userdata.object(as: AnyObject.self).flatMap { origin(of: $0) }
+        case .table(let table):
+            let same = Self.sameTable(table)
+            if case .integer(let number)? = try? builtTables?.rawGet(.table(table)), let entry = tableOrigins[Int(number)] {
+                return origin(entry.registration, entry.container.container, same)
+            }
+            return origin(held: same)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether a live instance is `table` (by its address in Lua).
+    static func sameTable(_ table: LuaTable) -> (Any) -> Bool {
+        { ($0 as? LuaTable)?.identity == table.identity }
+    }
+
+    private func origin(_ registration: Registration, _ container: Container?, _ same: (Any) -> Bool) -> ObjectOrigin {
+        let scope = container?.holder(where: same)?.scope
+        return ObjectOrigin(registration: registration, container: container, scope: scope,
+                            isHeld: container?.holder(where: same) != nil, text: Self.describe(registration, scope: scope))
+    }
+
+    /// An instance the current (or last used) container holds.
+    private func origin(held same: (Any) -> Bool) -> ObjectOrigin? {
         for container in [host.currentContainer, lastContainer?.container].compactMap({ $0 }) {
-            if let (live, scope) = container.holder(of: object) {
-                return (live.registration, container, scope, Self.describe(live.registration, scope: scope))
+            if let (live, scope) = container.holder(where: same) {
+                return ObjectOrigin(registration: live.registration, container: container, scope: scope, isHeld: true,
+                                    text: Self.describe(live.registration, scope: scope))
             }
         }
+        return nil
+    }
+
+    /// Notes that a Lua factory of `registration` built `table` (in the Lua
+    /// half's weak-keyed `built`, so that a collected table is forgotten).
+    private func remember(_ table: LuaTable, builtBy registration: Registration, in container: Container) {
+        guard let builtTables else { return }
+        if tableOrigins.count >= 4096 {
+            // The oldest half goes (a singleton among them is still found through its container).
+            let kept = tableOrigins.keys.sorted().suffix(2048)
+            tableOrigins = tableOrigins.filter { kept.contains($0.key) }
+        }
+        nextTableOrigin += 1
+        guard (try? builtTables.rawSet(.table(table), .integer(nextTableOrigin))) != nil else { return }
+        tableOrigins[nextTableOrigin] = (registration, WeakContainer(container))
+    }
+
+    /// The Lua half's weak-keyed table of built tables.
+    private var builtTables: LuaTable? {
+        if case .table(let built)? = try? library.rawGet("built") { return built }
         return nil
     }
 
@@ -397,16 +462,44 @@ public final class REPLSession {
         return table
     }
 
-    static func registrationSummary(_ host: FactoryHost) throws -> [String: String] {
+    /// Each registration (`configuration: key`) by what it is made of:
+    /// scope, dependencies, arguments, values, each parameter's value and
+    /// `make`'s code (through the Lua half's `fingerprint`), for `:reload`.
+    static func registrationSummary(_ host: FactoryHost, library: LuaTable) throws -> [String: RegistrationChanges.Aspects] {
         try host.installPendingPlugins()          // the plugins' registrations are the session's too
-        var summary: [String: String] = [:]
+        let fingerprint: LuaFunction? = if case .function(let function)? = try? library.rawGet("fingerprint") { function } else { nil }
+        func print(_ value: LuaValue) -> String? {
+            guard let fingerprint, case .string(let text)? = try? fingerprint.call(value).first else { return nil }
+            return text.description
+        }
+        var summary: [String: RegistrationChanges.Aspects] = [:]
         for name in host.registry.configurationNames {
             for registration in host.registry.configuration(name)?.registrations ?? [] {
-                summary["\(name): \(registration.key)"] = "[\(registration.scope)] deps \(registration.dependencies.map(\.description).joined(separator: ", "))"
+                var aspects = RegistrationChanges.Aspects()
+                aspects.scope = "\(registration.scope)"
+                aspects.dependencies = registration.dependencies.map(\.description).joined(separator: ", ")
+                aspects.arguments = registration.arguments.map { "\($0.name): \($0.type)" }.joined(separator: ", ")
+                aspects.values = registration.values.map(\.description).joined(separator: ", ")
+                if let parts = host.scriptParts(of: registration) {
+                    aspects.make = print(.function(parts.make))
+                    for parameter in parts.parameters { aspects.parameters[parameter.name] = print(parameter.value) ?? "?" }
+                }
+                summary["\(name): \(registration.key)"] = aspects
             }
         }
         return summary
     }
+}
+
+/// Where an object at the prompt came from: the registration that built it,
+/// the container (and open scope) that holds it, and that as text.
+struct ObjectOrigin {
+    let registration: Registration
+    let container: Container?
+    let scope: ScopeHandle?
+    /// Whether the container (or one of its open scopes) holds it: false for a transient.
+    let isHeld: Bool
+    let text: String
 }
 
 final class WeakObject {

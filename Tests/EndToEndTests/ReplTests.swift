@@ -207,6 +207,79 @@ struct ReplPipedTests {
         }
     }
 
+    /// `:reload` names what changed inside a registration — a parameter's
+    /// value, `make`'s body, the scope — and a function that only moved is no
+    /// change (#37: it said "no registration changed").
+    @Test func reloadNamesWhatChangedInARegistration() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("fh-repl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        try Data("""
+            configuration "app" {
+              register "string#greeting" { params = { word = "hi", shout = function(s) return s end }, make = function(d) return d.word end },
+              register "table#a" { make = function() return {} end },
+            }
+            """.utf8).write(to: work.appendingPathComponent("live.lua"))
+        try Data("""
+            configuration "app" {
+              register "string#greeting" { params = { word = "hello", shout = function(s) return s:upper() end }, make = function(d) return d.word .. "!" end },
+
+              register "table#a" { scope = "singleton", make = function() return {} end },
+            }
+            """.utf8).write(to: work.appendingPathComponent("next.lua"))
+        let input = """
+            local f = io.open("next.lua") local text = f:read("a") f:close() f = io.open("live.lua", "w") f:write(text) f:close()
+            :reload
+            :reload
+            """
+        let result = try CommandRunner.factoryhost(["repl", "live.lua"], in: work, input: input + "\n", killAfter: 30)
+        #expect(result == ProcessResult(status: 0, stdout: """
+            reloaded live.lua
+            changed: app: string#greeting (parameter shout; parameter word "hi" → "hello"; make's body)
+            changed: app: table#a (scope transient → singleton)
+            reloaded live.lua
+            no registration changed
+
+            """, stderr: ""), "\(result)")
+    }
+
+    /// A table a Lua factory built is shown as a Swift object is: where it
+    /// came from, what holds it, what it was given (#37). A plain table has none.
+    @Test func luaBuiltObjectsSayWhereTheyCameFrom() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("fh-repl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        try Data("""
+            configuration "app" {
+              register "table#Clock" { scope = "singleton", make = function() return { now = 1 } end },
+              register "table#Cart" { deps = { clock = "table#Clock" }, make = function(d) return { clock = d.clock } end },
+            }
+            """.utf8).write(to: work.appendingPathComponent("shop.lua"))
+        let input = """
+            c = container "app"
+            cart = c:resolve "table#Cart"
+            cart
+            :inspect cart
+            :inspect c:resolve "table#Clock"
+            :inspect { 1 }
+            """
+        let result = try CommandRunner.factoryhost(["repl", "shop.lua"], in: work, input: input + "\n", killAfter: 30)
+        #expect(result == ProcessResult(status: 0, stdout: """
+            { clock = { now = 1 } }  -- table#Cart [transient] in 'app', shop.lua:3
+            { clock = { now = 1 } }  -- table#Cart [transient] in 'app', shop.lua:3
+            registration: table#Cart [transient] in 'app', shop.lua:3
+            held by: nothing (transient: each resolve makes a new one)
+            given:
+              clock: table#Clock = { now = 1 }
+            { now = 1 }  -- table#Clock [singleton] in 'app', shop.lua:2
+            registration: table#Clock [singleton] in 'app', shop.lua:2
+            held by: a container of 'app'
+            { 1 }
+            registration: none known (a plain table: not built by a factory resolved at this prompt, nor held by the current container)
+
+            """, stderr: ""), "\(result)")
+    }
+
     @Test func reloadSaysWhatChanged() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("fh-repl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

@@ -79,6 +79,38 @@ local function use(name)
   return loaded
 end
 
+-- What `:reload` compares of a make function or a parameter's value between
+-- two runs of the script: a Lua function's code without its lines or names
+-- (moving a function is no change), a table's contents (to a depth), a
+-- scalar as it is. Userdata and threads differ from run to run by nature:
+-- their type only. nil: cannot be compared.
+local dump = string.dump
+local function fingerprint(value, depth)
+  local kind = type(value)
+  if kind == "function" then
+    if not dump then return nil end
+    local ok, code = pcall(dump, value, true)
+    if ok then return "function " .. code end
+    return tostring(value)                   -- a C function: its address, the same in each run
+  elseif kind == "table" then
+    depth = depth or 0
+    if depth >= 3 then return "{…}" end
+    local items, count = {}, 0
+    for key, item in next, value do
+      count = count + 1
+      if count > 200 then items[#items + 1] = "…"; break end
+      items[#items + 1] = (fingerprint(key, depth + 1) or "?") .. "=" .. (fingerprint(item, depth + 1) or "?")
+    end
+    table.sort(items)
+    return "{" .. table.concat(items, ",") .. "}"
+  elseif kind == "string" then
+    return format("%q", value)
+  elseif kind == "userdata" or kind == "thread" then
+    return kind
+  end
+  return tostring(value)
+end
+
 -- A prompt chunk compiled in the REPL's environment.
 local function compile(code, name)
   return load(code, name or "=stdin", "t", env)
@@ -105,4 +137,8 @@ return {
   show = function(...) return use("printer").show(...) end,
   complete = function(...) return use("completion").complete(...) end,
   reset = function() prompt_locals.values, prompt_locals.declared = {}, {} end,
+  fingerprint = fingerprint,
+  -- Tables Lua factories built at the prompt, each to the number Swift keeps
+  -- its registration under (weak keys: a collected table is forgotten).
+  built = setmetatable({}, { __mode = "k" }),
 }

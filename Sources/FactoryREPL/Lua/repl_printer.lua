@@ -101,10 +101,13 @@ pretty = function(value, depth, seen, indent)
   local total = count + #keys
   if total > MAX_ITEMS then parts[#parts + 1] = format("… (%d more)", total - MAX_ITEMS) end
   seen[value] = nil
-  if #parts == 0 then return "{}" end
+  -- A table a Lua factory built says where it came from, as a Swift object does.
+  local info = depth == 0 and show_origins and describe(value)
+  local tail = info and info.origin and ("  -- " .. info.origin) or ""
+  if #parts == 0 then return "{}" .. tail end
   local one = "{ " .. concat(parts, ", ") .. " }"
-  if #one + #indent <= WIDTH and not one:find("\n") then return one end
-  return "{\n" .. indent .. "  " .. concat(parts, ",\n" .. indent .. "  ") .. "\n" .. indent .. "}"
+  if #one + #indent <= WIDTH and not one:find("\n") then return one .. tail end
+  return "{" .. tail .. "\n" .. indent .. "  " .. concat(parts, ",\n" .. indent .. "  ") .. "\n" .. indent .. "}"
 end
 
 -- A value that cannot be pretty-printed (its __tostring fails, say): its

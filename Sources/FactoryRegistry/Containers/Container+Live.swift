@@ -27,9 +27,20 @@ extension Container {
     /// The live instance `object` is (compared by identity), with where it is
     /// held: nil for the container itself, else the open scope holding it.
     public func holder(of object: AnyObject) -> (instance: LiveInstance, scope: ScopeHandle?)? {
-        for live in liveSingletons() where (live.instance as AnyObject) === object { return (live, nil) }
+        holder { ($0 as AnyObject) === object }
+    }
+
+    /// The first live instance `matches` accepts, with where it is held (for
+    /// instances that are not compared by Swift identity: a Lua table's
+    /// wrapper is made anew each time, the table's address is what stays).
+    ///
+    /// ```swift
+    /// container.holder { ($0 as? LuaTable)?.identity == table.identity }
+    /// ```
+    public func holder(where matches: (Any) -> Bool) -> (instance: LiveInstance, scope: ScopeHandle?)? {
+        for live in liveSingletons() where matches(live.instance) { return (live, nil) }
         for scope in openScopes {
-            for live in scope.liveInstances() where (live.instance as AnyObject) === object { return (live, scope) }
+            for live in scope.liveInstances() where matches(live.instance) { return (live, scope) }
         }
         return nil
     }

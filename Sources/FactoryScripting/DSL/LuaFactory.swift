@@ -12,7 +12,7 @@ import LuaBridge
 /// (`changing` runs on whichever thread makes a plan, and reads only lets).
 final class LuaFactory: @unchecked Sendable {
     private weak var host: FactoryHost?
-    private let make: LuaFunction
+    let make: LuaFunction
     private let key: String
     private let resultType: ScriptType
     /// The dependencies as the registration declares them (the same array,
@@ -43,7 +43,7 @@ final class LuaFactory: @unchecked Sendable {
     private let declaredValues: [(label: String, name: String)]
     /// The registration's parameters, which `make` receives in `deps` too,
     /// by name (a configuration extending this one may change them alone).
-    private let parameters: [(name: String, label: LuaFieldName, value: LuaValue)]
+    let parameters: [(name: String, label: LuaFieldName, value: LuaValue)]
     /// The names of the runtime arguments, in the registration's order.
     private let argumentNames: [String]
     private let argumentLabels: [LuaFieldName]
