@@ -109,7 +109,7 @@ struct TestCommandTests {
                    actual:   "x"
 
               9) a runaway test > loops forever
-                 fail/runaway_spec.lua:2: timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout
+                 fail/runaway_spec.lua:3: timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout
 
             4 passed, 9 failed, 2 skipped
 
@@ -281,7 +281,7 @@ struct TestCommandTests {
               ---
               message: "timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout"
               severity: timeout
-              at: "fail/runaway_spec.lua:2"
+              at: "fail/runaway_spec.lua:3"
               ...
             ok 15 - a runaway test > still lets the next test run
             1..15

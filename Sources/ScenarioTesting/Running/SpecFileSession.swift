@@ -187,11 +187,13 @@ final class SpecFileSession {
         } catch let error as LuaError where error.kind == .timeLimit {
             let cleanup = abandon(test, timeLimit: timeLimit)
             try? endingContainer()?.close()
+            // Where the code was when it was stopped (a factory's loop, say), not the test's first line.
+            let stoppedAt = Self.splitLocation(error.message).0
             return .failed(TestFailure(kind: .timeout,
                                        message: "timed out after \(Self.format(seconds: timeLimit)) s; "
                                        + "give it longer with it(name, { timeout = seconds }, fn) or --timeout"
                                        + (cleanup.map { "\n(and in its cleanup: \($0))" } ?? ""),
-                                       location: test.location))
+                                       location: stoppedAt ?? test.location, traceback: Self.userFrames(error.traceback)))
         } catch let error as LuaError {
             var failure = Self.failure(from: error)
             if failure.location == nil { failure.location = test.location }
