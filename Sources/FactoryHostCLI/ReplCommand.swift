@@ -124,13 +124,15 @@ struct ReplCommand: ParsableCommand {
         settings.timeLimit = timeLimit
         settings.preludes = preludes
         let session: REPLSession
+        let terminal = isatty(0) != 0
+        // Piped input is a scripted session: a line that failed makes the status 1, as in a script.
+        let (output, errors) = REPLOutput.counting(.standard)
         do {
-            session = try REPLSession(settings: settings)
+            session = try REPLSession(settings: settings, output: terminal ? .standard : output)
         } catch {
             reportError(error)
             return 1
         }
-        let terminal = isatty(0) != 0
         let input: LineInput
         if terminal {
             print("\(ProgramName.current) \(FactoryHostVersion.current) (Lua 5.4) — :help lists the commands, Ctrl-D ends the session")
@@ -143,6 +145,7 @@ struct ReplCommand: ParsableCommand {
         } else {
             input = PipedInput()
         }
-        return REPLLoop.run(session, input: input)
+        let status = REPLLoop.run(session, input: input)
+        return status == 0 && errors.count > 0 ? 1 : status
     }
 }

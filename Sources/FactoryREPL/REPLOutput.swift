@@ -17,3 +17,34 @@ public struct REPLOutput: Sendable {
             writeToStandardError(text + "\n")
         })
 }
+
+extension REPLOutput {
+    /// `base`, counting the errors written (a scripted session — piped
+    /// input — ends with status 1 when a line failed, as a script would).
+    ///
+    /// ```swift
+    /// let (output, errors) = REPLOutput.counting(.standard)
+    /// // … run the session with output …
+    /// exit(errors.count > 0 ? 1 : 0)
+    /// ```
+    public static func counting(_ base: REPLOutput) -> (REPLOutput, ErrorTally) {
+        let tally = ErrorTally()
+        let output = REPLOutput(result: base.result, error: { text in
+            tally.add()
+            base.error(text)
+        })
+        return (output, tally)
+    }
+}
+
+/// How many errors a session wrote (see ``REPLOutput/counting(_:)``).
+public final class ErrorTally: Sendable {
+    private let lock = Lock()
+    // nonisolated(unsafe): read and written only holding `lock`.
+    nonisolated(unsafe) private var errors = 0
+
+    /// The errors written so far.
+    public var count: Int { lock.withLock { errors } }
+
+    func add() { lock.withLock { errors += 1 } }
+}

@@ -109,6 +109,7 @@ public final class REPLSession {
     private static func start(_ settings: Settings) throws -> (FactoryHost, LuaTable) {
         let host = try settings.makeHost()
         host.defaultConfiguration = settings.configuration
+        host.configurationAdvice = ":use NAME (or start with --config NAME)"
         let lua = host.lua
         lua.timeLimit = settings.timeLimit
         let describe = try lua.frameFunction("describe") { [unowned host] frame in

@@ -10,7 +10,7 @@ struct ReplPipedTests {
     @Test func aScriptedSessionPrintsExactlyWhatThePromptWould() throws {
         let session = try String(contentsOf: dir.appendingPathComponent("session.txt"), encoding: .utf8)
         let result = try CommandRunner.factoryhost(["repl", "app.lua"], in: dir, input: session, killAfter: 30)
-        #expect(result == ProcessResult(status: 0, stdout: #"""
+        #expect(result == ProcessResult(status: 1, stdout: #"""
             2
             "hello from app.lua"
             42
@@ -86,7 +86,7 @@ struct ReplPipedTests {
             if true then
             """
         let result = try CommandRunner.factoryhost(["repl"], in: dir, input: input + "\n", killAfter: 30)
-        #expect(result == ProcessResult(status: 0, stdout: "1 2 3 \n5\n",
+        #expect(result == ProcessResult(status: 1, stdout: "1 2 3 \n5\n",
                                         stderr: "stdin:1: unexpected symbol near '='\nstdin:1: 'end' expected near <eof>\n"),
                 "\(result)")
     }
@@ -130,7 +130,7 @@ struct ReplPipedTests {
             :   configs
             """
         let result = try CommandRunner.factoryhost(["repl", "app.lua"], in: dir, input: input + "\n", killAfter: 30)
-        #expect(result.status == 0, "\(result)")
+        #expect(result.status == 1, "\(result)")
         #expect(result.stdout == """
             {}
             { 1, 2, 3 }
@@ -182,7 +182,7 @@ struct ReplPipedTests {
             1 + 1
             """
         let result = try CommandRunner.factoryhost(["repl", "app.lua"], in: dir, input: input + "\n", killAfter: 30)
-        #expect(result.status == 0 && result.stdout == "2\n", "\(result)")
+        #expect(result.status == 1 && result.stdout == "2\n", "\(result)")
         #expect(result.stderr == """
             no configuration named 'nope' (configurations: app, app-tests)
             usage: :graph KEY [config]
@@ -205,6 +205,17 @@ struct ReplPipedTests {
             let bad = try CommandRunner.factoryhost([command, "--config", "app", "--timeout=-1", "app.lua"], in: dir, killAfter: 30)
             #expect(bad.status == 64 && bad.stderr.contains("--timeout: '-1' is not a duration"), "\(command): \(bad)")
         }
+    }
+
+    /// At the prompt, plain `resolve` without a configuration says to `:use`
+    /// one (it said to run with --config, which a running session cannot),
+    /// and a scripted session whose line failed ends with status 1.
+    @Test func plainResolveAtThePromptSaysUse() throws {
+        let result = try CommandRunner.factoryhost(["repl", "app.lua"], in: dir, input: "resolve \"Cache\"\n", killAfter: 30)
+        #expect(result.status == 1 && result.stderr.hasPrefix(
+            "stdin:1: resolve needs a configuration: :use NAME (or start with --config NAME), or resolve from a container"), "\(result)")
+        let fine = try CommandRunner.factoryhost(["repl", "app.lua"], in: dir, input: ":use app\nresolve \"Cache\"\n", killAfter: 30)
+        #expect(fine.status == 0 && fine.stderr.isEmpty, "\(fine)")
     }
 
     /// `:reload` names what changed inside a registration — a parameter's

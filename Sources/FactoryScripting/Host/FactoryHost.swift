@@ -462,6 +462,10 @@ public final class FactoryHost {
         .userdata(try lua.pushObject(ScriptContainer(container), type: try containerType()))
     }
 
+    /// How a user chooses the configuration plain `resolve` uses, for the
+    /// message when none is chosen: "run with --config NAME" (the REPL says `:use NAME`).
+    public var configurationAdvice = "run with --config NAME"
+
     /// The container unqualified `resolve` calls use: one of
     /// ``defaultConfiguration``, made on first use.
     func sharedContainer() throws -> Container {
@@ -469,7 +473,7 @@ public final class FactoryHost {
         guard let name = defaultConfiguration else {
             let names = registry.configurationNames
             throw RegistryError(.unknownConfiguration,
-                                "resolve needs a configuration: run with --config NAME, or resolve from a container "
+                                "resolve needs a configuration: \(configurationAdvice), or resolve from a container "
                                 + "(container \"name\"):resolve(…)"
                                 + (names.isEmpty ? "" : " — configurations: \(names.joined(separator: ", "))"))
         }
