@@ -28,15 +28,15 @@ struct ScriptCommandsTests {
     @Test func checkReportsEveryProblemWithItsLine() throws {
         let result = try CommandRunner.factoryhost(["check", "broken.lua"], in: dsl)
         #expect(result == ProcessResult(status: 1, stdout: """
+            broken.lua:4: captive dependency: singleton Cache would keep session-scoped instances after their scope closes in configuration 'app'
+              path: Cache → UserSession
+              UserSession registered at broken.lua:6
+              Cache registered at broken.lua:4
             broken.lua:7: no registration for HTTPSession in configuration 'app'
               required by MovieLoader as session: HTTPSession
               MovieLoader registered at broken.lua:7
             broken.lua:9: dependency cycle: SignInViewModel → SignInViewModel in configuration 'app'
               SignInViewModel registered at broken.lua:9
-            broken.lua:4: captive dependency: singleton Cache would keep session-scoped instances after their scope closes in configuration 'app'
-              path: Cache → UserSession
-              UserSession registered at broken.lua:6
-              Cache registered at broken.lua:4
             3 problems in 1 configuration, 4 registrations
 
             """, stderr: ""))

@@ -71,6 +71,10 @@ public struct RegistryError: Error, CustomStringConvertible, Equatable {
     /// script host: the Lua error object, which scripts see as `err.cause`).
     /// The registry only carries it along.
     public var causeID: Int?
+    /// The key a registration depends on that nothing registers (a
+    /// `.missingRegistration` that validation found), for a tool that points
+    /// at the line naming it.
+    public var missingKey: String?
 
     /// The longest message an error keeps: a message that wraps another
     /// (a factory's error inside a factory's error…) is cut there, so no

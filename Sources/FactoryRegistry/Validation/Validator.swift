@@ -32,8 +32,10 @@ struct Validator {
         }
         for dependency in planned.registration.dependencies {
             guard let target = plan.index.find(dependency.key) else {
-                problems.append(problem(.missingRegistration, "no registration for \(dependency.key)", planned,
-                                        details: ["required by \(planned.name) as \(dependency)"]))
+                var missing = problem(.missingRegistration, "no registration for \(dependency.key)", planned,
+                                      details: ["required by \(planned.name) as \(dependency)"])
+                missing.missingKey = dependency.key.description       // check points at the line naming it
+                problems.append(missing)
                 continue
             }
             let targetSpecs = plan.registrations[target].arguments

@@ -27,6 +27,9 @@ public struct CheckProblem: CustomStringConvertible, Equatable {
     public var path: [String] = []
     /// Further lines: origins, hints.
     public var details: [String] = []
+    /// The key nothing registers, for a missing dependency found by validation
+    /// (``DependencyLines`` moves the problem to the line naming it).
+    var missingKey: String?
 
     /// A problem of `kind` (see ``kind``) saying `message`.
     public init(kind: String, message: String, configuration: String? = nil, origin: Origin? = nil,
@@ -44,6 +47,7 @@ public struct CheckProblem: CustomStringConvertible, Equatable {
     public init(_ error: RegistryError) {
         self.init(kind: error.kind.rawValue, message: error.message, configuration: error.configuration,
                   origin: error.origin, path: error.path, details: error.detailLines)
+        missingKey = error.missingKey
     }
 
     /// `origin: message in configuration 'c'` (`in configurations 'a', 'b'`), then each detail indented.
@@ -85,7 +89,22 @@ extension FactoryHost {
             // A deferred plugin that failed to install: nothing of it could be checked.
             problems.append(CheckProblem(kind: "pluginError", message: (error as? LuaError)?.message ?? String(describing: error)))
         }
-        return Self.mergingRepeats(problems)
+        var lines = DependencyLines(standardInput: run.standardInputSource)
+        lines.pointAtDependencyLines(&problems)
+        return Self.inLineOrder(Self.mergingRepeats(problems))
+    }
+
+    /// Problems in the order a reader meets them in the sources: by file (in
+    /// the order the files first appear), then line; a problem without a
+    /// place last. (Stable: two at one line keep their order.)
+    static func inLineOrder(_ problems: [CheckProblem]) -> [CheckProblem] {
+        var fileOrder: [String: Int] = [:]
+        for problem in problems { if let file = problem.origin?.file, fileOrder[file] == nil { fileOrder[file] = fileOrder.count } }
+        return problems.enumerated().sorted { a, b in
+            let x = a.element.origin.map { (fileOrder[$0.file] ?? 0, $0.line) } ?? (Int.max, 0)
+            let y = b.element.origin.map { (fileOrder[$0.file] ?? 0, $0.line) } ?? (Int.max, 0)
+            return x != y ? x < y : a.offset < b.offset
+        }.map(\.element)
     }
 
     /// One problem per finding: the same problem found in several configurations

@@ -57,6 +57,9 @@ public struct DeclarationRun {
     /// Declarations that failed and were skipped while the run went on (a dry
     /// run records them instead of stopping), in the order met.
     public internal(set) var declarationErrors: [CheckProblem] = []
+    /// The script's source when it came from standard input (`check -`), which
+    /// cannot be read again: check looks in it for the line naming a missing dependency.
+    var standardInputSource: [UInt8]?
 
     /// A run that saw everything and stopped nowhere (for checking a host
     /// whose scripts ran in full, as the REPL's `:check` does).

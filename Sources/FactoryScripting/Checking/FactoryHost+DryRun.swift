@@ -101,6 +101,7 @@ extension FactoryHost {
             try beginDryRun()
             if path != "-" { try addModuleDirectory(of: path) } else { try addProjectModuleDirectories(forScript: "-") }
             source = try given ?? Self.readSource(path)
+            if path == "-" { result.standardInputSource = source }
             if isSpec { try installSpecStubs() }
         } catch {
             result.error = error
