@@ -56,12 +56,28 @@ public enum FactoryHostCLI {
             }
             FastRunArguments.parse(CommandLine.arguments + ["run", "-"])?.runAndExit()
         }
-        // `factoryhost help NOPE`: the parser would print the overview and succeed.
         let arguments = CommandLine.arguments
+        let commandNames = FactoryHostCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        // `factoryhost app.lua`, as `lua5.4 app.lua`: a first word that is no command but a file runs it.
+        // Another word is a mistyped command: say so, with the nearest (the parser said "unexpected argument").
+        if arguments.count >= 2, arguments[1] == "-" || !arguments[1].hasPrefix("-"), arguments[1] != "help",
+           !commandNames.contains(arguments[1]) {
+            let word = arguments[1]
+            if word == "-" || Directory.isRegularFile(word) || word.hasSuffix(".lua") || word.contains("/") {
+                FastRunArguments.parse([arguments[0], "run"] + arguments.dropFirst())?.runAndExit()
+            } else {
+                writeToStandardError("Error: no command '\(arguments[1])'"
+                                     + NameSuggestion.didYouMean(arguments[1], among: commandNames)
+                                     + " (commands: \(commandNames.joined(separator: ", ")); to run a script: \(ProgramName.current) run FILE)\n"
+                                     + "  See '\(ProgramName.current) --help' for more information.\n")
+                exit(64)
+            }
+        }
+        // `factoryhost help NOPE`: the parser would print the overview and succeed.
         if arguments.count >= 3, arguments[1] == "help", !arguments[2].hasPrefix("-"),
-           !FactoryHostCommand.configuration.subcommands.contains(where: { $0.configuration.commandName == arguments[2] }) {
-            let names = FactoryHostCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
-            writeToStandardError("Error: no command '\(arguments[2])' (commands: \(names.joined(separator: ", ")))\n"
+           !commandNames.contains(arguments[2]) {
+            writeToStandardError("Error: no command '\(arguments[2])'" + NameSuggestion.didYouMean(arguments[2], among: commandNames)
+                                 + " (commands: \(commandNames.joined(separator: ", ")))\n"
                                  + "  See '\(ProgramName.current) --help' for more information.\n")
             exit(64)
         }

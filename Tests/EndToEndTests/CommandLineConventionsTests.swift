@@ -16,6 +16,28 @@ struct CommandLineConventionsTests {
         #expect(known.status == 0 && known.stdout.contains("Mermaid"), "\(known)")
     }
 
+    /// A first word that is no command: a script file runs, as with `lua5.4
+    /// app.lua`; another word is a mistyped command with the nearest named
+    /// (both were "unexpected argument").
+    @Test func aFirstWordThatIsNoCommandRunsAFileOrSaysWhichCommandWasMeant() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-first-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("print('ran', ...)\n".utf8).write(to: dir.appendingPathComponent("app.lua"))
+        let script = try CommandRunner.factoryhost(["app.lua", "a", "b"], in: dir)
+        #expect(script == ProcessResult(status: 0, stdout: "ran\ta\tb\n", stderr: ""), "\(script)")
+        let piped = try CommandRunner.factoryhost(["-"], in: dir, input: "print(2)\n")
+        #expect(piped == ProcessResult(status: 0, stdout: "2\n", stderr: ""), "\(piped)")
+        let missing = try CommandRunner.factoryhost(["gone.lua"], in: dir)
+        #expect(missing.status == 1 && missing.stderr.contains("cannot open gone.lua"), "\(missing)")
+        let typo = try CommandRunner.factoryhost(["grph", "app.lua"], in: dir)
+        #expect(typo == ProcessResult(status: 64, stdout: "", stderr: """
+            Error: no command 'grph', did you mean 'graph'? (commands: run, repl, check, graph, test, types; to run a script: factoryhost run FILE)
+              See 'factoryhost --help' for more information.
+
+            """), "\(typo)")
+    }
+
     @Test func graphDrawsMermaid() throws {
         let result = try CommandRunner.factoryhost(["graph", "--config", "app", "--root", "MovieLoader", "--format", "mermaid",
                                                     "Examples/movie-loaders/main.lua"], in: CommandRunner.packageRoot)
