@@ -255,7 +255,7 @@ struct HonestCheckTests {
     }
 
     @Test func standardInputArgumentsAndSpecFiles() throws {
-        let script = "configuration \"app\" { register \"Cache\" { deps = { s = \"HTTPSession\" }, make = function() end } }\n"
+        let script = "require 'factoryhost.networking' configuration \"app\" { register \"Cache\" { deps = { s = \"HTTPSession\" }, make = function() end } }\n"
             + "assert(select('#', ...) == 2 and arg[2] == 'b', 'arguments')\n"
         for command in ["check", "graph"] {
             let arguments = command == "check" ? ["check", "-", "a", "b"] : ["graph", "--config", "app", "-", "a", "b"]

@@ -16,7 +16,7 @@ struct HostileInputSweepTests {
         let host = try FactoryHost(plugins: ExamplePlugins.all)
         var lines = ["return {"]
         func list(_ names: [String]) -> String { "{" + names.map { "\"\($0)\"" }.joined(separator: ", ") + "}" }
-        for name in host.types.names {
+        for name in host.types.allNames {
             guard let members = host.types.members(ofClass: name), let exporter = host.types.exporter(of: name),
                   exporter.hasPrefix("plugin '") else { continue }
             let module = exporter.dropFirst("plugin '".count).dropLast()

@@ -62,7 +62,7 @@ struct RunOptionsTests {
         (["run", "--memory-limit", "lots", "x.lua"], "--memory-limit: 'lots' is not a size"),
         (["run", "--timeout", "0", "x.lua"], "--timeout: '0' is not a duration"),
         (["run"], "give a script to run (or -e STAT, or -i for the REPL)"),
-        (["frobnicate"], "Unexpected argument 'frobnicate'"),
+        (["frobnicate"], "no command 'frobnicate'"),
     ])
     func badCommandLinesAreUsageErrors(arguments: [String], message: String) throws {
         let result = try CommandRunner.factoryhost(arguments)

@@ -65,7 +65,7 @@ struct ShippedPluginDefinitionsTests {
         let catalog = host.types
         let placeholder = try host.lua.frameFunction("placeholder") { _ in 0 }
         var classes = 0
-        for name in catalog.names where catalog.members(ofClass: name) != nil {
+        for name in catalog.allNames where catalog.members(ofClass: name) != nil {
             let shape = try catalog.classShape(name, in: host.lua, placeholder: placeholder)
             let installed = try catalog.classTable(name, in: host.lua)
             #expect(try keys(shape) == keys(installed), "\(name)")

@@ -11,6 +11,9 @@ public struct KooberPlugin: FactoryPlugin {
     public let name = "koober"
     /// Its file session store reads, writes and deletes files.
     public var capabilities: PluginCapabilities { [.files] }
+    /// An example's types are the article's, not the user's: a script names
+    /// them after `require "factoryhost.koober"` (until then `User`, `Cache`… are free).
+    public var typeNamesAreGlobal: Bool { false }
     public init() {}
 
     public func install(in context: PluginContext) throws {

@@ -10,6 +10,9 @@ public struct NetworkingPlugin: FactoryPlugin {
     public let name = "networking"
     /// HTTP sessions over libcurl, a loopback server.
     public var capabilities: PluginCapabilities { [.network] }
+    /// An example's types are the article's, not the user's: a script names
+    /// them after `require "factoryhost.networking"` (until then `User`, `Cache`… are free).
+    public var typeNamesAreGlobal: Bool { false }
     public init() {}
 
     public func install(in context: PluginContext) throws {

@@ -9,6 +9,9 @@ public struct PersistencePlugin: FactoryPlugin {
     public let name = "persistence"
     /// SQLite stores in files.
     public var capabilities: PluginCapabilities { [.files] }
+    /// An example's types are the article's, not the user's: a script names
+    /// them after `require "factoryhost.persistence"` (until then `User`, `Cache`… are free).
+    public var typeNamesAreGlobal: Bool { false }
     public init() {}
 
     public func install(in context: PluginContext) throws {

@@ -9,6 +9,9 @@ public struct ScreensPlugin: FactoryPlugin {
     public let name = "screens"
     /// In memory only.
     public var capabilities: PluginCapabilities { [] }
+    /// An example's types are the article's, not the user's: a script names
+    /// them after `require "factoryhost.screens"` (until then `User`, `Cache`… are free).
+    public var typeNamesAreGlobal: Bool { false }
     public init() {}
 
     public func install(in context: PluginContext) throws {

@@ -7,6 +7,9 @@ public struct VehiclesPlugin: FactoryPlugin {
     public let name = "vehicles"
     /// In memory only.
     public var capabilities: PluginCapabilities { [] }
+    /// An example's types are the article's, not the user's: a script names
+    /// them after `require "factoryhost.vehicles"` (until then `User`, `Cache`… are free).
+    public var typeNamesAreGlobal: Bool { false }
     public init() {}
 
     public func install(in context: PluginContext) throws {

@@ -172,8 +172,11 @@ public final class FactoryHost {
         storedRegistry = Registry()
         storedTypes = TypeCatalog()
         objectCache = try LuaObjectCache(in: lua)
-        try storedTypes.addClass(making: { [unowned self] in self.containerClass() }, exporter: "factoryhost")
-        try storedTypes.addClass(making: { [unowned self] in self.scopeClass() }, exporter: "factoryhost")
+        // The host's own classes leave their plain names to scripts (an `interface "Scope"` of the user's):
+        // they are factoryhost.Container and factoryhost.Scope.
+        storedTypes.namesWaitForRequire(of: "factoryhost")
+        try storedTypes.addClass(making: { [unowned self] in self.containerClass() }, exporter: "factoryhost", plugin: "factoryhost")
+        try storedTypes.addClass(making: { [unowned self] in self.scopeClass() }, exporter: "factoryhost", plugin: "factoryhost")
         storedTypes.builtObjects = (objectCache, try objectCache.newSlot())
         try installDSL()
         try installTypeIntrospection()
@@ -221,6 +224,7 @@ public final class FactoryHost {
         if installedPlugins.contains(where: { $0.name == plugin.name }) {
             throw LuaError(.runtime, "plugin '\(plugin.name)' is installed twice")
         }
+        if !plugin.typeNamesAreGlobal { storedTypes.namesWaitForRequire(of: plugin.name) }
         let context = PluginContext(pluginName: plugin.name, registry: storedRegistry, catalog: storedTypes)
         try plugin.install(in: context)
         let module = "factoryhost.\(plugin.name)"
@@ -323,6 +327,8 @@ public final class FactoryHost {
     private func addPreloadEntry(_ name: String) throws {
         let loader = try lua.frameFunction("require '\(name)'") { [unowned self] frame in
             try self.installPendingPlugins(for: frame, level: 2)
+            // Requiring a plugin's module gives the script its types' plain names.
+            self.types.reveal(plugin: String(name.dropFirst("factoryhost.".count)))
             if let module = self.modules[name] {
                 try frame.push(.table(module))
                 return 1

@@ -31,6 +31,12 @@ public protocol FactoryPlugin {
     /// sandboxed host installs it only if all of it was granted. Undeclared,
     /// it is ``PluginCapabilities/all``.
     var capabilities: PluginCapabilities { get }
+    /// Whether scripts name the plugin's types plainly from the start (true,
+    /// the default: a host's own plugins export the app's own types), or only
+    /// once they `require "factoryhost.<name>"` (false: the stock binary's
+    /// example plugins, so that `User` or `Cache` stay the user's names until a
+    /// script asks for the plugin). `<name>.Type` (`koober.User`) always names one.
+    var typeNamesAreGlobal: Bool { get }
     /// Exports types and registers factories.
     ///
     /// - Throws: what the plugin cannot install: an export or registration refused (a `LuaError` or `RegistryError`); the host then reports it.
@@ -42,4 +48,6 @@ extension FactoryPlugin {
     public var version: String { "1.0.0" }
     /// ``PluginCapabilities/all``, unless the plugin says: a sandboxed host then installs it only when given everything.
     public var capabilities: PluginCapabilities { .all }
+    /// `true`, unless the plugin says: its types are named plainly from the start.
+    public var typeNamesAreGlobal: Bool { true }
 }

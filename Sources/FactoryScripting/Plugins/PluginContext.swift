@@ -47,7 +47,7 @@ public final class PluginContext {
     ///
     /// - Throws: a `LuaError` when the class name is taken by another export.
     public func export<T: LuaExportable>(_ description: @autoclosure @escaping () -> LuaClass<T>) throws {
-        try catalog.addClass(making: description, exporter: "plugin '\(pluginName)'")
+        try catalog.addClass(making: description, exporter: "plugin '\(pluginName)'", plugin: pluginName)
         let catalog = self.catalog
         entries.append(Entry(name: T.luaTypeName, kind: .class, make: { .table(try catalog.classTable(T.luaTypeName, in: $0)) },
                              shape: { .table(try catalog.classShape(T.luaTypeName, in: $0, placeholder: $1)) }))
@@ -58,7 +58,7 @@ public final class PluginContext {
     ///
     /// - Throws: a `LuaError` when the interface name is taken by another export.
     public func export<P>(_ interface: LuaInterface<P>) throws {
-        try catalog.addInterface(interface, exporter: "plugin '\(pluginName)'")
+        try catalog.addInterface(interface, exporter: "plugin '\(pluginName)'", plugin: pluginName)
         entries.append(Entry(name: interface.name, kind: .interface, make: { state in
             let table = try state.newTable()
             try table.rawSet("name", LuaValue(interface.name))

@@ -9,6 +9,14 @@ import LuaBridge
 /// object of theirs is first handed to Lua — so start-up stays cheap.
 public final class TypeCatalog {
     private var types: [String: ScriptType] = [:] { didSet { lastFound = nil } }
+    /// Every plugin's types by plugin, then name: `koober.User` always names
+    /// one. A plugin whose names are not global (``FactoryPlugin/typeNamesAreGlobal``)
+    /// has its plain names in `types` only once a script requires its module.
+    private var pluginTypes: [String: [String: ScriptType]] = [:]
+    /// The plugins whose names wait for a `require` (not yet revealed).
+    private var waitingPlugins: Set<String> = []
+    /// The plugins whose names come with a `require` (revealed or not).
+    private var pluginsNamedOnRequire: Set<String> = []
     /// The type `type(named:)` found last: declarations name the same type
     /// again and again (a dictionary lookup was a quarter of parsing a key).
     private var lastFound: ScriptType?
@@ -68,8 +76,15 @@ public final class TypeCatalog {
         exporters[name] = "factoryhost"
     }
 
-    /// Every name scripts can use, sorted.
+    /// Every name scripts can use now, sorted (a plugin whose names wait for
+    /// its `require` is not among them until then).
     public var names: [String] { types.keys.sorted() }
+
+    /// Every type's plain name, visible now or not (each plugin's, the
+    /// host's `Container` and `Scope`), sorted: for tools that walk all exports.
+    public var allNames: [String] {
+        Set(types.keys).union(pluginTypes.values.flatMap(\.keys)).sorted()
+    }
 
     /// The type scripts call `name`, if any.
     public func type(_ name: String) -> ScriptType? { types[name] }
@@ -84,12 +99,56 @@ public final class TypeCatalog {
             lastFound = type
             return type
         }
+        if let type = qualifiedType(name) { return type }
         throw LuaError(.typeMismatch, unknownTypeMessage(name))
+    }
+
+    /// `koober.User`: plugin `koober`'s type `User`, whether its plain name is visible or not.
+    private func qualifiedType(_ name: String) -> ScriptType? {
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        let plugin = String(name[..<dot]), typeName = String(name[name.utf8.index(after: dot)...])
+        return pluginTypes[plugin]?[typeName]
+    }
+
+    /// Makes the plain names of `plugin`'s types visible (its module was
+    /// required); a name a script already took for a type of its own (an
+    /// `interface "User"`) stays the script's — the plugin's is `plugin.User`.
+    func reveal(plugin: String) {
+        guard waitingPlugins.remove(plugin) != nil else { return }
+        for (name, type) in pluginTypes[plugin] ?? [:] where types[name] == nil { types[name] = type }
+    }
+
+    /// The plugins that export a type `name` a script cannot name plainly yet.
+    func waitingOwners(of name: String) -> [String] {
+        waitingPlugins.filter { pluginTypes[$0]?[name] != nil }.sorted()
+    }
+
+    /// Adds `type`, visible now unless its plugin waits for a `require`.
+    private func add(_ type: ScriptType, plugin: String?) {
+        if let plugin {
+            pluginTypes[plugin, default: [:]][type.name] = type
+            if waitingPlugins.contains(plugin) { return }
+        }
+        types[type.name] = type
+    }
+
+    /// Notes that `plugin`'s type names wait for its module's `require`.
+    func namesWaitForRequire(of plugin: String) {
+        waitingPlugins.insert(plugin)
+        pluginsNamedOnRequire.insert(plugin)
     }
 
     /// `unknown type 'Clokc', did you mean 'Clock'?`, or the nearest few and how to
     /// declare a type of one's own — never the whole list (`factoryhost types` lists it).
     func unknownTypeMessage(_ name: String) -> String {
+        let owners = waitingOwners(of: name)
+        if !owners.isEmpty {
+            // A plugin's type whose name a script gets by asking for the plugin.
+            let ways = owners.map { "require \"factoryhost.\($0)\" first, or write \"\($0).\(name)\"" }
+            return "unknown type '\(name)': it is a type of plugin \(owners.map { "'\($0)'" }.joined(separator: ", ")) — "
+                + ways.joined(separator: "; ")
+                + " (or declare a type of your own: interface \"\(name)\" { … })"
+        }
         let named = types.keys
         let (typo, nearest) = NameSuggestion.near(name, among: named, limit: 3)
         if let typo { return "unknown type '\(name)', did you mean '\(typo)'?" }
@@ -99,13 +158,19 @@ public final class TypeCatalog {
         if printable {
             text += "; to name a type of your own, declare it with interface \"\(name)\" { … }, or take any table as \"table#\(name)\""
         }
-        if types.values.allSatisfy({ $0.kind == .primitive }) { text += " (no types are exported: is the plugin loaded?)" }
+        if types.values.allSatisfy({ $0.kind == .primitive }) && pluginTypes.keys.allSatisfy({ $0 == "factoryhost" }) {
+            text += " (no types are exported: is the plugin loaded?)"
+        }
         return text
     }
 
     /// The script type registered for a Swift service type, if any.
     public func type(for serviceType: ServiceType) -> ScriptType? {
-        types[serviceType.name].flatMap { $0.serviceType == serviceType ? $0 : nil }
+        if let type = types[serviceType.name], type.serviceType == serviceType { return type }
+        for (_, named) in pluginTypes {
+            if let type = named[serviceType.name], type.serviceType == serviceType { return type }
+        }
+        return nil
     }
 
     // MARK: Adding types
@@ -113,20 +178,21 @@ public final class TypeCatalog {
     /// Adds an exported class. Its description is made when first needed
     /// (its class table installed, its members asked for), not here: a
     /// process pays only for the classes its script uses.
-    func addClass<T: LuaExportable>(making makeDescription: @escaping () -> LuaClass<T>, exporter: String) throws {
+    func addClass<T: LuaExportable>(making makeDescription: @escaping () -> LuaClass<T>, exporter: String,
+                                    plugin: String? = nil) throws {
         let name = T.luaTypeName
         // Not generic (a generic box's type would be made at start-up, per class).
         let made = LazyObject { makeDescription() }
         var description: LuaClass<T> { unsafeDowncast(made.value, to: LuaClass<T>.self) }
         try claim(name, exporter)
-        types[name] = ScriptType(name: name, kind: .class, serviceType: ServiceType(T.self, name: name), fromLua: { value, _ in
+        add(ScriptType(name: name, kind: .class, serviceType: ServiceType(T.self, name: name), fromLua: { value, _ in
             try T.fromLua(value)
         }, fromFrame: { frame, index in
             // The exact class by its metatable; anything else (a subclass, a
             // wrong value) through the general path and its message.
             if let object = try? frame.object(index, as: T.self, typeName: name) { return object }
             return try T.fromLua(frame.value(index))
-        })
+        }), plugin: plugin)
         classNames[ObjectIdentifier(T.self)] = name
         installers[name] = { [unowned self] state in
             let table = try description.install(in: state)
@@ -138,16 +204,16 @@ public final class TypeCatalog {
         classFunctionNames[name] = { description.classFunctionNames }
     }
 
-    func addInterface<P>(_ interface: LuaInterface<P>, exporter: String) throws {
+    func addInterface<P>(_ interface: LuaInterface<P>, exporter: String, plugin: String? = nil) throws {
         try claim(interface.name, exporter)
         interfaceMethods[interface.name] = interface.requiredMethods
         if !interface.methods.isEmpty || !interface.properties.isEmpty {
             interfaceShapes[interface.name] = InterfaceShape(methods: interface.methods, properties: interface.properties)
         }
-        types[interface.name] = ScriptType(name: interface.name, kind: .interface,
-                                           serviceType: ServiceType(P.self, name: interface.name)) { value, state in
+        add(ScriptType(name: interface.name, kind: .interface,
+                       serviceType: ServiceType(P.self, name: interface.name)) { value, state in
             try interface.implementation(of: value, in: state)
-        }
+        }, plugin: plugin)
     }
 
     /// Declares the interface `name` a script wrote (`interface "Logger" {
@@ -163,9 +229,11 @@ public final class TypeCatalog {
             }
             return
         }
-        if types[name] != nil {
+        if let taken = types[name] {
             let owner = exporters[name] ?? "factoryhost"
+            let plugin = pluginTypes.first { $0.value[name]?.serviceType == taken.serviceType && pluginsNamedOnRequire.contains($0.key) }?.key
             throw LuaError(.typeMismatch, "interface '\(name)': there is a type '\(name)' already (exported by \(owner)); "
+                           + (plugin.map { "declare yours before require \"factoryhost.\($0)\" (the plugin's is then \($0).\(name)), or " } ?? "")
                            + "choose another name")
         }
         final class Identity {}
@@ -173,7 +241,7 @@ public final class TypeCatalog {
         let interface = LuaInterface<LuaTable>(name, requires: methods) { $0.table }
         scriptInterfaces[name] = (methods, origin, identity)
         interfaceMethods[name] = methods
-        exporters[name] = "the script at \(origin)"
+        if exporters[name] == nil { exporters[name] = "the script at \(origin)" }     // (a waiting plugin's claim stays)
         types[name] = ScriptType(name: name, kind: .interface,
                                  serviceType: ServiceType(LuaTable.self, name: name, identity: identity)) { value, state in
             try interface.implementation(of: value, in: state)

@@ -1,5 +1,5 @@
 -- check on a spec file: its top-level configurations; tests do nothing.
-configuration "app-tests" { register "Cache" { deps = { s = "HTTPSession" }, make = function() end } }
+require "factoryhost.networking" configuration "app-tests" { register "Cache" { deps = { s = "HTTPSession" }, make = function() end } }
 describe("a suite", { config = "app-tests" }, function()
   before_each(function(c) error("hooks do not run under check") end)
   it("declares its own configuration", function()

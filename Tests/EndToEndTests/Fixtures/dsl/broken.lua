@@ -1,4 +1,4 @@
-local net = require "factoryhost.networking"
+local net = require "factoryhost.networking"; require "factoryhost.session"
 scope "session"
 configuration "app" {
   register "Cache" { scope = "singleton", deps = { user = "UserSession" },

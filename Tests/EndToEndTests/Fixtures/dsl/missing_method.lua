@@ -1,4 +1,4 @@
-local fake = { signUp = function() end }
+require "factoryhost.session" local fake = { signUp = function() end }
 configuration "app-tests" {
   register "AuthRemoteAPI" { make = function() return implement("AuthRemoteAPI", fake) end },
 }

@@ -1,4 +1,4 @@
-configuration "app" {
+require "factoryhost.networking" configuration "app" {
   register "Cache" { make = function() return "a string" end },
 }
 container("app"):resolve "Cache"

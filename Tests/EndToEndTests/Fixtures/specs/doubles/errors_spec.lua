@@ -1,5 +1,5 @@
 -- Bad input to the doubles and overrides: each is an error that says what is wrong.
-configuration "app" {
+require "factoryhost.session" configuration "app" {
   register "string#word" { make = function() return "hello" end },
   register "table#box" { make = function() override "string#word" { make = function() return "x" end } return {} end },
 }

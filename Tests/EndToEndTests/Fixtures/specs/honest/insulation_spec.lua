@@ -1,5 +1,5 @@
 -- Each test starts from the file's top-level state, whichever ran first.
-configuration "base" { register "Cache" { scope = "singleton", make = function() return {} end } }
+require "factoryhost.networking" configuration "base" { register "Cache" { scope = "singleton", make = function() return {} end } }
 settings = { mode = "top" }
 
 local function declare_everything()
