@@ -110,8 +110,14 @@ struct CheckSettings: Equatable {
             DryDeclaration.finish(1)
         }
         let host = dry.host
+        // A script that cannot be read is not a problem of its configurations: say so as run does.
+        if let error = dry.run.error as? LuaError, error.kind == .file, format == .text {
+            reportError(error)
+            DryDeclaration.finish(1)
+        }
         if let config, host.registry.configuration(config) == nil, dry.run.sawEverything {
-            reportError(RegistryError(.unknownConfiguration, "no configuration named '\(config)'",
+            reportError(RegistryError(.unknownConfiguration, "no configuration named '\(config)'"
+                                      + NameSuggestion.didYouMean(config, among: host.registry.configurationNames),
                                       details: ["defined: " + (host.registry.configurationNames.isEmpty ? "none"
                                                                 : host.registry.configurationNames.joined(separator: ", "))]))
             DryDeclaration.finish(1)

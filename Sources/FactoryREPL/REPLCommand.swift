@@ -57,7 +57,8 @@ extension REPLSession {
         case "quit", "q", "exit": return false
         default:
             let known = REPLCommand.all.map { ":" + $0.name }.joined(separator: ", ")
-            output.error(":\(name) is not a command (commands: \(known); :help says what each does)")
+            let near = NameSuggestion.closest(to: name, among: REPLCommand.all.map(\.name)).map { ", did you mean :\($0)?" } ?? ""
+            output.error(":\(name) is not a command\(near) (commands: \(known); :help says what each does)")
         }
         return true
     }
@@ -86,7 +87,7 @@ extension REPLSession {
             line += " — \(all) registration\(all == 1 ? "" : "s")"
             if configuration.parent != nil { line += " (\(configuration.registrations.count) of its own)" }
             line += ", \(configuration.origin)"
-            if name == host.defaultConfiguration { line += "  (in use)" }
+            if name == host.configurationInUse { line += "  (in use)" }
             lines.append(line)
         }
         output.result(lines.joined(separator: "\n"))
@@ -95,7 +96,7 @@ extension REPLSession {
     private func regs(_ words: [String]) {
         let registry = host.registry
         var words = words
-        var configuration = host.defaultConfiguration
+        var configuration = host.configurationInUse
         if let first = words.first, registry.configuration(first) != nil {
             configuration = first
             words.removeFirst()
@@ -124,7 +125,7 @@ extension REPLSession {
 
     private func graph(_ words: [String]) {
         guard let keyText = words.first else { return output.error("usage: :graph KEY [config]") }
-        let configuration = words.count > 1 ? words[1] : host.defaultConfiguration
+        let configuration = words.count > 1 ? words[1] : host.configurationInUse
         guard let configuration else {
             return output.error(":graph needs a configuration: :graph KEY CONFIG, or :use CONFIG first")
         }
@@ -216,7 +217,7 @@ extension REPLSession {
         }
         guard let container = chosen else {
             return output.result("no container yet: plain resolve \"X\" makes one of the configuration in use"
-                                 + (host.defaultConfiguration.map { " ('\($0)')" } ?? " (:use CONFIG picks one)"))
+                                 + (host.configurationInUse.map { " ('\($0)')" } ?? " (:use CONFIG picks one)"))
         }
         var lines = ["a container of '\(container.configuration)'"]
         let singletons = container.liveSingletons()
@@ -250,7 +251,8 @@ extension REPLSession {
             return output.error("usage: :use CONFIG (configurations: \(host.registry.configurationNames.joined(separator: ", ")))")
         }
         guard host.registry.configuration(name) != nil else {
-            return output.error("no configuration named '\(name)' (configurations: \(host.registry.configurationNames.joined(separator: ", ")))")
+            return output.error("no configuration named '\(name)'" + NameSuggestion.didYouMean(name, among: host.registry.configurationNames)
+                                + " (configurations: \(host.registry.configurationNames.joined(separator: ", ")))")
         }
         host.defaultConfiguration = name
         host.useContainer(nil)

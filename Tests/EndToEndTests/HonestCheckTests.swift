@@ -314,3 +314,55 @@ struct HonestCheckTests {
         #expect(cycle?["details"] as? [String] == ["SignInViewModel registered at broken.lua:9"], "\(broken)")
     }
 }
+
+/// What a newcomer's first mistakes get (#37, from a newcomer's trial): a
+/// misspelled built-in lifetime, a misspelled key, one configuration used
+/// without naming it.
+@Suite("A newcomer's typos")
+struct NewcomerTypoTests {
+    @Test func aMisspelledLifetimeOrKeySaysWhatWasMeant() throws {
+        let result = try CommandRunner.factoryhost(["check", "-"], input: """
+            configuration "shop" {
+              register "table#Clock" { scope = "singelton", make = function() return {} end },
+              register "table#Cart" { scope = "baskets", deps = { clock = "table#Clokc", c = "table#Clock" }, make = function() return {} end },
+            }
+            """)
+        #expect(result == ProcessResult(status: 1, stdout: """
+            stdin:2: table#Clock is registered in scope 'singelton', which is not declared, did you mean 'singleton'? in configuration 'shop'
+              declared scopes: none (built in: transient, graph, singleton, weak)
+              table#Clock registered at stdin:2
+            stdin:3: table#Cart is registered in scope 'baskets', which is not declared in configuration 'shop'
+              declared scopes: none (built in: transient, graph, singleton, weak)
+              table#Cart registered at stdin:3
+            stdin:3: no registration for table#Clokc in configuration 'shop'
+              required by table#Cart as clock: table#Clokc
+              did you mean table#Clock?
+              table#Cart registered at stdin:3
+            3 problems in 1 configuration, 2 registrations
+
+            """, stderr: ""), "\(result)")
+    }
+
+    @Test func theOnlyConfigurationIsTheOnePlainResolveUses() throws {
+        let script = """
+            configuration "shop" { register "table#Clock" { make = function() return { now = 1 } end } }
+            print(resolve("table#Clock").now)
+            print(pcall(resolve, "table#Clokc"))
+            """
+        let result = try CommandRunner.factoryhost(["run", "-"], input: script)
+        #expect(result.status == 0 && result.stdout.hasPrefix("1\nfalse\tno registration for table#Clokc in configuration 'shop'\n  did you mean table#Clock?"),
+                "\(result)")
+        let repl = try CommandRunner.factoryhost(["repl"], input: """
+            configuration "shop" { register "table#Clock" { make = function() return { now = 1 } end } }
+            :regs
+            :inpsect 1
+            :use shp
+            """)
+        #expect(repl.stdout == "table#Clock [transient]  stdin:1\n", "\(repl)")
+        #expect(repl.stderr == """
+            :inpsect is not a command, did you mean :inspect? (commands: :help, :configs, :regs, :graph, :inspect, :live, :use, :check, :reload, :time, :quit; :help says what each does)
+            no configuration named 'shp', did you mean 'shop'? (configurations: shop)
+
+            """, "\(repl)")
+    }
+}

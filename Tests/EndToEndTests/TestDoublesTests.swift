@@ -244,7 +244,7 @@ struct TestDoublesTests {
                  doubles/override_rules_spec.lua:16: override "string#word" (doubles/override_rules_spec.lua:16) was given no body: write override "…" { make = function() … end }
 
               2) an override > is refused once a child container lives
-                 doubles/override_rules_spec.lua:19: override "string#word": the test's container has built a child container already, and an override must come before anything is resolved; move it to the top of the test, and if a before_each resolves, override in a before_each registered before that one (for every test of the describe), or resolve in the tests instead of in that before_each
+                 doubles/override_rules_spec.lua:19: override "string#word": the test's container has opened a child container already, and an override must come before anything is resolved; move it to the top of the test, and if a before_each resolves, override in a before_each registered before that one (for every test of the describe), or resolve in the tests instead of in that before_each
                    stack traceback:
                      doubles/override_rules_spec.lua:19: in function <doubles/override_rules_spec.lua:17>
 

@@ -125,7 +125,8 @@ extension Resolving {
     }
 
     private func missing(_ key: String, _ container: Container) -> RegistryError {
-        RegistryError(.missingRegistration, "no registration for \(key)", configuration: container.configuration,
-                      path: [key])
+        let near = NameSuggestion.closestKey(to: key, among: container.plan.registrations.map(\.name))
+        return RegistryError(.missingRegistration, "no registration for \(key)", configuration: container.configuration,
+                             path: [key], details: near.map { ["did you mean \($0)?"] } ?? [])
     }
 }

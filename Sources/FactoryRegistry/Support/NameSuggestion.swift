@@ -30,6 +30,27 @@ public enum NameSuggestion {
         return best?.name
     }
 
+    /// The likely intended registry key (`Type` or `Type#name`): a named key is
+    /// judged by its name among the keys of the same type (`table#Clokc` →
+    /// `table#Clock`, but `table#w` is not `table#z`: the shared `table#` makes
+    /// no typo likelier), a plain one as a name.
+    ///
+    /// ```swift
+    /// NameSuggestion.closestKey(to: "table#Clokc", among: ["table#Clock", "Cache"])   // "table#Clock"
+    /// ```
+    public static func closestKey(to key: String, among keys: some Sequence<String>) -> String? {
+        guard let hash = key.firstIndex(of: "#") else { return closest(to: key, among: keys.filter { !$0.contains("#") }) }
+        let type = key[..<hash]
+        var names: [String] = []
+        for candidate in keys {
+            guard let other = candidate.firstIndex(of: "#"), candidate[..<other] == type else { continue }
+            names.append(String(candidate[candidate.index(after: other)...]))
+        }
+        let name = String(key[key.index(after: hash)...])
+        guard name.count >= 3 else { return nil }        // `w` for `z`: too short for a guess to help
+        return closest(to: name, among: names).map { "\(type)#\($0)" }
+    }
+
     /// Past this many known names, no suggestion is made.
     public static let maximumCandidates = 256
 

@@ -26,14 +26,18 @@ struct Validator {
         var problems: [RegistryError] = []
         if case .custom(let scope) = planned.lifetime, plan.scopes[scope] == nil {
             let known = plan.scopes.keys.sorted()
+            // A misspelled built-in lifetime (`"singelton"`) is the likelier mistake than an undeclared scope.
+            let builtIn = ["transient", "graph", "singleton", "weak"]
             problems.append(problem(.unknownScope, "\(planned.name) is registered in scope '\(scope)', which is not declared"
-                                    + NameSuggestion.didYouMean(scope, among: known),
-                                    planned, details: ["declared scopes: " + (known.isEmpty ? "none" : known.joined(separator: ", "))]))
+                                    + NameSuggestion.didYouMean(scope, among: builtIn + known),
+                                    planned, details: ["declared scopes: " + (known.isEmpty ? "none" : known.joined(separator: ", "))
+                                                       + " (built in: " + builtIn.joined(separator: ", ") + ")"]))
         }
         for dependency in planned.registration.dependencies {
             guard let target = plan.index.find(dependency.key) else {
+                let near = NameSuggestion.closestKey(to: dependency.key.description, among: plan.registrations.map(\.name))
                 var missing = problem(.missingRegistration, "no registration for \(dependency.key)", planned,
-                                      details: ["required by \(planned.name) as \(dependency)"])
+                                      details: ["required by \(planned.name) as \(dependency)"] + (near.map { ["did you mean \($0)?"] } ?? []))
                 missing.missingKey = dependency.key.description       // check points at the line naming it
                 problems.append(missing)
                 continue
@@ -130,6 +134,7 @@ struct Validator {
         var problems: [RegistryError] = []
         var reached: ScopesReached?
         for holder in plan.registrations where holder.lifetime != .transient && holder.lifetime != .graph {
+            if case .custom(let own) = holder.lifetime, plan.scopes[own] == nil { continue }   // reported as undeclared
             var captures: [String: String?] = [:]      // scope → why this holder must not capture it (nil: it may)
             func reason(_ scope: String) -> String? {
                 if let known = captures[scope] { return known }
@@ -154,7 +159,8 @@ struct Validator {
                         stack.append(target)
                     case .custom(let scope):
                         visited.insert(target)
-                        guard let reason = reason(scope) else { continue }
+                        // An undeclared scope is reported as such; a captive of it would only repeat the typo.
+                        guard plan.scopes[scope] != nil, let reason = reason(scope) else { continue }
                         var chain = [planned.name]
                         var step = node
                         while step != holder.index, let previous = parent[step] {

@@ -49,11 +49,13 @@ extension FactoryHost {
         // What the container keeps (eager singletons aside: the replacement
         // builds its own) was built from the registrations being replaced.
         let kept = current.liveSingletons().filter { !$0.registration.eager }.map { $0.registration.key.description }
-            + current.openScopeNames.map { "scope '\($0)'" }
-            + (current.hasLiveChildren ? ["a child container"] : [])
-        guard kept.isEmpty else {
-            let built = "override \"\(key)\": the test's container has built \(kept.prefix(3).joined(separator: ", "))"
-                + "\(kept.count > 3 ? " and \(kept.count - 3) more" : "") already, and an override must come before anything is resolved"
+        let opened = current.openScopeNames.map { "scope '\($0)'" } + (current.hasLiveChildren ? ["a child container"] : [])
+        guard kept.isEmpty && opened.isEmpty else {
+            // "has built Cache", "has opened scope 'basket'": what it holds, in the words that fit.
+            var held: [String] = []
+            if !kept.isEmpty { held.append("built " + kept.prefix(3).joined(separator: ", ") + (kept.count > 3 ? " and \(kept.count - 3) more" : "")) }
+            if !opened.isEmpty { held.append("opened " + opened.joined(separator: ", ")) }
+            let built = "override \"\(key)\": the test's container has \(held.joined(separator: " and ")) already, and an override must come before anything is resolved"
             throw LuaError(.runtime, built + (inBeforeEach
                 ? "; an earlier before_each (this describe's or an outer one's) resolved: register this before_each before that one "
                   + "(in the same describe), or resolve in the tests instead of in that before_each"

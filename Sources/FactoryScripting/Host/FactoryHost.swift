@@ -468,6 +468,14 @@ public final class FactoryHost {
         .userdata(try lua.pushObject(ScriptContainer(container), type: try containerType()))
     }
 
+    /// The configuration plain `resolve` uses: the chosen one
+    /// (``defaultConfiguration``), else the only one the scripts defined.
+    public var configurationInUse: String? {
+        if let defaultConfiguration { return defaultConfiguration }
+        let names = registry.configurationNames
+        return names.count == 1 ? names[0] : nil
+    }
+
     /// How a user chooses the configuration plain `resolve` uses, for the
     /// message when none is chosen: "run with --config NAME" (the REPL says `:use NAME`).
     public var configurationAdvice = "run with --config NAME"
@@ -476,7 +484,7 @@ public final class FactoryHost {
     /// ``defaultConfiguration``, made on first use.
     func sharedContainer() throws -> Container {
         if let defaultContainer { return defaultContainer }
-        guard let name = defaultConfiguration else {
+        guard let name = configurationInUse else {
             let names = registry.configurationNames
             throw RegistryError(.unknownConfiguration,
                                 "resolve needs a configuration: \(configurationAdvice), or resolve from a container "

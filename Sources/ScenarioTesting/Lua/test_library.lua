@@ -32,6 +32,18 @@ local in_all = false                  -- a before_all or after_all hook is runni
 local in_cleanup = false              -- finish_test is running a test's cleanups and hooks
 local in_before_each = false          -- a test's before_each hook is running (not its body)
 local test_container                  -- the running test's container (nil without a config)
+-- What a test without a configuration receives for its container: using it
+-- says why there is none (it was nil: "attempt to index a nil value (local 'c')").
+local no_container = setmetatable({}, {
+  __index = function(_, key)
+    error(format("this test has no container, so it has no %q (give its describe or it a config: "
+      .. "describe(\"…\", { config = \"app\" }, function() … end), or run with --config NAME)", tostring(key)), 2)
+  end,
+  __newindex = function() error("this test has no container (give its describe or it a config, or run with --config NAME)", 2) end,
+  __tostring = function() return "no container (the test has no config)" end,
+  __metatable = false,
+})
+
 
 -- describe, it, pending and the hooks declare tests: inside a running test
 -- they would be silently lost, so they are errors there (as in busted).
@@ -852,7 +864,7 @@ local function finish_test(test, container, started, failure)
       local id = "after_each " .. i .. " " .. j
       if not done[id] then
         done[id] = true
-        local ok, err = xpcall(hooks[j], on_error, container)
+        local ok, err = xpcall(hooks[j], on_error, container or no_container)
         if not ok then failure = add_failure(failure, err, "after_each") end
       end
     end
@@ -891,6 +903,7 @@ local function run(index, container)
   local started = 0
   running = test
   test_container = container
+  local given = container or no_container
   test.finally = {}
   entered[index] = 0
   -- before_all, once per block, before its first test here; a failure
@@ -933,7 +946,7 @@ local function run(index, container)
       for _, hook in ipairs(block.before) do
         if failure then break end
         in_before_each = true
-        local ok, err = xpcall(hook, on_error, container)
+        local ok, err = xpcall(hook, on_error, given)
         in_before_each = false
         if not ok then failure = err; failure.phase = "before_each" end
       end
@@ -941,7 +954,7 @@ local function run(index, container)
     end
   end
   if not failure then
-    local ok, err = xpcall(test.fn, on_error, container)
+    local ok, err = xpcall(test.fn, on_error, given)
     if not ok then failure = err end
   end
   failure = finish_test(test, container, started, failure)
