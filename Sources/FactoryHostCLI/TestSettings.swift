@@ -83,10 +83,15 @@ struct TestSettings: Equatable {
     }
 
     private func runSelected() -> Int32 {
-        let searched = paths.isEmpty ? ["."] : paths
-        let files: [String]
+        var searched = paths.isEmpty ? ["."] : paths
+        var files: [String]
         do {
             files = try SpecDiscovery.files(in: searched)
+            // Plain `test` in a folder of a project without specs (its lib/, say): the project's specs, as from its root.
+            if files.isEmpty, paths.isEmpty, let root = ProjectFile.root(of: ""), root != "./" {
+                searched = [root]
+                files = try SpecDiscovery.files(in: searched)
+            }
         } catch {
             reportError(error)
             return 1

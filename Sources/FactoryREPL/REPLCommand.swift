@@ -262,6 +262,10 @@ extension REPLSession {
     private func check() {
         let problems = host.problems(after: DeclarationRun())
         let summary = CheckSummary(host.registry, configurations: host.registry.configurationNames)
+        if let reloadFailure {
+            // The script on disk did not run: what is checked is the run before it.
+            output.error("(the last :reload failed — \(reloadFailure.split(separator: "\n").first ?? "") — so this checks the run before it)")
+        }
         if problems.isEmpty { return output.result("ok: \(summary), no problems") }
         output.result((problems.map(\.description) + ["\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(summary)"])
             .joined(separator: "\n"))
@@ -272,15 +276,18 @@ extension REPLSession {
         guard script != "-" else { return output.error(":reload cannot run standard input again: give the script as a file") }
         do {
             let changes = try reload()
-            var lines = ["reloaded \(settings.script ?? "")"]
+            reloadFailure = nil
+            var lines = ["reloaded \(settings.script ?? "") (the prompt's locals went with the old host: resolve again)"]
             if changes.added.isEmpty && changes.removed.isEmpty && changes.changed.isEmpty {
                 lines.append("no registration changed")
             }
             lines += changes.added.map { "added:   \($0)" } + changes.removed.map { "removed: \($0)" } + changes.changed.map { "changed: \($0)" }
             output.result(lines.joined(separator: "\n"))
         } catch let error as LuaError {
+            reloadFailure = REPLSession.report(error)
             output.error("reload failed, the session goes on with the old host: " + REPLSession.report(error))
         } catch {
+            reloadFailure = "\(error)"
             output.error("reload failed, the session goes on with the old host: \(error)")
         }
     }

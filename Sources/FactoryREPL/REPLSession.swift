@@ -66,6 +66,8 @@ public final class REPLSession {
     /// table's Swift wrapper is made anew each time; the table stays).
     private var tableOrigins: [Int: (registration: Registration, container: WeakContainer)] = [:]
     private var nextTableOrigin = 0
+    /// Why the last `:reload` failed (nil: it did not, or none ran): `:check` says it checks the run before.
+    var reloadFailure: String?
     /// Where output goes (standard output / error by default).
     let output: REPLOutput
 

@@ -343,6 +343,32 @@ struct NewcomerTypoTests {
             """, stderr: ""), "\(result)")
     }
 
+    /// A syntax error in a required module is one problem at its line, not
+    /// also "not checked" for each declaration of the module, each quoting it.
+    @Test func aModuleThatDoesNotCompileIsOneProblem() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-module-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("lib"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("""
+            scope "basket"
+            configuration "shop" {
+              register "table#Clock" { make = function() return {} end }
+              register "table#X" { make = function() return {} end },
+            }
+            """.utf8).write(to: dir.appendingPathComponent("lib/shop_config.lua"))
+        try Data("package.path = \"lib/?.lua;\" .. package.path\nrequire \"shop_config\"\nconfiguration \"late\" { }\n".utf8)
+            .write(to: dir.appendingPathComponent("app.lua"))
+        let result = try CommandRunner.factoryhost(["check", "app.lua"], in: dir)
+        #expect(result == ProcessResult(status: 1, stdout: """
+            lib/shop_config.lua:4: '}' expected (to close '{' at line 2) near 'register'
+            app.lua:3: configuration "late" was not checked
+              the script failed before it, at lib/shop_config.lua:4: '}' expected (to close '{' at line 2) near 'register'
+              fix that error: check sees only what the script declares before it
+            2 problems in 0 configurations, 0 registrations
+
+            """, stderr: ""), "\(result)")
+    }
+
     @Test func theOnlyConfigurationIsTheOnePlainResolveUses() throws {
         let script = """
             configuration "shop" { register "table#Clock" { make = function() return { now = 1 } end } }

@@ -48,6 +48,24 @@ struct ProjectFileTests {
         #expect(repl.status == 0 && repl.stdout.contains("app — 1 registration, ../lib/composition.lua:1"), "\(repl)")
     }
 
+    /// Plain `test` in a folder of the project that holds no specs (lib/,
+    /// tools/) runs the project's, as from its root (it found none, #37).
+    @Test func plainTestInAFolderWithoutSpecsRunsTheProjects() throws {
+        let root = try Self.makeProject()
+        defer { try? FileManager.default.removeItem(at: root.deletingLastPathComponent()) }
+        let fromLib = try CommandRunner.factoryhost(["test"], in: root.appendingPathComponent("lib"))
+        #expect(fromLib.status == 0 && fromLib.stdout.hasPrefix("../spec/checkout_spec.lua\n")
+                && fromLib.stdout.hasSuffix("1 passed, 0 failed\n"), "\(fromLib)")
+        // Named paths are taken as given: an empty folder named is still an error.
+        let named = try CommandRunner.factoryhost(["test", "."], in: root.appendingPathComponent("lib"))
+        #expect(named.status == 1 && named.stderr.contains("no *_spec.lua files under ."), "\(named)")
+        // Without a project file, nothing is searched above.
+        let plain = try Self.makeProject(nil)
+        defer { try? FileManager.default.removeItem(at: plain.deletingLastPathComponent()) }
+        let outside = try CommandRunner.factoryhost(["test"], in: plain.appendingPathComponent("lib"))
+        #expect(outside.status == 1 && outside.stderr.contains("no *_spec.lua files under ."), "\(outside)")
+    }
+
     @Test func withoutAProjectFileOrInTheSandboxNothingChanges() throws {
         let bare = try Self.makeProject(nil)
         defer { try? FileManager.default.removeItem(at: bare.deletingLastPathComponent()) }

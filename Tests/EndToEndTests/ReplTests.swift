@@ -245,13 +245,33 @@ struct ReplPipedTests {
             """
         let result = try CommandRunner.factoryhost(["repl", "live.lua"], in: work, input: input + "\n", killAfter: 30)
         #expect(result == ProcessResult(status: 0, stdout: """
-            reloaded live.lua
+            reloaded live.lua (the prompt's locals went with the old host: resolve again)
             changed: app: string#greeting (parameter shout; parameter word "hi" → "hello"; make's body)
             changed: app: table#a (scope transient → singleton)
-            reloaded live.lua
+            reloaded live.lua (the prompt's locals went with the old host: resolve again)
             no registration changed
 
             """, stderr: ""), "\(result)")
+    }
+
+    /// After a :reload that failed, :check says it checks the run before
+    /// (it said ok for a script that no longer runs, #37).
+    @Test func checkAfterAFailedReloadSaysWhatItChecks() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("fh-repl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        try Data("configuration 'app' { register 'table#a' { make = function() return {} end } }\n".utf8)
+            .write(to: work.appendingPathComponent("live.lua"))
+        let input = """
+            local f = io.open("live.lua", "w") f:write("configuration 'app' {") f:close()
+            :reload
+            :check
+            """
+        let result = try CommandRunner.factoryhost(["repl", "live.lua"], in: work, input: input + "\n", killAfter: 30)
+        #expect(result.stdout == "ok: 1 configuration, 1 registration, no problems\n", "\(result)")
+        #expect(result.stderr.hasPrefix("reload failed, the session goes on with the old host: live.lua:1: unexpected symbol near <eof>")
+                && result.stderr.contains("(the last :reload failed — live.lua:1: unexpected symbol near <eof> — so this checks the run before it)"),
+                "\(result)")
     }
 
     /// A table a Lua factory built is shown as a Swift object is: where it
@@ -305,7 +325,7 @@ struct ReplPipedTests {
             """
         let result = try CommandRunner.factoryhost(["repl", "live.lua"], in: work, input: input + "\n", killAfter: 30)
         #expect(result == ProcessResult(status: 0, stdout: """
-            reloaded live.lua
+            reloaded live.lua (the prompt's locals went with the old host: resolve again)
             added:   app: table#b
             removed: app: table#a
             table#b [transient]  live.lua:1

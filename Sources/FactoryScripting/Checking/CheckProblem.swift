@@ -69,15 +69,21 @@ extension FactoryHost {
     /// problem of `configuration` (or of all).
     public func problems(after run: DeclarationRun, configuration: String? = nil) -> [CheckProblem] {
         var problems: [CheckProblem] = []
+        // A module that did not load (a syntax error in it): its declarations were never run, and that is the one problem.
+        var unloadedFile: String?
         if let error = run.error {
-            let text: String
+            var text: String
             if let error = error as? LuaError { text = error.message } else { text = String(describing: error) }
+            if let (file, inner) = Self.moduleLoadingFailure(text) {
+                unloadedFile = file
+                text = inner
+            }
             let (place, message) = Self.splitPlace(text)
             problems.append(CheckProblem(kind: "declarationError", message: message,
                                          origin: place.map(Origin.init(parsingWhere:))))
         }
         problems += run.declarationErrors
-        for site in run.unreached {
+        for site in run.unreached where site.origin.file != unloadedFile {
             problems.append(CheckProblem(kind: "notChecked", message: "\(site.declaration) was not checked", origin: site.origin,
                                          details: [site.reason, site.hint]))
         }
@@ -105,6 +111,17 @@ extension FactoryHost {
             let y = b.element.origin.map { (fileOrder[$0.file] ?? 0, $0.line) } ?? (Int.max, 0)
             return x != y ? x < y : a.offset < b.offset
         }.map(\.element)
+    }
+
+    /// `error loading module 'm' from file 'lib/m.lua':\n\tlib/m.lua:4: '}' expected`
+    /// (require's words for a module that does not compile) → the file and
+    /// `lib/m.lua:4: '}' expected`, which says it all with its place.
+    static func moduleLoadingFailure(_ text: String) -> (file: String, message: String)? {
+        guard text.hasPrefix("error loading module '"), let fromFile = text.firstRange(of: "' from file '"),
+              let end = text[fromFile.upperBound...].firstRange(of: "':\n\t") else { return nil }
+        let file = String(text[fromFile.upperBound..<end.lowerBound])
+        let message = String(text[end.upperBound...])
+        return message.hasPrefix(file + ":") ? (file, message) : nil
     }
 
     /// One problem per finding: the same problem found in several configurations

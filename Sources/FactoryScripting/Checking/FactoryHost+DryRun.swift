@@ -153,7 +153,8 @@ extension FactoryHost {
             return result
         }
         if dryStop == nil, let error = result.error as? LuaError {
-            let (place, text) = Self.splitPlace(error.message)
+            // A module that did not compile fails at its own line, not at "error loading module …".
+            let (place, text) = Self.splitPlace(Self.moduleLoadingFailure(error.message)?.message ?? error.message)
             failure = DeclarationRun.Stop(reason: .sideEffect, origin: place.map(Origin.init(parsingWhere:)), message: text)
         }
         let mainSites = mainScan.value()
@@ -172,7 +173,11 @@ extension FactoryHost {
                                        failure: DeclarationRun.Stop?) -> [DeclarationRun.Unreached] {
         let stop = dryStop ?? failure
         let stopped = dryStop != nil ? "check stopped" : "the script failed"
-        let stopText = stop.map { stop in (stop.origin.map { "\($0)" } ?? "an unknown place") + ": " + stop.message }
+        // (The stop's first line: a reason quotes it, the failure itself is reported in full once.)
+        let stopText = stop.map { stop in
+            (stop.origin.map { "\($0)" } ?? "an unknown place") + ": "
+                + String(stop.message.split(separator: "\n", maxSplits: 1).first ?? "").prefix(160)
+        }
         let stopHint = "declare configurations and scopes before the script's first container, "
             + "or anything with side effects — in a module it requires first, as the examples do"
         let hint = dryStop != nil || failure == nil ? stopHint

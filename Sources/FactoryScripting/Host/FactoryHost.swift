@@ -396,9 +396,16 @@ public final class FactoryHost {
 
     /// Runs the script at `path` (errors carry Lua's message and traceback),
     /// then checks that every registration it made reached a configuration.
+    /// As under `factoryhost run`, its `require` finds modules beside it and
+    /// those of its project (``ProjectFile``).
+    ///
+    /// ```swift
+    /// try host.run(file: "Scripts/app.lua")      // require "app_config" finds Scripts/app_config.lua
+    /// ```
     ///
     /// - Throws: a `LuaError` carrying the script's error (message, traceback, the value it raised), or `.runtime` for a registration that reached no configuration.
     public func run(file path: String) throws {
+        try addModuleDirectory(of: path)
         _ = try lua.runFile(path)
         try finishScript()
     }

@@ -35,6 +35,15 @@ public struct ProjectFile: Equatable, Sendable {
         return try read(found.file, root: found.root)
     }
 
+    /// The folder of the project `directory` is in (the nearest
+    /// `.factoryhost.lua` from it up), relative to the working directory where
+    /// possible (`../`); nil outside any project.
+    ///
+    /// ```swift
+    /// ProjectFile.root(of: "")    // "../" from shop/lib of a project at shop/
+    /// ```
+    public static func root(of directory: String) -> String? { find(from: directory)?.root }
+
     /// The nearest project file from `directory` up: its path and its folder (relative where possible).
     static func find(from directory: String) -> (file: String, root: String)? {
         let cwd = workingDirectory()
