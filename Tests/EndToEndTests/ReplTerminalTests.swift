@@ -75,6 +75,13 @@ struct ReplTerminalTests {
         Thread.sleep(forTimeInterval: 0.4)
         terminal.type("\u{03}")
         try terminal.expect("interrupted!")
+        // A factory that loops: the report names the factory's line, not the resolve that called it (#37).
+        terminal.type("configuration 'spin' { register 'table#Spin' { make = function()\r")
+        terminal.type("  while true do end end } }\r")
+        terminal.type("container('spin'):resolve 'table#Spin'\r")
+        Thread.sleep(forTimeInterval: 0.4)
+        terminal.type("\u{03}")
+        try terminal.expect("stdin:2: interrupted!", after: "container('spin')")
         // A message handler that loops (for an ordinary error: hooks run there).
         terminal.type("xpcall(function() error('x') end, function() while true do end end)\r")
         Thread.sleep(forTimeInterval: 0.4)
