@@ -15,6 +15,21 @@ final class Greeter: LuaExportable {
     func greet(_ name: String) -> String { "\(greeting), \(name)!" }
 }
 
+/// A main-actor type, as an app's view models are: each member runs on the
+/// main actor, which is where this host runs Lua (its main thread).
+@MainActor final class GuestBook: LuaExportable {
+    nonisolated static let luaTypeName = "GuestBook"
+    private(set) var names: [String] = []
+    func sign(_ name: String) -> Int { names.append(name); return names.count }
+
+    nonisolated static var luaClass: LuaClass<GuestBook> {
+        LuaClass<GuestBook>()
+            .constructor { try LuaMainActor.run("GuestBook.new") { GuestBook() } }
+            .method("sign") { (book: GuestBook, name: String) in try LuaMainActor.run("GuestBook.sign") { book.sign(name) } }
+            .property("names") { book in try LuaMainActor.run("GuestBook.names") { book.names } }
+    }
+}
+
 /// The plugin: `require "factoryhost.greetings"` and a Swift-registered factory.
 struct GreetingsPlugin: FactoryPlugin {
     let name = "greetings"
@@ -22,6 +37,7 @@ struct GreetingsPlugin: FactoryPlugin {
         try context.export(LuaClass<Greeter>()
             .constructor { (greeting: String) in Greeter(greeting: greeting) }
             .method("greet") { (greeter, name: String) in greeter.greet(name) })
+        try context.export(GuestBook.luaClass)
         try context.configuration("base").register(Greeter.self, scope: .singleton) { _ in Greeter(greeting: "Hello") }
     }
 }

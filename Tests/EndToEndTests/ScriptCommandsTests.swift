@@ -190,6 +190,34 @@ struct ScriptCommandsTests {
         #expect(check == ProcessResult(status: 0, stdout: "ok: 2 configurations, 2 registrations declared (3 with inherited ones), no problems\n", stderr: ""))
     }
 
+    /// A `@MainActor` export (#36) works from Lua on a host's main thread —
+    /// run, the REPL and a test worker all run Lua there — and a coroutine
+    /// changes nothing (it runs on the same thread).
+    @Test func aMainActorExportRunsOnTheMainThreadOfAHost() throws {
+        let script = """
+            local g = require "factoryhost.greetings"
+            local book = g.GuestBook.new()
+            book:sign("Ada")
+            print(book:sign("Grace"), table.concat(book.names, ","))
+            print(coroutine.wrap(function() return book:sign("Linus") end)())
+            """
+        let run = try CommandRunner.run(CommandRunner.customHost, ["run", "-"], input: script)
+        #expect(run == ProcessResult(status: 0, stdout: "2\tAda,Grace\n3\n", stderr: ""), "\(run)")
+        let repl = try CommandRunner.run(CommandRunner.customHost, ["repl"], input: script)
+        #expect(repl == ProcessResult(status: 0, stdout: "1\n2\tAda,Grace\n3\n", stderr: ""), "\(repl)")   // (the prompt prints sign's 1)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-mainactor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for index in 1...2 {
+            try Data("""
+                local g = require "factoryhost.greetings"
+                it("signs", function() expect(g.GuestBook.new():sign("Ada")):to_equal(1) end)
+                """.utf8).write(to: dir.appendingPathComponent("book\(index)_spec.lua"))
+        }
+        let test = try CommandRunner.run(CommandRunner.customHost, ["test", "--jobs", "2", dir.path])
+        #expect(test.status == 0 && test.stdout.hasSuffix("2 passed, 0 failed\n"), "\(test)")
+    }
+
     /// A custom host's messages, help and REPL carry its own name, not `factoryhost`.
     @Test func aCustomHostSpeaksUnderItsOwnName() throws {
         let failing = try CommandRunner.run(CommandRunner.customHost, ["run", "-e", "error('boom')"])

@@ -272,4 +272,7 @@ void fh_unref(lua_State *L, int ref);
 int fh_getref(lua_State *L, int ref);
 void fh_pushglobaltable(lua_State *L);
 
+/// Whether the calling thread is the process's main thread (1) or not (0).
+int fh_is_main_thread(void);
+
 #endif

@@ -97,7 +97,7 @@ extension ScriptDefinitions {
             return "---@type \(Self.functionType(function, receiver: method ? owner : nil))\n"
                 + "\(table)[\(luaQuoted(function.name))] = nil\n\n"
         }
-        var out = ""
+        var out = function.summary.map { "---" + $0.split(separator: "\n").joined(separator: " ") + "\n" } ?? ""
         if let parameters = function.parameters {
             for parameter in parameters { out += "---@param \(parameter.name) \(Self.luaLSType(parameter.type))\n" }
         } else {

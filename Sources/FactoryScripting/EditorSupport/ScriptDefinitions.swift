@@ -29,6 +29,8 @@ public struct ScriptDefinitions: Sendable, Equatable {
         public var parameters: [Parameter]?
         /// Nil when it returns nothing, or nothing is declared.
         public var result: String?
+        /// What it does, in one line, when its declaration says (a doc comment).
+        public var summary: String? = nil
     }
 
     /// A property read (and maybe set) on an object.
@@ -110,15 +112,22 @@ public struct ScriptDefinitions: Sendable, Equatable {
     }
 
     private static func describe(_ members: LuaClassMembers) -> Class {
+        // Parameters take their names from the declaration where it gives them, else from their types.
+        func named(_ member: String, _ types: [String]) -> [Parameter] {
+            guard let names = members.parameterNames[member], names.count == types.count else { return parameters(ofTypes: types) }
+            return zip(names, types).map { Parameter(name: LuaIdentifier.isKeyword($0) ? $0 + "_" : $0, type: $1) }
+        }
         let constructor: Function? = members.hasConstructor
-            ? Function(name: "new", parameters: members.constructorArguments.map(parameters(ofTypes:)), result: members.name)
+            ? Function(name: "new", parameters: members.constructorArguments.map { named("new", $0) }, result: members.name,
+                       summary: members.summaries["new"])
             : nil
         return Class(
             name: members.name, constructor: constructor,
             classFunctions: members.classFunctions.map { Function(name: $0, parameters: nil, result: nil) },
             methods: members.methods.map { method in
                 let signature = members.signatures[method]
-                return Function(name: method, parameters: signature.map { parameters(ofTypes: $0.arguments) }, result: signature?.result)
+                return Function(name: method, parameters: signature.map { named(method, $0.arguments) }, result: signature?.result,
+                                summary: members.summaries[method])
             },
             properties: members.properties.map {
                 Property(name: $0, type: members.propertyTypes[$0] ?? "value", settable: members.settableProperties.contains($0))

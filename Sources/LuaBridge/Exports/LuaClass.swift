@@ -32,6 +32,9 @@ public final class LuaClass<Object: LuaExportable> {
     var describe: ((Object) -> String)?
     var equal: ((Object, Object) -> Bool)?
     var classFunctions: [(String, LuaFrameFunction)] = []
+    /// Each member's parameter names and summary, as its Swift declaration
+    /// gives them (``documented(_:parameters:summary:)``; `new` is the constructor's).
+    var documentation: [String: (parameters: [String]?, summary: String?)] = [:]
 
     /// A class with no members yet: add a constructor, methods and properties, then ``install(in:)`` it.
     public init() {}
@@ -97,6 +100,23 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     public func constructor(frame body: @escaping (LuaFrame) throws -> Object) -> Self {
         constructorBody = body
+        return self
+    }
+
+    /// `Type.new(…)` reading its arguments from the frame, with the argument
+    /// types it reads declared (for ``members``, `types` and completion) — any
+    /// number of them; what `@Scriptable` generates for an initializer.
+    ///
+    /// ```swift
+    /// .constructor(arguments: [String.self, Int.self]) { f in Order(id: try String.read(from: f, at: 1), count: try Int.read(from: f, at: 2)) }
+    /// ```
+    ///
+    /// An error `body` throws (a bad-argument error from reading the frame,
+    ///   say) is raised as a Lua error in the script calling `Type.new(…)`.
+    @discardableResult
+    public func constructor(arguments: [Any.Type], frame body: @escaping (LuaFrame) throws -> Object) -> Self {
+        constructorBody = body
+        constructorArguments = arguments
         return self
     }
 
@@ -202,6 +222,27 @@ public final class LuaClass<Object: LuaExportable> {
         return self
     }
 
+    /// `obj:name(…)` reading its arguments from the frame and pushing its
+    /// results itself (returning how many), with its argument and result types
+    /// declared (`result`: `Void.self` for none) — any number of arguments;
+    /// what `@Scriptable` generates for a method.
+    ///
+    /// ```swift
+    /// .method("add", arguments: [String.self, Int.self], result: Bool.self) { cart, f in
+    ///     try cart.add(item: String.read(from: f, at: 2), count: Int.read(from: f, at: 3)).push(to: f); return 1
+    /// }
+    /// ```
+    ///
+    /// From Lua, a bad receiver or argument or an error `body` throws is
+    ///   raised as a Lua error in the calling script.
+    @discardableResult
+    @inlinable
+    public func method(_ name: String, arguments: [Any.Type], result: Any.Type,
+                       frame body: @escaping (Object, LuaFrame) throws -> Int32) -> Self {
+        methods.append(LuaMethodEntry(name, arguments: arguments, result: result, { f in try f.withReceiver(as: Object.self) { try body($0, f) } }))
+        return self
+    }
+
     /// A method `obj:name(key)` whose body may have its one result remembered
     /// for this object and key string: the body pushes the result and returns
     /// `true` to remember it, and later calls `obj:name(key)` — exactly those
@@ -266,6 +307,20 @@ public final class LuaClass<Object: LuaExportable> {
     @discardableResult
     public func classFunction(_ name: String, _ body: @escaping LuaFrameFunction) -> Self {
         classFunctions.append((name, body))
+        return self
+    }
+
+    /// Names the parameters of member `name` (`"new"` for the constructor) and
+    /// says what it does, as the Swift declaration does: `factoryhost types`
+    /// writes them into the editor's definitions (`---@param item string`)
+    /// instead of names made from the types.
+    ///
+    /// ```swift
+    /// .documented("add", parameters: ["item", "count"], summary: "Adds count of item to the cart.")
+    /// ```
+    @discardableResult
+    public func documented(_ name: String, parameters: [String]? = nil, summary: String? = nil) -> Self {
+        documentation[name] = (parameters, summary)
         return self
     }
 

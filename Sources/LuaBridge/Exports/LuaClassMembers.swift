@@ -26,6 +26,10 @@ public struct LuaClassMembers: Sendable, Equatable {
     public var signatures: [String: LuaSignature] = [:]
     /// Each property's type (`"integer"`, `"Cache"`, `"value"` when unknown).
     public var propertyTypes: [String: String] = [:]
+    /// Each member's parameter names, where its declaration gives them (`new`: the constructor's).
+    public var parameterNames: [String: [String]] = [:]
+    /// Each member's one-line summary, where its declaration gives one.
+    public var summaries: [String: String] = [:]
 }
 
 /// What a method takes and gives, as scripts see the types.
@@ -64,6 +68,10 @@ extension LuaClass {
                                                            result: result == Void.self ? nil : luaTypeName(of: result))
         }
         for (name, type) in propertyTypes { members.propertyTypes[name] = luaTypeName(of: type) }
+        for (name, entry) in documentation {
+            if let parameters = entry.parameters { members.parameterNames[name] = parameters }
+            if let summary = entry.summary { members.summaries[name] = summary }
+        }
         return members
     }
 

@@ -1,0 +1,39 @@
+import CLuaShim
+
+/// Calls into main-actor code from an exported member. Lua runs where its
+/// host runs it — the `factoryhost` CLI, the REPL and the test worker run Lua
+/// on the main thread; an embedding app chooses — so a `@MainActor` object's
+/// member called from Lua on the main thread runs on the main actor, and the
+/// same call from Lua on any other thread is a Lua error naming the member:
+/// never a data race, never a trap.
+///
+/// ```swift
+/// @MainActor final class CheckoutViewModel { var total = 0; func add(_ amount: Int) { total += amount } }
+///
+/// LuaClass<CheckoutViewModel>()
+///     .method("add") { (model, amount: Int) in try LuaMainActor.run("CheckoutViewModel.add") { model.add(amount) } }
+/// ```
+///
+/// `@Scriptable` generates these calls for a `@MainActor` type.
+public enum LuaMainActor {
+    /// Whether the calling thread is the main thread, where the main actor runs synchronous code.
+    public static var isMainThread: Bool { fh_is_main_thread() != 0 }
+
+    /// Runs `body` on the main actor when called on the main thread.
+    ///
+    /// - Throws: a `LuaError` (`.runtime`) naming `member` when called on another thread; what `body` throws.
+    public static func run<R>(_ member: @autoclosure () -> String, _ body: @MainActor () throws -> R) throws -> R {
+        guard isMainThread else {
+            throw LuaError(.runtime, "\(member()) runs on the main actor, and this Lua state runs on another thread: "
+                           + "call it from Lua running on the main thread")
+        }
+        // The main thread outside any task: the main actor's executor, as assumeIsolated checks.
+        return try MainActor.assumeIsolated { () throws -> Unchecked<R> in Unchecked(value: try body()) }.value
+    }
+
+    /// A result carried out of the main actor: the caller is on the main
+    /// thread too, so nothing crosses threads (`@unchecked Sendable` for that reason only).
+    private struct Unchecked<Value>: @unchecked Sendable {
+        let value: Value
+    }
+}
