@@ -47,3 +47,7 @@ Scripts/editor-check.sh "$bin"
 # passes only from the repository root.
 root="$(pwd)"
 (cd "${TMPDIR:-/tmp}" && "$bin" test "$root/Examples" --jobs 2 --junit "$root/.build/examples-junit.xml")
+# The macros (@Scriptable, @ScriptImplementable) are a package of their own, so
+# that nothing above compiles swift-syntax: built and tested here, once.
+swift build --build-tests --package-path Macros
+swift test --skip-build --disable-xctest --package-path Macros

@@ -1,0 +1,54 @@
+@_exported import LuaBridge
+
+/// Exports a class to scripts in one attribute: it becomes `LuaExportable`,
+/// and `static var luaClass` describes its first initializer (`Type.new(…)`),
+/// its methods (`obj:name(…)`; static ones `Type.name(…)`), and its
+/// properties (read-only, or read-write where Swift can set them) — each
+/// argument checked, a throwing member's error raised in Lua with the Swift
+/// error's description, optionals as nil, arrays and dictionaries converted,
+/// an `any P` argument taken from a Lua table through `@ScriptImplementable`'s
+/// `LuaP`. The Swift argument labels name the parameters in `factoryhost
+/// types`, and doc comments' first lines describe the members. A
+/// `@MainActor` class's members run on the main actor (``LuaMainActor``).
+///
+/// ```swift
+/// @Scriptable
+/// public final class OrderStore {
+///     public init(capacity: Int) { … }
+///     /// Adds an order; returns how many are held.
+///     public func add(_ order: Order) throws -> Int { … }
+///     public private(set) var count = 0
+/// }
+///
+/// try context.export(OrderStore.luaClass)      // OrderStore.new(10), store:add(order), store.count
+/// ```
+///
+/// `@ScriptIgnored` leaves a member out; private members are left out;
+/// `@Scriptable("Name")` gives the type another name in Lua.
+@attached(member, names: named(luaClass))
+@attached(extension, conformances: LuaExportable, names: named(luaTypeName))
+public macro Scriptable(_ name: String? = nil) = #externalMacro(module: "FactoryMacrosPlugin", type: "ScriptableMacro")
+
+/// Leaves a member out of `@Scriptable`'s export.
+@attached(peer)
+public macro ScriptIgnored() = #externalMacro(module: "FactoryMacrosPlugin", type: "ScriptIgnoredMacro")
+
+/// Lets a Lua table implement a protocol in one attribute: generates
+/// `LuaP`, the adapter whose every call into the table is checked (arguments
+/// converted, the result's type checked, a missing method named), and
+/// `LuaP.interface` for a plugin to export (scripts then register, implement,
+/// stub and check `P`, and `check`, `graph` and the REPL know it).
+///
+/// ```swift
+/// @ScriptImplementable
+/// public protocol PaymentGateway: AnyObject {
+///     func charge(amount: Int, currency: String) throws -> Bool
+/// }
+///
+/// try context.export(LuaPaymentGateway.interface)
+/// ```
+///
+/// Every method must be `throws` and every property `{ get throws }`: a Lua
+/// implementation can fail, and the failure must reach the caller.
+@attached(peer, names: prefixed(Lua))
+public macro ScriptImplementable() = #externalMacro(module: "FactoryMacrosPlugin", type: "ScriptImplementableMacro")

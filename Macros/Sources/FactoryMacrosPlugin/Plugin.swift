@@ -1,0 +1,8 @@
+import SwiftCompilerPlugin
+import SwiftSyntaxMacros
+
+/// The compiler plugin: the macros `FactoryMacros` declares.
+@main
+struct FactoryMacrosPlugin: CompilerPlugin {
+    let providingMacros: [any Macro.Type] = [ScriptableMacro.self, ScriptIgnoredMacro.self, ScriptImplementableMacro.self]
+}
