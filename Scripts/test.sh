@@ -45,9 +45,36 @@ Scripts/editor-check.sh "$bin"
 # The project's own scenario suites (Examples/*/*_spec.lua), through the runner,
 # with a JUnit report for CI — run from another directory, so that no suite
 # passes only from the repository root.
+# (Examples/shop, a package of its own, is passed over: its own host runs its specs, below.)
 root="$(pwd)"
 (cd "${TMPDIR:-/tmp}" && "$bin" test "$root/Examples" --jobs 2 --junit "$root/.build/examples-junit.xml")
 # The macros (@Scriptable, @ScriptImplementable) are a package of their own, so
 # that nothing above compiles swift-syntax: built and tested here, once.
 swift build --build-tests --package-path Macros
 swift test --skip-build --disable-xctest --package-path Macros
+# A user's own package (Examples/shop, docs/YourOwnApp.md): its types in one attribute
+# each, its own host, its specs, and its composition checked at build time. It
+# shares the macros' build folder, so swift-syntax is compiled once.
+shop=(--package-path Examples/shop --scratch-path Macros/.build)
+swift build --build-tests "${shop[@]}"
+swift test --skip-build --disable-xctest "${shop[@]}"
+shophost="$(swift build "${shop[@]}" --show-bin-path)/shophost"
+"$shophost" run Examples/shop/Composition/main.lua
+(cd "${TMPDIR:-/tmp}" && "$shophost" test "$root/Examples/shop")
+# The build-time check fails a build on a broken composition, naming the line.
+composition=Examples/shop/Composition/shop.lua
+cp "$composition" .build/shop.lua.orig
+trap 'cp .build/shop.lua.orig "$composition"' EXIT
+sed 's/store = "OrderStore"/store = "OrderStor"/' .build/shop.lua.orig > "$composition"
+if swift build "${shop[@]}" > .build/shop-broken.log 2>&1; then
+    echo "test: Examples/shop built with a broken composition (the CheckComposition plugin did not fail it)" >&2
+    exit 1
+fi
+if ! grep -q "Composition/shop.lua:8: register \"CheckoutViewModel\": dependency 'store': unknown type 'OrderStor', did you mean 'OrderStore'?" .build/shop-broken.log; then
+    tail -20 .build/shop-broken.log >&2
+    echo "test: the broken composition's build failed without naming its line" >&2
+    exit 1
+fi
+cp .build/shop.lua.orig "$composition"
+trap - EXIT
+echo "shop: a broken composition fails the build, at its line"

@@ -103,4 +103,24 @@ struct DocumentationTests {
         }
         #expect(ran >= 1)
     }
+
+    /// docs/YourOwnApp.md shows the files of Examples/shop, which CI builds,
+    /// runs and tests (Scripts/test.sh): each block starting `file: PATH`
+    /// (`// file:` or `-- file:`) is that file of the package, word for word (#36).
+    @Test func theOwnAppGuideShowsTheExamplePackagesFilesAsTheyAre() throws {
+        let page = CommandRunner.packageRoot.appendingPathComponent("docs/YourOwnApp.md")
+        let package = CommandRunner.packageRoot.appendingPathComponent("Examples/shop")
+        var compared = 0
+        for block in try Self.blocks(of: page) {
+            var lines = block.text.components(separatedBy: "\n")
+            guard let first = lines.first, let range = first.range(of: "file: "),
+                  first.hasPrefix("// file: ") || first.hasPrefix("-- file: ") else { continue }
+            let path = String(first[range.upperBound...])
+            lines.removeFirst()
+            let file = try String(contentsOf: package.appendingPathComponent(path), encoding: .utf8)
+            #expect(lines.joined(separator: "\n") + "\n" == file, "docs/YourOwnApp.md:\(block.line): \(path) differs from Examples/shop/\(path)")
+            compared += 1
+        }
+        #expect(compared >= 10, "the guide shows the package's files")
+    }
 }

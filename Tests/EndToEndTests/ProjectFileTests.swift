@@ -66,6 +66,22 @@ struct ProjectFileTests {
         #expect(outside.status == 1 && outside.stderr.contains("no *_spec.lua files under ."), "\(outside)")
     }
 
+    /// A folder below holding a Swift package of its own is another project
+    /// (its own host runs its specs: Examples/shop): test passes it over, and
+    /// runs it when it is named.
+    @Test func aNestedPackageIsPassedOverUnlessNamed() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("fh-nested-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("shop/spec"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("// swift-tools-version: 6.0\n".utf8).write(to: root.appendingPathComponent("shop/Package.swift"))
+        try Data("it('shop', function() end)\n".utf8).write(to: root.appendingPathComponent("shop/spec/shop_spec.lua"))
+        try Data("it('top', function() end)\n".utf8).write(to: root.appendingPathComponent("top_spec.lua"))
+        let all = try CommandRunner.factoryhost(["test", "."], in: root)
+        #expect(all.status == 0 && all.stdout.hasPrefix("top_spec.lua\n") && all.stdout.hasSuffix("1 passed, 0 failed\n"), "\(all)")
+        let named = try CommandRunner.factoryhost(["test", "shop"], in: root)
+        #expect(named.status == 0 && named.stdout.hasPrefix("shop/spec/shop_spec.lua\n") && named.stdout.hasSuffix("1 passed, 0 failed\n"), "\(named)")
+    }
+
     @Test func withoutAProjectFileOrInTheSandboxNothingChanges() throws {
         let bare = try Self.makeProject(nil)
         defer { try? FileManager.default.removeItem(at: bare.deletingLastPathComponent()) }

@@ -31,8 +31,26 @@ public enum LuaMainActor {
         return try MainActor.assumeIsolated { () throws -> Unchecked<R> in Unchecked(value: try body()) }.value
     }
 
-    /// A result carried out of the main actor: the caller is on the main
-    /// thread too, so nothing crosses threads (`@unchecked Sendable` for that reason only).
+    /// Runs `body` on the main actor with `arguments` when called on the main
+    /// thread: the arguments an exported member read from Lua (objects Lua
+    /// holds too, so not `Sendable`) go to the main actor without crossing a
+    /// thread — the call is synchronous, on the thread Lua runs on, or refused.
+    ///
+    /// ```swift
+    /// .method("pay") { (model: CheckoutViewModel, order: Order) in
+    ///     try LuaMainActor.run("CheckoutViewModel.pay", with: order) { order in try model.pay(order) }
+    /// }
+    /// ```
+    ///
+    /// - Throws: a `LuaError` (`.runtime`) naming `member` when called on another thread; what `body` throws.
+    public static func run<Arguments, R>(_ member: @autoclosure () -> String, with arguments: Arguments,
+                                         _ body: @MainActor (Arguments) throws -> R) throws -> R {
+        let carried = Unchecked(value: arguments)
+        return try run(member()) { try body(carried.value) }
+    }
+
+    /// Arguments carried to, and a result out of, the main actor: the caller is
+    /// on the main thread too, so nothing crosses threads (`@unchecked Sendable` for that reason only).
     private struct Unchecked<Value>: @unchecked Sendable {
         let value: Value
     }

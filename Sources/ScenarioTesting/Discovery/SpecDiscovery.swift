@@ -1,7 +1,9 @@
 import FactoryhostSupport
 
 /// Finds spec files: every `*_spec.lua` under the directories given (hidden
-/// directories and `.build` skipped), and any file given by path as it is.
+/// directories and `.build` skipped, and a folder below that holds a Swift
+/// package of its own — another project, with its own host, whose specs that
+/// host runs: `Examples/shop`), and any file given by path as it is.
 ///
 /// ```swift
 /// let files = try SpecDiscovery.files(in: ["Examples", "extra/one_spec.lua"])
@@ -54,6 +56,8 @@ public enum SpecDiscovery {
             var info = stat()
             guard stat(path, &info) == 0 else { continue }
             if info.st_mode & S_IFMT == S_IFDIR {
+                // A package of its own below the folder given: its own host runs its specs (named, it is walked).
+                if Directory.isRegularFile(path + "/Package.swift") { continue }
                 walk(path, info, into: &files, visited: &visited)
             } else if name.hasSuffix("_spec.lua") {
                 files.append(path)
