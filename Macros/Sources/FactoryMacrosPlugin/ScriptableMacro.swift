@@ -58,14 +58,25 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
 
     // MARK: Members
 
+    /// `call` run on the main actor, the arguments read from Lua carried to it
+    /// (`LuaMainActor.run(_:with:_:)`: objects Lua holds are not Sendable, and
+    /// the call does not leave the thread).
+    private static func onMainActor(_ member: String, _ function: ScriptFunction, _ call: String) -> String {
+        let attempt = function.isThrowing ? "try " : ""
+        let count = function.parameters.count
+        guard count > 0 else { return "try LuaBridge.LuaMainActor.run(\(quoted(member))) { \(attempt)\(call) }" }
+        let names = (0..<count).map { "a\($0)" }
+        let carried = count == 1 ? names[0] : "(" + names.joined(separator: ", ") + ")"
+        let unpack = count == 1 ? "a0 in" : "carried in let \(carried) = carried;"
+        return "try LuaBridge.LuaMainActor.run(\(quoted(member)), with: \(carried)) { \(unpack) return \(attempt)\(call) }"
+    }
+
     private static func constructor(_ function: ScriptFunction, of decl: ScriptableClass) -> String {
         let reads = function.parameters.enumerated().map { index, parameter in
             "let a\(index) = \(parameter.read(at: index + 1))"
         }
         let call = "\(decl.name)(\(function.arguments))"
-        let made = decl.isMainActor
-            ? "try LuaBridge.LuaMainActor.run(\(quoted(decl.luaName + ".new"))) { \(function.isThrowing ? "try " : "")\(call) }"
-            : (function.isThrowing ? "try " : "") + call
+        let made = decl.isMainActor ? onMainActor(decl.luaName + ".new", function, call) : (function.isThrowing ? "try " : "") + call
         return ".constructor(arguments: [\(function.parameters.map(\.metatype).joined(separator: ", "))]) { frame in "
             + (reads + ["return \(made)"]).joined(separator: "; ") + " }"
     }
@@ -75,9 +86,7 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
             "let a\(index) = \(parameter.read(at: index + 2))"
         }
         let call = "object.\(function.swiftName)(\(function.arguments))"
-        let invoked = decl.isMainActor
-            ? "try LuaBridge.LuaMainActor.run(\(quoted(decl.luaName + "." + function.name))) { \(function.isThrowing ? "try " : "")\(call) }"
-            : (function.isThrowing ? "try " : "") + call
+        let invoked = decl.isMainActor ? onMainActor(decl.luaName + "." + function.name, function, call) : (function.isThrowing ? "try " : "") + call
         let tail = function.returnsVoid ? ["\(invoked)", "return 0"] : ["let result = \(invoked)", "try result.push(to: frame)", "return 1"]
         return ".method(\(quoted(function.name)), arguments: [\(function.parameters.map(\.metatype).joined(separator: ", "))], "
             + "result: (\(function.resultType)).self) { object, frame in " + (reads + tail).joined(separator: "; ") + " }"
@@ -88,9 +97,7 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
             "let a\(index) = \(parameter.read(at: index + 1))"
         }
         let call = "\(decl.name).\(function.swiftName)(\(function.arguments))"
-        let invoked = decl.isMainActor
-            ? "try LuaBridge.LuaMainActor.run(\(quoted(decl.luaName + "." + function.name))) { \(function.isThrowing ? "try " : "")\(call) }"
-            : (function.isThrowing ? "try " : "") + call
+        let invoked = decl.isMainActor ? onMainActor(decl.luaName + "." + function.name, function, call) : (function.isThrowing ? "try " : "") + call
         let tail = function.returnsVoid ? ["\(invoked)", "return 0"] : ["let result = \(invoked)", "try result.push(to: frame)", "return 1"]
         return ".classFunction(\(quoted(function.name))) { frame in " + (reads + tail).joined(separator: "; ") + " }"
     }
@@ -103,7 +110,7 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
             return ".property(\(quoted(property.name))) { object in \(read) }"
         }
         let write = decl.isMainActor
-            ? "try LuaBridge.LuaMainActor.run(\(quoted(decl.luaName + "." + property.name))) { object.\(property.swiftName) = value }"
+            ? "try LuaBridge.LuaMainActor.run(\(quoted(decl.luaName + "." + property.name)), with: value) { value in object.\(property.swiftName) = value }"
             : "object.\(property.swiftName) = value"
         return ".property(\(quoted(property.name)), get: { object in \(read) }, set: { object, value in \(write) })"
     }
