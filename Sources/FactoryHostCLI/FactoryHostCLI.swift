@@ -63,7 +63,8 @@ public enum FactoryHostCLI {
         if arguments.count >= 2, arguments[1] == "-" || !arguments[1].hasPrefix("-"), arguments[1] != "help",
            !commandNames.contains(arguments[1]) {
             let word = arguments[1]
-            if word == "-" || Directory.isRegularFile(word) || word.hasSuffix(".lua") || word.contains("/") {
+            let isFile = access(word, F_OK) == 0 && !Directory.isDirectory(word)       // a FIFO too, as run takes it
+            if word == "-" || isFile || word.hasSuffix(".lua") || word.contains("/") {
                 FastRunArguments.parse([arguments[0], "run"] + arguments.dropFirst())?.runAndExit()
             } else {
                 writeToStandardError("Error: no command '\(arguments[1])'"

@@ -162,7 +162,11 @@ extension REPLSession {
                     lines.append("registration: \(REPLSession.describe(origin.registration))")
                     var held = origin.container.map { "held by: a container of '\($0.configuration)'" } ?? "held by: nothing (transient)"
                     if let scope = origin.scope { held += ", in its open '\(scope.name)' scope" }
-                    if !origin.isHeld { held = "held by: nothing (transient: each resolve makes a new one)" }
+                    if !origin.isHeld {
+                        held = origin.registration.scope == .transient
+                            ? "held by: nothing (transient: each resolve makes a new one)"
+                            : "held by: nothing now (its container or scope was closed, or it was built for another)"
+                    }
                     lines.append(held)
                     if !origin.registration.dependencies.isEmpty {
                         // What it was given: the live instance where the container holds one.
@@ -267,6 +271,7 @@ extension REPLSession {
             output.error("(the last :reload failed — \(reloadFailure.split(separator: "\n").first ?? "") — so this checks the run before it)")
         }
         if problems.isEmpty { return output.result("ok: \(summary), no problems") }
+        output.failed()                                  // a scripted session that finds problems fails, as check does
         output.result((problems.map(\.description) + ["\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(summary)"])
             .joined(separator: "\n"))
     }

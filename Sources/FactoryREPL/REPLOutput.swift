@@ -9,6 +9,9 @@ import LuaInterpreter
 public struct REPLOutput: Sendable {
     public var result: @Sendable (String) -> Void
     public var error: @Sendable (String) -> Void
+    /// Told of a command that failed while its report went to `result`
+    /// (`:check` finding problems), as `error` is told of the others.
+    public var failed: @Sendable () -> Void = {}
 
     public static let standard = REPLOutput(
         result: { text in print(text); fflush(nil) },
@@ -29,10 +32,11 @@ extension REPLOutput {
     /// ```
     public static func counting(_ base: REPLOutput) -> (REPLOutput, ErrorTally) {
         let tally = ErrorTally()
-        let output = REPLOutput(result: base.result, error: { text in
+        var output = REPLOutput(result: base.result, error: { text in
             tally.add()
             base.error(text)
         })
+        output.failed = { tally.add() }
         return (output, tally)
     }
 }

@@ -21,14 +21,14 @@ struct UserNamesTests {
             -- The plugin's types are there by their qualified names, and by their plain names once required.
             local net = require "factoryhost.networking"
             configuration "net" {
-              register "networking.Cache" { make = function() return net.Cache.new() end },
-              register "HTTPSession" { make = function() return net.HTTPSession.new { baseURL = "fixture://x" } end },
+              register "networking.HTTPSession" { make = function() return net.HTTPSession.new { baseURL = "fixture://x" } end },
+              register "DataLoader" { deps = { s = "HTTPSession" }, make = function(d) return net.DataLoader.new(d.s) end },
             }
-            print(container("net"):resolve "networking.Cache", container("net"):resolve("HTTPSession").baseURL)
+            print(container("net"):resolve("HTTPSession").baseURL, container("net"):resolve "DataLoader" ~= nil)
             print(c:resolve("Cache").get())   -- still the user's
             """
         let result = try CommandRunner.factoryhost(["run", "-"], input: script)
-        #expect(result == ProcessResult(status: 0, stdout: "ann\t1\nCache(0 entries)\tfixture://x\n1\n", stderr: ""), "\(result)")
+        #expect(result == ProcessResult(status: 0, stdout: "ann\t1\nfixture://x\ttrue\n1\n", stderr: ""), "\(result)")
         // check sees the same (its declarations only: it stops at the first container).
         let declarations = script.components(separatedBy: "local c = container").first ?? ""
         let check = try CommandRunner.factoryhost(["check", "-"], input: declarations)
@@ -50,6 +50,20 @@ struct UserNamesTests {
             factoryhost: stdin:2: interface 'Cache': there is a type 'Cache' already (exported by plugin 'networking'); \
             declare yours before require "factoryhost.networking" (the plugin's is then networking.Cache), or choose another name
             """), "\(taken)")
+        // A script's own Cache and the plugin's networking.Cache would both show as 'Cache': refused, whichever comes first.
+        let both = try CommandRunner.factoryhost(["check", "-"], input: """
+            interface "Cache" { "get" }
+            configuration "app" { register "networking.Cache" { make = print } }
+            """)
+        #expect(both.status == 1 && both.stdout.hasPrefix("""
+            stdin:2: 'networking.Cache' and the script's own 'Cache' (interface "Cache" at stdin:1) would both show as 'Cache' \
+            in messages and graphs: give the script's interface another name
+            """), "\(both)")
+        let later = try CommandRunner.factoryhost(["run", "-"], input: """
+            configuration "app" { register "networking.Cache" { make = print } }
+            interface "Cache" { "get" }
+            """)
+        #expect(later.status == 1 && later.stderr.contains("interface 'Cache': the script names a plugin's 'Cache' already"), "\(later)")
         // An unknown type lists a few nearest names, never every export.
         let unknown = try CommandRunner.factoryhost(["run", "-"], input: "require 'factoryhost.networking'\nconfiguration 'a' { register 'Zebra' { make = print } }\n")
         #expect(unknown.status == 1 && unknown.stderr.count < 400 && unknown.stderr.contains("unknown type 'Zebra'"), "\(unknown)")

@@ -81,26 +81,58 @@ end
 
 -- What `:reload` compares of a make function or a parameter's value between
 -- two runs of the script: a Lua function's code without its lines or names
--- (moving a function is no change), a table's contents (to a depth), a
+-- (moving a function is no change) and the values it closes over (a local it
+-- reads changed: `local url = "…"`); a C function by the name it has in the
+-- standard library (a C closure cannot be compared: it is taken as the same);
+-- a table's contents, sorted (to a depth, and to a number of entries); a
 -- scalar as it is. Userdata and threads differ from run to run by nature:
 -- their type only. nil: cannot be compared.
-local dump = string.dump
-local function fingerprint(value, depth)
+local dump, getupvalue = string.dump, debug and debug.getupvalue
+local builtin_names
+local function builtin_name(f)
+  if not builtin_names then
+    builtin_names = {}
+    for name, value in next, G do
+      if type(value) == "function" then builtin_names[value] = name
+      elseif type(value) == "table" and name ~= "_G" and name ~= "package" then
+        for field, member in next, value do
+          if type(member) == "function" then builtin_names[member] = name .. "." .. tostring(field) end
+        end
+      end
+    end
+  end
+  return builtin_names[f]
+end
+local MAX_DEPTH, MAX_ENTRIES = 6, 10000
+local function fingerprint(value, depth, seen)
+  depth, seen = depth or 0, seen or {}
   local kind = type(value)
   if kind == "function" then
-    if not dump then return nil end
-    local ok, code = pcall(dump, value, true)
-    if ok then return "function " .. code end
-    return tostring(value)                   -- a C function: its address, the same in each run
+    if seen[value] then return "<cycle>" end
+    local ok, code = false, nil
+    if dump then ok, code = pcall(dump, value, true) end
+    if not ok then return "C function " .. (builtin_name(value) or "(closure)") end
+    if depth >= MAX_DEPTH or not getupvalue then return "function " .. code end
+    seen[value] = true
+    local parts = { "function ", code }
+    for i = 1, 255 do
+      local name, upvalue = getupvalue(value, i)
+      if name == nil then break end
+      if name ~= "_ENV" then parts[#parts + 1] = "\0" .. name .. "=" .. (fingerprint(upvalue, depth + 1, seen) or "?") end
+    end
+    seen[value] = nil
+    return table.concat(parts)
   elseif kind == "table" then
-    depth = depth or 0
-    if depth >= 3 then return "{…}" end
+    if seen[value] then return "<cycle>" end
+    if depth >= MAX_DEPTH then return "{…}" end
+    seen[value] = true
     local items, count = {}, 0
     for key, item in next, value do
       count = count + 1
-      if count > 200 then items[#items + 1] = "…"; break end
-      items[#items + 1] = (fingerprint(key, depth + 1) or "?") .. "=" .. (fingerprint(item, depth + 1) or "?")
+      if count > MAX_ENTRIES then items[#items + 1] = "…"; break end
+      items[#items + 1] = (fingerprint(key, depth + 1, seen) or "?") .. "=" .. (fingerprint(item, depth + 1, seen) or "?")
     end
+    seen[value] = nil
     table.sort(items)
     return "{" .. table.concat(items, ",") .. "}"
   elseif kind == "string" then
@@ -110,7 +142,6 @@ local function fingerprint(value, depth)
   end
   return tostring(value)
 end
-
 -- A prompt chunk compiled in the REPL's environment.
 local function compile(code, name)
   return load(code, name or "=stdin", "t", env)

@@ -39,16 +39,39 @@ public enum NameSuggestion {
     /// NameSuggestion.closestKey(to: "table#Clokc", among: ["table#Clock", "Cache"])   // "table#Clock"
     /// ```
     public static func closestKey(to key: String, among keys: some Sequence<String>) -> String? {
-        guard let hash = key.firstIndex(of: "#") else { return closest(to: key, among: keys.filter { !$0.contains("#") }) }
-        let type = key[..<hash]
-        var names: [String] = []
-        for candidate in keys {
-            guard let other = candidate.firstIndex(of: "#"), candidate[..<other] == type else { continue }
-            names.append(String(candidate[candidate.index(after: other)...]))
+        Keys(keys).closest(to: key)
+    }
+
+    /// ``closestKey(to:among:)`` for many keys, the keys sorted by type once:
+    /// each suggestion then reads only the keys of its type (a check of
+    /// thousands of missing keys among thousands of registrations stays linear).
+    ///
+    /// ```swift
+    /// let keys = NameSuggestion.Keys(["table#Clock", "Cache"])
+    /// keys.closest(to: "table#Clokc")      // "table#Clock"
+    /// ```
+    public struct Keys {
+        private var plain: [String] = []
+        private var named: [Substring: [String]] = [:]
+
+        /// The registered `keys` (`Type` or `Type#name`).
+        public init(_ keys: some Sequence<String>) {
+            for key in keys {
+                if let hash = key.firstIndex(of: "#") {
+                    named[key[..<hash], default: []].append(String(key[key.index(after: hash)...]))
+                } else {
+                    plain.append(key)
+                }
+            }
         }
-        let name = String(key[key.index(after: hash)...])
-        guard name.count >= 3 else { return nil }        // `w` for `z`: too short for a guess to help
-        return closest(to: name, among: names).map { "\(type)#\($0)" }
+
+        /// The key `key` likely meant, as ``NameSuggestion/closestKey(to:among:)`` judges it.
+        public func closest(to key: String) -> String? {
+            guard let hash = key.firstIndex(of: "#") else { return NameSuggestion.closest(to: key, among: plain) }
+            let type = key[..<hash], name = String(key[key.index(after: hash)...])
+            guard name.count >= 3, let names = named[type] else { return nil }
+            return NameSuggestion.closest(to: name, among: names).map { "\(type)#\($0)" }
+        }
     }
 
     /// Past this many known names, no suggestion is made.

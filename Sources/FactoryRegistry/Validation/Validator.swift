@@ -7,8 +7,9 @@ struct Validator {
 
     func problems() -> [RegistryError] {
         var problems = plan.problems
+        var keys: NameSuggestion.Keys?              // made at the first missing key, once
         for planned in plan.registrations {
-            problems += declarationProblems(planned)
+            problems += declarationProblems(planned, keys: &keys)
         }
         problems += cycles()
         problems += captives()
@@ -22,7 +23,7 @@ struct Validator {
                       origin: planned.registration.origin)
     }
 
-    private func declarationProblems(_ planned: PlannedRegistration) -> [RegistryError] {
+    private func declarationProblems(_ planned: PlannedRegistration, keys: inout NameSuggestion.Keys?) -> [RegistryError] {
         var problems: [RegistryError] = []
         if case .custom(let scope) = planned.lifetime, plan.scopes[scope] == nil {
             let known = plan.scopes.keys.sorted()
@@ -35,7 +36,8 @@ struct Validator {
         }
         for dependency in planned.registration.dependencies {
             guard let target = plan.index.find(dependency.key) else {
-                let near = NameSuggestion.closestKey(to: dependency.key.description, among: plan.registrations.map(\.name))
+                if keys == nil { keys = NameSuggestion.Keys(plan.registrations.map(\.name)) }
+                let near = keys?.closest(to: dependency.key.description)
                 var missing = problem(.missingRegistration, "no registration for \(dependency.key)", planned,
                                       details: ["required by \(planned.name) as \(dependency)"] + (near.map { ["did you mean \($0)?"] } ?? []))
                 missing.missingKey = dependency.key.description       // check points at the line naming it

@@ -296,8 +296,9 @@ package struct LuaLexer {
 
     package init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        // A first line starting with '#' is skipped, as Lua does.
-        if bytes.first == UInt8(ascii: "#") {
+        // A UTF-8 byte order mark is skipped, then a first line starting with '#', as Lua does.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        if i < bytes.count && bytes[i] == UInt8(ascii: "#") {
             while i < bytes.count && bytes[i] != 10 && bytes[i] != 13 { i += 1 }
         }
     }

@@ -407,9 +407,11 @@ extension FactoryHost {
 
     /// A first line starting with `#` blanked (its newline kept, so lines count the same), as Lua skips it.
     static func withoutShebang(_ source: [UInt8]) -> [UInt8] {
-        guard source.first == UInt8(ascii: "#") else { return source }
-        let end = source.firstIndex(of: 10) ?? source.count
-        return Array(source[end...])
+        // A UTF-8 byte order mark first is skipped, as lua5.4 (luaL_loadfilex) skips it, then a `#` line.
+        let text = source.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(source.dropFirst(3)) : source
+        guard text.first == UInt8(ascii: "#") else { return text }
+        let end = text.firstIndex(of: 10) ?? text.count
+        return Array(text[end...])
     }
 
     /// Lua's `short_src` for a chunk name (luaO_chunkid, LUA_IDSIZE 60).

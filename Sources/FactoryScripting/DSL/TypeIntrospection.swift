@@ -30,7 +30,7 @@ extension FactoryHost {
         try table.rawSet("name", LuaValue(type.name))
         try table.rawSet("kind", LuaValue(type.kind.rawValue))
         // Who exported it: a plugin's name ("networking"), or "factoryhost".
-        if let exporter = types.exporter(of: type.name) {
+        if let exporter = types.exporter(of: type) {
             let plugin = exporter.hasPrefix("plugin '") && exporter.hasSuffix("'")
                 ? String(exporter.dropFirst("plugin '".count).dropLast()) : exporter
             try table.rawSet("plugin", LuaValue(plugin))

@@ -480,8 +480,13 @@ public final class FactoryHost {
     public var configurationInUse: String? {
         if let defaultConfiguration { return defaultConfiguration }
         let names = registry.configurationNames
-        return names.count == 1 ? names[0] : nil
+        return plainResolveUsesOnlyConfiguration && names.count == 1 ? names[0] : nil
     }
+
+    /// Whether plain `resolve` without a chosen configuration uses the only
+    /// one defined (true); the test runner says false — a test without a config
+    /// has no container, and one built behind its back would outlive it.
+    public var plainResolveUsesOnlyConfiguration = true
 
     /// How a user chooses the configuration plain `resolve` uses, for the
     /// message when none is chosen: "run with --config NAME" (the REPL says `:use NAME`).
@@ -518,6 +523,8 @@ public final class FactoryHost {
         let registry: Registry.Snapshot
         let specCount: Int
         let interfaces: Set<String>
+        /// The plugins whose type names were still waiting for a `require`.
+        let waitingPlugins: Set<String>
         let scriptValues: (declarations: [String: ConfigurationValues.Declaration], given: [String: ConfigurationValues.Given])
         let valueUseCount: Int
     }
@@ -532,7 +539,7 @@ public final class FactoryHost {
     /// ```
     public func declarations() -> Declarations {
         Declarations(registry: registry.snapshot(), specCount: specs.count, interfaces: types.scriptInterfaceNames,
-                     scriptValues: values.scriptState, valueUseCount: valueUses.count)
+                     waitingPlugins: types.waitingPluginNames, scriptValues: values.scriptState, valueUseCount: valueUses.count)
     }
 
     /// Forgets every declaration made since `declarations` was taken.
@@ -543,6 +550,8 @@ public final class FactoryHost {
         if specs.count > declarations.specCount { specs.removeLast(specs.count - declarations.specCount) }
         // Interfaces declared since are gone too, and keys parsed with them.
         if types.removeScriptInterfaces(keeping: declarations.interfaces) { parsedKeys.removeAll() }
+        // Plugin names a test's require revealed are the test's (its package.loaded entry goes too).
+        if types.hide(plugins: declarations.waitingPlugins) { parsedKeys.removeAll() }
         values.scriptState = declarations.scriptValues
         if valueUses.count > declarations.valueUseCount { valueUses.removeLast(valueUses.count - declarations.valueUseCount) }
     }

@@ -15,6 +15,9 @@ public final class TypeCatalog {
     private var pluginTypes: [String: [String: ScriptType]] = [:]
     /// The plugins whose names wait for a `require` (not yet revealed).
     private var waitingPlugins: Set<String> = []
+    /// Plain names of plugin types a script named by their qualified name
+    /// (`networking.Cache`): an `interface "Cache"` of the script's would then show under the same name.
+    private var qualifiedInUse: Set<String> = []
     /// The plugins whose names come with a `require` (revealed or not).
     private var pluginsNamedOnRequire: Set<String> = []
     /// The type `type(named:)` found last: declarations name the same type
@@ -53,6 +56,20 @@ public final class TypeCatalog {
 
     /// The plugin (or `factoryhost`) that exported `name`.
     public func exporter(of name: String) -> String? { exporters[name] }
+
+    /// Who exported `type`: a plugin (`plugin 'networking'`), the script (`the
+    /// script at app.lua:3`) or `factoryhost` — told apart by the type itself
+    /// where a script's interface and a plugin's type share a name.
+    public func exporter(of type: ScriptType) -> String? {
+        if let script = scriptInterfaces[type.name], types[type.name]?.serviceType == type.serviceType,
+           case .interface = type.kind, !pluginTypes.values.contains(where: { $0[type.name]?.serviceType == type.serviceType }) {
+            return "the script at \(script.origin)"
+        }
+        if let plugin = pluginTypes.first(where: { $0.value[type.name]?.serviceType == type.serviceType })?.key {
+            return plugin == "factoryhost" ? "factoryhost" : "plugin '\(plugin)'"
+        }
+        return exporters[type.name]
+    }
 
     /// The methods a Lua implementation of interface `name` must have, if it is one.
     public func requiredMethods(ofInterface name: String) -> [String]? { interfaceMethods[name] }
@@ -99,7 +116,16 @@ public final class TypeCatalog {
             lastFound = type
             return type
         }
-        if let type = qualifiedType(name) { return type }
+        if let type = qualifiedType(name) {
+            // Two types shown under one name would make messages and graphs say the wrong one.
+            if let plain = types[type.name], plain.serviceType != type.serviceType {
+                let place = scriptInterfaces[type.name].map { " (interface \"\(type.name)\" at \($0.origin))" } ?? ""
+                throw LuaError(.typeMismatch, "'\(name)' and the script's own '\(type.name)'\(place) would both show as '\(type.name)' "
+                               + "in messages and graphs: give the script's interface another name")
+            }
+            qualifiedInUse.insert(type.name)
+            return type
+        }
         throw LuaError(.typeMismatch, unknownTypeMessage(name))
     }
 
@@ -116,6 +142,23 @@ public final class TypeCatalog {
     func reveal(plugin: String) {
         guard waitingPlugins.remove(plugin) != nil else { return }
         for (name, type) in pluginTypes[plugin] ?? [:] where types[name] == nil { types[name] = type }
+    }
+
+    /// The plugins whose names wait for a `require` now.
+    var waitingPluginNames: Set<String> { waitingPlugins }
+
+    /// Makes the names of `plugins` wait for a `require` again (a test that
+    /// required one is over); returns whether any name went.
+    func hide(plugins: Set<String>) -> Bool {
+        var removed = false
+        for plugin in plugins where !waitingPlugins.contains(plugin) {
+            waitingPlugins.insert(plugin)
+            for (name, type) in pluginTypes[plugin] ?? [:] where types[name]?.serviceType == type.serviceType {
+                types[name] = nil
+                removed = true
+            }
+        }
+        return removed
     }
 
     /// The plugins that export a type `name` a script cannot name plainly yet.
@@ -141,7 +184,14 @@ public final class TypeCatalog {
     /// `unknown type 'Clokc', did you mean 'Clock'?`, or the nearest few and how to
     /// declare a type of one's own — never the whole list (`factoryhost types` lists it).
     func unknownTypeMessage(_ name: String) -> String {
-        let owners = waitingOwners(of: name)
+        var owners = waitingOwners(of: name)
+        if owners.contains("factoryhost") {
+            owners.removeAll { $0 == "factoryhost" }
+            if owners.isEmpty {
+                return "unknown type '\(name)': factoryhost's own \(name) is \"factoryhost.\(name)\" (the plain name is free for a type "
+                    + "of your own: interface \"\(name)\" { … })"
+            }
+        }
         if !owners.isEmpty {
             // A plugin's type whose name a script gets by asking for the plugin.
             let ways = owners.map { "require \"factoryhost.\($0)\" first, or write \"\($0).\(name)\"" }
@@ -228,6 +278,10 @@ public final class TypeCatalog {
                                + "and { \(methods.joined(separator: ", ")) } here")
             }
             return
+        }
+        if qualifiedInUse.contains(name) {
+            throw LuaError(.typeMismatch, "interface '\(name)': the script names a plugin's '\(name)' already (as plugin.\(name)), "
+                           + "and both would show as '\(name)' in messages and graphs; choose another name")
         }
         if let taken = types[name] {
             let owner = exporters[name] ?? "factoryhost"

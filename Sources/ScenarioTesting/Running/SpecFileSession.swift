@@ -31,8 +31,10 @@ final class SpecFileSession {
             }
             // stub "Interface" { … }: the methods it must implement (nil and why, for another name).
             let interfaceMethods = try lua.frameFunction("interface_methods") { [unowned host] frame in
-                let name = try frame.string(1)
+                let written = try frame.string(1)
                 try host.installPendingPlugins(for: frame)
+                // `session.AuthRemoteAPI` names the interface `AuthRemoteAPI` (its methods are kept by that name).
+                let name = (try? host.types.type(named: written)).map { $0.kind == .interface ? $0.name : written } ?? written
                 if let methods = host.types.requiredMethods(ofInterface: name) {
                     try frame.push(.table(host.lua.array(methods.map { LuaValue($0) })))
                     let properties = host.types.shape(ofInterface: name)?.properties.map { LuaValue($0.name) } ?? []
@@ -41,8 +43,8 @@ final class SpecFileSession {
                 }
                 frame.pushNil()
                 do {
-                    let type = try host.types.type(named: name)
-                    frame.push("\(name) is \(type.kind == .class ? "a class" : "a \(type.kind.rawValue) type"), not an interface: stub doubles interfaces")
+                    let type = try host.types.type(named: written)
+                    frame.push("\(written) is \(type.kind == .class ? "a class" : "a \(type.kind.rawValue) type"), not an interface: stub doubles interfaces")
                 } catch let error as LuaError {
                     frame.push(error.message)
                 }

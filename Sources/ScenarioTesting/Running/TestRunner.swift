@@ -338,6 +338,7 @@ public final class TestRunner: Sendable {
             throw TestFailure(kind: .error, message: "cannot start a host: \(error)", location: file)
         }
         host.defaultConfiguration = options.defaultConfiguration
+        host.plainResolveUsesOnlyConfiguration = false       // a test without a config has no container
         if options.coverage { host.coverage = RegistrationCoverage() }
         do throws(TestFailure) {
             let session = try SpecFileSession(file: file, host: host, timeLimit: options.timeLimit)
