@@ -12,6 +12,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         .package(name: "factoryhost", path: ".."),
+        // @Scriptable's generated export, against the hand-written one (lua_call's macro_method).
+        .package(name: "factoryhost-macros", path: "../Macros"),
         .package(url: "https://github.com/Swinject/Swinject", exact: "2.10.0"),
     ],
     targets: [
@@ -23,6 +25,7 @@ let package = Package(
                 .product(name: "FactoryScripting", package: "factoryhost"),
                 .product(name: "FactoryREPL", package: "factoryhost"),
                 .product(name: "CLua", package: "factoryhost"),
+                .product(name: "FactoryMacros", package: "factoryhost-macros"),
                 .product(name: "Swinject", package: "Swinject"),
             ]
         ),

@@ -1,4 +1,5 @@
 import CLua
+import FactoryMacros
 import Foundation
 import LuaBridge
 
@@ -19,6 +20,13 @@ final class Stepper: LuaExportable {
     static let luaTypeName = "Stepper"
 }
 
+/// The same method, exported by `@Scriptable` (the `macro_method` contender).
+@Scriptable
+final class MacroStepper {
+    init() {}
+    func step(_ x: Int) -> Int { x + 1 }
+}
+
 /// `lua_call`: the cost of one call from a Lua loop into C and into Swift.
 ///
 /// - `cfunction`: a bare lua_CFunction called the same way as `swift_method`
@@ -26,6 +34,8 @@ final class Stepper: LuaExportable {
 ///   userdata's metatable — doing no checks at all. The goal's reference.
 /// - `swift_method`: an exported Swift method, `obj:step(x)`, with its
 ///   receiver and argument checked.
+/// - `macro_method`: the same method exported by `@Scriptable` (what the
+///   attribute generates must cost no more than the hand-written export).
 /// - `cfunction_plain`: the bare function called as a local, `f(x)` — the
 ///   cheapest call Lua has (no method lookup), for scale.
 /// - `swift_frame`, `swift_closure`: Swift functions called as `f(x)`
@@ -63,6 +73,7 @@ func luaCallCases() throws -> [CaseResult] {
         .method("step") { (_, x: Int) in x + 1 }
         .install(in: lua)
     try lua.setGlobal("Stepper", .table(stepper))
+    try lua.setGlobal("MacroStepper", .table(MacroStepper.luaClass.install(in: lua)))
     let methodLoop = try lua.run("""
         return function(s, n)
           local x = 0
@@ -74,9 +85,11 @@ func luaCallCases() throws -> [CaseResult] {
     let plain = try lua.global("cfunction_plain"), closure = try lua.global("swift_closure")
     let frame = try lua.global("swift_frame"), bareObject = try lua.global("bareStepper")
     let swiftObject = try lua.run("return Stepper.new()", name: "new")[0]
+    let macroObject = try lua.run("return MacroStepper.new()", name: "new")[0]
     let perLoop = try measureInterleavedSamples([
         ("cfunction", { consume(try methodLoop.call(bareObject, .integer(calls))) }),
         ("swift_method", { consume(try methodLoop.call(swiftObject, .integer(calls))) }),
+        ("macro_method", { consume(try methodLoop.call(macroObject, .integer(calls))) }),
         ("cfunction_plain", { consume(try loop.call(plain, .integer(calls))) }),
         ("swift_frame", { consume(try loop.call(frame, .integer(calls))) }),
         ("swift_closure", { consume(try loop.call(closure, .integer(calls))) }),

@@ -87,7 +87,7 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
         }
         let call = "object.\(function.swiftName)(\(function.arguments))"
         let invoked = decl.isMainActor ? onMainActor(decl.luaName + "." + function.name, function, call) : (function.isThrowing ? "try " : "") + call
-        let tail = function.returnsVoid ? ["\(invoked)", "return 0"] : ["let result = \(invoked)", "try result.push(to: frame)", "return 1"]
+        let tail = function.returnsVoid ? ["\(invoked)", "return 0"] : ["let result = \(invoked)", "try frame.pushResult(result)", "return 1"]
         return ".method(\(quoted(function.name)), arguments: [\(function.parameters.map(\.metatype).joined(separator: ", "))], "
             + "result: (\(function.resultType)).self) { object, frame in " + (reads + tail).joined(separator: "; ") + " }"
     }
@@ -98,7 +98,7 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
         }
         let call = "\(decl.name).\(function.swiftName)(\(function.arguments))"
         let invoked = decl.isMainActor ? onMainActor(decl.luaName + "." + function.name, function, call) : (function.isThrowing ? "try " : "") + call
-        let tail = function.returnsVoid ? ["\(invoked)", "return 0"] : ["let result = \(invoked)", "try result.push(to: frame)", "return 1"]
+        let tail = function.returnsVoid ? ["\(invoked)", "return 0"] : ["let result = \(invoked)", "try frame.pushResult(result)", "return 1"]
         return ".classFunction(\(quoted(function.name))) { frame in " + (reads + tail).joined(separator: "; ") + " }"
     }
 

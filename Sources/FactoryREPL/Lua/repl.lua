@@ -114,14 +114,14 @@ local function fingerprint(value, depth, seen)
     if not ok then return "C function " .. (builtin_name(value) or "(closure)") end
     if depth >= MAX_DEPTH or not getupvalue then return "function " .. code end
     seen[value] = true
-    local parts = { "function ", code }
+    local pieces = { "function ", code }
     for i = 1, 255 do
       local name, upvalue = getupvalue(value, i)
       if name == nil then break end
-      if name ~= "_ENV" then parts[#parts + 1] = "\0" .. name .. "=" .. (fingerprint(upvalue, depth + 1, seen) or "?") end
+      if name ~= "_ENV" then pieces[#pieces + 1] = "\0" .. name .. "=" .. (fingerprint(upvalue, depth + 1, seen) or "?") end
     end
     seen[value] = nil
-    return table.concat(parts)
+    return table.concat(pieces)
   elseif kind == "table" then
     if seen[value] then return "<cycle>" end
     if depth >= MAX_DEPTH then return "{…}" end

@@ -173,3 +173,18 @@ extension LuaFrame {
         }
     }
 }
+
+extension LuaFrame {
+    /// Pushes `value` as one result, whatever its type (what generated exports
+    /// call: a type whose `push` cannot fail is pushed the same way).
+    ///
+    /// ```swift
+    /// try frame.pushResult(order.total)
+    /// ```
+    ///
+    /// - Throws: what `value`'s ``LuaResult/push(to:)`` throws.
+    @inlinable
+    public func pushResult<R: LuaResult>(_ value: R) throws {
+        try value.push(to: self)
+    }
+}
