@@ -1,3 +1,4 @@
+import FactoryRegistry
 import FactoryScripting
 import FactoryhostSupport
 import LuaBridge
@@ -52,7 +53,10 @@ struct TestSettings: Equatable {
         if Limits.duration(timeout) == nil {
             return "--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)"
         }
-        if !["text", "tap", "json"].contains(reporter) { return "--format: '\(reporter)' is not a format (text, tap or json)" }
+        if !["text", "tap", "json"].contains(reporter) {
+            return "--format (--reporter): '\(reporter)' is not a format (text, tap or json)"
+                + (NameSuggestion.closest(to: reporter, among: ["text", "tap", "json"]).map { ", did you mean '\($0)'?" } ?? "")
+        }
         if !["auto", "always", "never"].contains(color) { return "--color: '\(color)' is not auto, always or never" }
         if let profile, profile < 1 || profile > 10_000 { return "--profile: give a number of tests from 1 to 10000 (got \(profile))" }
         if jobs < 1 || jobs > 256 { return "--jobs: give a number from 1 to 256 (got \(jobs))" }

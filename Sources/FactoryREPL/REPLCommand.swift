@@ -117,6 +117,7 @@ extension REPLSession {
                 + registration.values.map(\.description)
             if !wants.isEmpty { line += " ← " + wants.joined(separator: ", ") }
             if !registration.arguments.isEmpty { line += " args(\(registration.arguments.map(\.description).joined(separator: ", ")))" }
+            if !registration.parameters.isEmpty { line += " params(\(registration.parameters.map(\.description).joined(separator: "; ")))" }
             return line + "  " + registration.origin.description
                 + (registration.configuration != configuration ? " (from \(registration.configuration))" : "")
         }

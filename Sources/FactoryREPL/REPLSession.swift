@@ -171,6 +171,10 @@ public final class REPLSession {
             self.lastContainer = WeakContainer(container)
             guard let registration, Swift.type(of: value) is AnyClass else { return }
             if let table = value as? LuaTable { return self.remember(table, builtBy: registration, in: container) }
+            // A Lua table implementing an interface: the prompt holds the table, Swift its adapter.
+            if let implemented = value as? LuaImplemented {
+                return self.remember(implemented.implementation.table, builtBy: registration, in: container)
+            }
             let object = value as AnyObject
             if self.origins.count > 4096 { self.origins = self.origins.filter { $0.value.object.object != nil } }
             self.origins[ObjectIdentifier(object)] = (WeakObject(object), registration, WeakContainer(container))
@@ -351,7 +355,11 @@ public final class REPLSession {
 
     /// Whether a live instance is `table` (by its address in Lua).
     static func sameTable(_ table: LuaTable) -> (Any) -> Bool {
-        { ($0 as? LuaTable)?.identity == table.identity }
+        { instance in
+            if let held = instance as? LuaTable { return held.identity == table.identity }
+            // An interface's Lua implementation is held as its adapter.
+            return (instance as? LuaImplemented)?.implementation.table.identity == table.identity
+        }
     }
 
     private func origin(_ registration: Registration, _ container: Container?, _ same: (Any) -> Bool) -> ObjectOrigin {

@@ -88,7 +88,7 @@ struct HonestCheckTests {
             """, stderr: ""), "\(result)")
         // run still stops at the first, naming its place once.
         let run = try CommandRunner.factoryhost(["run", "-"], in: fixtures, input: script, killAfter: 30)
-        #expect(run.status == 1 && run.stderr.hasPrefix(#"factoryhost: stdin:3: register "table#x" (stdin:3): unknown field 'bogus'"#), "\(run)")
+        #expect(run.status == 1 && run.stderr.hasPrefix(#"factoryhost: stdin:3: register "table#x": unknown field 'bogus'"#), "\(run)")
     }
 
     /// A missing dependency is reported at the line naming it inside a

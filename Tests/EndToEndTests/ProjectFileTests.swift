@@ -113,6 +113,8 @@ struct ProjectFileTests {
         ("local t = {} for i = 1, 300 do t[i] = 'd' .. i end return { modules = t }",
          "project file ../.factoryhost.lua: 'modules' lists 300 folders (at most 256)"),
         ("return os.exit(0)", "project file ../.factoryhost.lua: ../.factoryhost.lua:1: attempt to index a nil value (global 'os')"),
+        ("return { modules = { 'lbi' } }",
+         "project file ../.factoryhost.lua: module folder 'lbi' does not exist, did you mean 'lib'? (folders: lib, spec, tools)"),
     ])
     func aBadProjectFileIsAnErrorNamingIt(text: String, message: String) throws {
         let root = try Self.makeProject(text)

@@ -218,6 +218,25 @@ struct ReplPipedTests {
         #expect(fine.status == 0 && fine.stderr.isEmpty, "\(fine)")
     }
 
+    /// A Lua table implementing a Swift protocol (held by the container as its
+    /// adapter) is shown with its registration and holder too (it said "none known").
+    @Test func aLuaImplementationOfASwiftProtocolSaysWhereItCameFrom() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("fh-repl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        try Data("""
+            require "factoryhost.session"
+            configuration "app" { register "AuthRemoteAPI" { scope = "singleton", make = function() return { signIn = print } end } }
+            """.utf8).write(to: work.appendingPathComponent("fake.lua"))
+        let result = try CommandRunner.factoryhost(["repl", "fake.lua"], in: work, input: "a = resolve \"AuthRemoteAPI\"\n:inspect a\n", killAfter: 30)
+        #expect(result.status == 0 && result.stdout.hasSuffix("""
+            -- AuthRemoteAPI [singleton] in 'app', fake.lua:2
+            registration: AuthRemoteAPI [singleton] in 'app', fake.lua:2
+            held by: a container of 'app'
+
+            """), "\(result)")
+    }
+
     /// `:reload` names what changed inside a registration — a parameter's
     /// value, `make`'s body, the scope — and a function that only moved is no
     /// change (#37: it said "no registration changed").

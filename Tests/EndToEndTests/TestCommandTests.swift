@@ -529,7 +529,7 @@ struct TestCommandTests {
         let timeout = try CommandRunner.factoryhost(["test", "--timeout", "3x", "pass"], in: specs)
         #expect(timeout.status == 64 && timeout.stderr.hasPrefix("Error: --timeout: '3x' is not a duration"))
         let reporter = try CommandRunner.factoryhost(["test", "--reporter", "xml", "pass"], in: specs)
-        #expect(reporter.status == 64 && reporter.stderr.hasPrefix("Error: --format: 'xml' is not a format (text, tap or json)"))
+        #expect(reporter.status == 64 && reporter.stderr.hasPrefix("Error: --format (--reporter): 'xml' is not a format (text, tap or json)"))
         // --format, as check and graph say it, is the same option; a typo of it gets a suggestion.
         for arguments in [["test", "--format", "tap", "pass"], ["test", "--format=tap", "pass"], ["test", "--color", "never", "--format", "tap", "pass"]] {
             let format = try CommandRunner.factoryhost(arguments, in: specs)

@@ -118,7 +118,7 @@ struct AssistedFactoryTests {
         for (body, expected) in cases {
             let host = try makeScreensHost()
             let text = message { _ = try host.run("require 'factoryhost.screens'\nregister \"PizzaFactory\" { \(body) }", name: "d.lua") }
-            #expect(text.hasPrefix("d.lua:2: register \"PizzaFactory\" (d.lua:2): "), "\(body): \(text)")
+            #expect(text.hasPrefix("d.lua:2: register \"PizzaFactory\": "), "\(body): \(text)")
             #expect(text.contains(expected), "\(body): \(text)")
         }
         // Only an interface that declares its signatures can be generated.

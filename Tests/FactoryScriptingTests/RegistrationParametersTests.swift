@@ -86,7 +86,7 @@ struct RegistrationParametersTests {
         for (body, expected) in cases {
             let host = try makeHost()
             let text = message { _ = try host.run("register \"string#greeting\" { \(body) }", name: "r.lua") }
-            #expect(text.hasPrefix("r.lua:1: register \"string#greeting\" (r.lua:1): "), "\(body): \(text)")
+            #expect(text.hasPrefix("r.lua:1: register \"string#greeting\": "), "\(body): \(text)")
             #expect(text.contains(expected), "\(body): \(text)")
         }
         let host = try makeHost()

@@ -39,7 +39,7 @@ struct MainActorExportTests {
                 return "\(error)"
             }
         }.value
-        #expect(message?.hasPrefix("worker.lua:1: CounterViewModel.new runs on the main actor, and this Lua state runs on another thread") == true,
+        #expect(message?.hasPrefix("worker.lua:1: CounterViewModel.new runs on the main actor, and Lua is not running on the process's main thread here") == true,
                 "\(message ?? "no error")")
         #expect(!LuaMainActor.isMainThread)
     }

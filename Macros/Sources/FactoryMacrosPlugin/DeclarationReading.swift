@@ -125,7 +125,8 @@ struct ScriptParameter {
     init(_ parameter: FunctionParameterSyntax, in function: String) throws {
         let first = parameter.firstName.text
         label = first == "_" ? nil : first.trimmingBackticks
-        luaName = (label ?? parameter.secondName?.text ?? first).trimmingBackticks
+        // The parameter's own name (`member` in `to member: String`): what its doc comment calls it.
+        luaName = (parameter.secondName?.text ?? label ?? first).trimmingBackticks
         type = parameter.type.trimmedDescription
         if parameter.ellipsis != nil {
             throw ScriptMacroError("'\(function)' takes a variadic '\(luaName)': take an array instead, or mark it @ScriptIgnored")
@@ -136,7 +137,7 @@ struct ScriptParameter {
     }
 
     /// An existential (`any P`): a protocol Lua implements through `@ScriptImplementable`'s `LuaP`.
-    private var protocolName: String? {
+    var protocolName: String? {
         guard type.hasPrefix("any ") else { return nil }
         let name = type.dropFirst(4).trimmingCharacters(in: " ")
         return name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } ? name : nil

@@ -117,7 +117,11 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
 
     private static func documented(_ name: String, _ parameters: [ScriptParameter], _ summary: String?) -> String {
         let names = "[" + parameters.map { quoted($0.luaName) }.joined(separator: ", ") + "]"
-        return ".documented(\(quoted(name)), parameters: \(names)" + (summary.map { ", summary: \(quoted($0))" } ?? "") + ")"
+        // An `any P` argument is named P (Swift's metatype cannot say it).
+        let protocols = parameters.map(\.protocolName)
+        let types = protocols.contains { $0 != nil }
+            ? ", argumentTypes: [" + protocols.map { $0.map(quoted) ?? "nil" }.joined(separator: ", ") + "]" : ""
+        return ".documented(\(quoted(name)), parameters: \(names)" + (summary.map { ", summary: \(quoted($0))" } ?? "") + types + ")"
     }
 }
 

@@ -131,7 +131,7 @@ struct ScriptableTests {
     @Test func theDeclarationNamesTheParametersAndDescribesTheMembers() {
         let members = Order.luaClass.members
         #expect(members.parameterNames["new"] == ["id", "quantity"])
-        #expect(members.parameterNames["resize"] == ["to", "reason"])
+        #expect(members.parameterNames["resize"] == ["quantity", "reason"])          // the names, not the label "to"
         #expect(members.parameterNames["note"] == ["text"])
         #expect(members.summaries["note"] == "Adds a note; returns how many there are.")
         #expect(members.summaries["total"] == "The total in cents.")
@@ -140,6 +140,7 @@ struct ScriptableTests {
         #expect(members.classFunctions == ["sample"])
         #expect(members.settableProperties == ["quantity"])
         #expect(members.properties == ["id", "notes", "quantity", "total"])
+        #expect(Checkout.luaClass.members.constructorArguments == ["PaymentGateway"])        // an 'any P' argument by P's name
         #expect(LuaPaymentGateway.interface.requiredMethods == ["charge", "refund"])
         #expect(LuaPaymentGateway.interface.properties.map(\.name) == ["name"])
     }

@@ -14,8 +14,10 @@ struct RegistrationParser {
     let origin: Origin
     /// The DSL word that declared it, as messages name it: `register`, or a test's `override`.
     var verb = "register"
-    /// Whether messages name the place (not when the report puts it in front, as check's does).
-    var showsOrigin = true
+    /// Whether messages repeat the registration's place after its key. Off:
+    /// a parse error is raised at the `register` call, whose place Lua puts
+    /// first (`app.lua:5: register "X": …`), and check prints it first too.
+    var showsOrigin = false
     /// How messages name the registration (made only for a message).
     var what: String { "\(verb) \"\(keyText)\"" + (showsOrigin ? " (\(origin))" : "") }
 

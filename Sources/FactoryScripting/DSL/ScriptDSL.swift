@@ -44,8 +44,7 @@ extension FactoryHost {
                 throw LuaError(.typeMismatch, "bad argument #1 to 'register \"\(keyText)\"' "
                                + "(table (register \"\(keyText)\" { make = function() … end }) expected, got \(body.typeName(1)))")
             }
-            var parser = RegistrationParser(catalog: self.types, keyText: keyText, origin: origin)
-            parser.showsOrigin = !self.isDryRun          // check prints the place before the message
+            let parser = RegistrationParser(catalog: self.types, keyText: keyText, origin: origin)
             let spec: RegistrationSpec
             do {
                 spec = try parser.parse(body: table, host: self)

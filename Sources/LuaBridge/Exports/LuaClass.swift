@@ -34,7 +34,7 @@ public final class LuaClass<Object: LuaExportable> {
     var classFunctions: [(String, LuaFrameFunction)] = []
     /// Each member's parameter names and summary, as its Swift declaration
     /// gives them (``documented(_:parameters:summary:)``; `new` is the constructor's).
-    var documentation: [String: (parameters: [String]?, summary: String?)] = [:]
+    var documentation: [String: (parameters: [String]?, summary: String?, argumentTypes: [String?]?)] = [:]
 
     /// A class with no members yet: add a constructor, methods and properties, then ``install(in:)`` it.
     public init() {}
@@ -318,9 +318,13 @@ public final class LuaClass<Object: LuaExportable> {
     /// ```swift
     /// .documented("add", parameters: ["item", "count"], summary: "Adds count of item to the cart.")
     /// ```
+    ///
+    /// `argumentTypes` names, by position, argument types that Swift's type
+    /// cannot name (`"PaymentGateway"` for an `any PaymentGateway`; nil: as found).
     @discardableResult
-    public func documented(_ name: String, parameters: [String]? = nil, summary: String? = nil) -> Self {
-        documentation[name] = (parameters, summary)
+    public func documented(_ name: String, parameters: [String]? = nil, summary: String? = nil,
+                           argumentTypes: [String?]? = nil) -> Self {
+        documentation[name] = (parameters, summary, argumentTypes)
         return self
     }
 

@@ -71,6 +71,13 @@ extension LuaClass {
         for (name, entry) in documentation {
             if let parameters = entry.parameters { members.parameterNames[name] = parameters }
             if let summary = entry.summary { members.summaries[name] = summary }
+            // Argument types the declaration names where Swift's type cannot tell (`any PaymentGateway`).
+            guard let types = entry.argumentTypes else { continue }
+            func named(_ found: [String]) -> [String] {
+                zip(found, types + Array(repeating: nil, count: max(0, found.count - types.count))).map { $1 ?? $0 }
+            }
+            if name == "new", let arguments = members.constructorArguments { members.constructorArguments = named(arguments) }
+            if let signature = members.signatures[name] { members.signatures[name]?.arguments = named(signature.arguments) }
         }
         return members
     }

@@ -24,8 +24,9 @@ public enum LuaMainActor {
     /// - Throws: a `LuaError` (`.runtime`) naming `member` when called on another thread; what `body` throws.
     public static func run<R>(_ member: @autoclosure () -> String, _ body: @MainActor () throws -> R) throws -> R {
         guard isMainThread else {
-            throw LuaError(.runtime, "\(member()) runs on the main actor, and this Lua state runs on another thread: "
-                           + "call it from Lua running on the main thread")
+            throw LuaError(.runtime, "\(member()) runs on the main actor, and Lua is not running on the process's main thread here: "
+                           + "call it from Lua on the main thread (the CLI, the REPL and test workers run Lua there; "
+                           + "a Swift Testing @MainActor test on Linux does not)")
         }
         // The main thread outside any task: the main actor's executor, as assumeIsolated checks.
         return try MainActor.assumeIsolated { () throws -> Unchecked<R> in Unchecked(value: try body()) }.value

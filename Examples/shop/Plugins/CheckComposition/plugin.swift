@@ -20,7 +20,9 @@ struct CheckComposition: BuildToolPlugin {
             return .buildCommand(
                 displayName: "shophost check \(script.lastPathComponent)",
                 executable: URL(fileURLWithPath: "/bin/sh"),
-                arguments: ["-c", #""$0" check "$1" && echo "// $1 passed shophost check" > "$2""#, host.path, script.path, stamp.path],
+                // Quiet when the script passes; its report, naming each problem's line, when it does not.
+                arguments: ["-c", #"report=$("$0" check "$1") || { printf '%s\n' "$report"; exit 1; }; echo "// $1 passed shophost check" > "$2""#,
+                            host.path, script.path, stamp.path],
                 inputFiles: [host] + scripts,          // any module the script requires may change its graph
                 outputFiles: [stamp])
         }
