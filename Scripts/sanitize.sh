@@ -29,10 +29,10 @@ if [ "$which" = all ] || [ "$which" = address ]; then
 fi
 
 if [ "$which" = all ] || [ "$which" = thread ]; then
-    echo "sanitize: thread, the registry's concurrency tests" >&2
+    echo "sanitize: thread, the registry's concurrency tests and the main-actor exports" >&2
     export TSAN_OPTIONS="halt_on_error=1"
     swift build --build-tests --scratch-path .build/sanitize-thread --sanitize=thread
     swift test --skip-build --scratch-path .build/sanitize-thread --sanitize=thread --disable-xctest \
-        --filter "FactoryRegistryTests" || status=1
+        --filter "FactoryRegistryTests|MainActorExportTests|aMainActorExportRunsOnTheMainThreadOfAHost" || status=1
 fi
 exit $status
