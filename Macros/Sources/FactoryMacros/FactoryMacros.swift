@@ -23,11 +23,27 @@
 /// try context.export(OrderStore.luaClass)      // OrderStore.new(10), store:add(order), store.count
 /// ```
 ///
+/// (A struct is a value: ``ScriptValue()`` lets scripts hold it as a table.)
+///
 /// `@ScriptIgnored` leaves a member out; private members are left out;
 /// `@Scriptable("Name")` gives the type another name in Lua.
 @attached(member, names: named(luaClass))
 @attached(extension, conformances: LuaExportable, names: named(luaTypeName))
 public macro Scriptable(_ name: String? = nil) = #externalMacro(module: "FactoryMacrosPlugin", type: "ScriptableMacro")
+
+/// Makes a struct a value scripts hold: a table of its stored properties
+/// (`{ street = "Main", number = 1 }`), given back the same way, each field
+/// checked (`Address.number: integer expected, got string`), built through its
+/// memberwise initializer. It then works as an argument or a result of
+/// exported members, and in arrays and dictionaries.
+///
+/// ```swift
+/// @ScriptValue
+/// public struct Address { public var street: String; public var number: Int }
+/// ```
+@attached(extension, conformances: LuaConvertible, LuaArgument, LuaResult,
+          names: named(luaTypeName), named(luaArgumentName), named(fromLua), named(toLua), named(read), named(push))
+public macro ScriptValue(_ name: String? = nil) = #externalMacro(module: "FactoryMacrosPlugin", type: "ScriptValueMacro")
 
 /// Leaves a member out of `@Scriptable`'s export.
 @attached(peer)

@@ -21,8 +21,9 @@ struct ScriptableClass {
 
     init(_ declaration: some DeclGroupSyntax, attribute: AttributeSyntax) throws {
         guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
-            throw ScriptMacroError("@Scriptable applies to a class: Lua holds Swift objects by reference (a struct's value would be copied "
-                                   + "at every call; export a class that holds it)")
+            throw ScriptMacroError(declaration.is(StructDeclSyntax.self)
+                ? "@Scriptable exports a class (an object scripts hold): a struct is a value, which @ScriptValue lets scripts hold as a table"
+                : "@Scriptable applies to a class (an object scripts hold); @ScriptValue to a struct (a value scripts hold as a table)")
         }
         name = classDecl.name.text
         luaName = Self.nameArgument(attribute) ?? name
@@ -242,5 +243,93 @@ extension StringProtocol {
         while slice.first == character { slice = slice.dropFirst() }
         while slice.last == character { slice = slice.dropLast() }
         return String(slice)
+    }
+}
+
+/// A struct as `@Scriptable` reads it: a value, which scripts hold as a table
+/// of its stored properties and give back the same way (through its
+/// memberwise initializer).
+struct ScriptableStruct {
+    let name: String
+    let luaName: String
+    let access: String
+    /// The stored properties, in order: name and type.
+    let fields: [(name: String, type: String)]
+
+    init(_ structDecl: StructDeclSyntax, attribute: AttributeSyntax) throws {
+        name = structDecl.name.text
+        luaName = ScriptableStruct.nameArgument(attribute) ?? name
+        access = accessPrefix(of: structDecl.modifiers)
+        var fields: [(String, String)] = []
+        var hasInitializer = false
+        for member in structDecl.memberBlock.members {
+            if member.decl.is(InitializerDeclSyntax.self) { hasInitializer = true }
+            guard let variable = member.decl.as(VariableDeclSyntax.self),
+                  !variable.modifiers.contains(where: { $0.name.text == "static" || $0.name.text == "class" }) else { continue }
+            for binding in variable.bindings {
+                guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else { continue }
+                if let accessors = binding.accessorBlock?.accessors {
+                    if case .getter = accessors { continue }                       // computed: not part of the value
+                    if case .accessors(let list) = accessors, list.contains(where: { ["get", "_read"].contains($0.accessorSpecifier.text) }) { continue }
+                }
+                guard let type = binding.typeAnnotation?.type.trimmedDescription else {
+                    throw ScriptMacroError("'\(pattern.identifier.text)' needs its type written (var \(pattern.identifier.text): Type): "
+                                           + "scripts give it as a table field, checked against that type")
+                }
+                if variable.bindingSpecifier.text == "let", binding.initializer != nil {
+                    throw ScriptMacroError("'\(pattern.identifier.text)' is a let with a value, which the memberwise initializer cannot take: "
+                                           + "make it a var, or a computed property")
+                }
+                fields.append((pattern.identifier.text, type))
+            }
+        }
+        if hasInitializer {
+            throw ScriptMacroError("@ScriptValue builds \(name) through its memberwise initializer: move its own initializers "
+                                   + "to an extension (the memberwise one stays)")
+        }
+        self.fields = fields
+    }
+
+    private static func nameArgument(_ attribute: AttributeSyntax) -> String? {
+        guard case .argumentList(let arguments)? = attribute.arguments, let first = arguments.first,
+              let literal = first.expression.as(StringLiteralExprSyntax.self) else { return nil }
+        return literal.segments.compactMap { $0.as(StringSegmentSyntax.self)?.content.text }.joined()
+    }
+
+    /// The extension converting it to and from a table.
+    func conversion(of type: String) throws -> [ExtensionDeclSyntax] {
+        let reads = fields.map { field in
+            "\(field.name): try LuaBridge.LuaStructFields.read(table, \(quoted(field.name.trimmingBackticks)), as: (\(field.type)).self, of: \(quoted(luaName)))"
+        }.joined(separator: ", ")
+        let writes = fields.map { field in
+            "try table.rawSet(LuaBridge.LuaValue(\(quoted(field.name.trimmingBackticks))), \(field.name).toLua(in: state))"
+        }.joined(separator: "; ")
+        let decl: DeclSyntax = """
+            extension \(raw: type): LuaBridge.LuaConvertible, LuaBridge.LuaArgument, LuaBridge.LuaResult {
+                /// The name scripts and messages use.
+                \(raw: access)nonisolated static var luaTypeName: String { \(literal: luaName) }
+                \(raw: access)nonisolated static var luaArgumentName: String { \(literal: luaName) }
+                /// A table of the stored properties, each checked (generated by `@Scriptable`).
+                \(raw: access)nonisolated static func fromLua(_ value: LuaBridge.LuaValue) throws -> \(raw: type) {
+                    let table = try LuaBridge.LuaStructFields.table(value, of: \(literal: luaName))
+                    return \(raw: type)(\(raw: reads))
+                }
+                /// The value as a table of its stored properties.
+                \(raw: access)nonisolated func toLua(in state: LuaBridge.LuaState) throws -> LuaBridge.LuaValue {
+                    let table = try state.newTable(hashCapacity: \(raw: fields.count))
+                    \(raw: writes)
+                    return .table(table)
+                }
+                \(raw: access)nonisolated static func read(from frame: LuaBridge.LuaFrame, at position: Int32) throws -> \(raw: type) {
+                    do { return try fromLua(frame.value(position)) }
+                    catch let error as LuaBridge.LuaError where error.kind == .typeMismatch { throw frame.argumentError(position, error.message) }
+                }
+                \(raw: access)nonisolated func push(to frame: LuaBridge.LuaFrame) throws {
+                    try frame.push(toLua(in: frame.state))
+                }
+            }
+            """
+        guard let extensionDecl = decl.as(ExtensionDeclSyntax.self) else { return [] }
+        return [extensionDecl]
     }
 }

@@ -4,5 +4,5 @@ import SwiftSyntaxMacros
 /// The compiler plugin: the macros `FactoryMacros` declares.
 @main
 struct FactoryMacrosPlugin: CompilerPlugin {
-    let providingMacros: [any Macro.Type] = [ScriptableMacro.self, ScriptIgnoredMacro.self, ScriptImplementableMacro.self]
+    let providingMacros: [any Macro.Type] = [ScriptableMacro.self, ScriptValueMacro.self, ScriptIgnoredMacro.self, ScriptImplementableMacro.self]
 }

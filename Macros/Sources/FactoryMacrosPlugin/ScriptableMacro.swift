@@ -125,6 +125,19 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
     }
 }
 
+/// `@ScriptValue` on a struct: a value, which scripts hold as a table of its
+/// stored properties and give back the same way, each field checked.
+public struct ScriptValueMacro: ExtensionMacro {
+    public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
+                                 providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
+                                 in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {
+        guard let structDecl = declaration.as(StructDeclSyntax.self) else {
+            throw ScriptMacroError("@ScriptValue applies to a struct (a value scripts hold as a table); @Scriptable exports a class")
+        }
+        return try ScriptableStruct(structDecl, attribute: node).conversion(of: type.trimmed.description)
+    }
+}
+
 /// `@ScriptIgnored`: leaves a member out of `@Scriptable`'s export (expands to nothing).
 public struct ScriptIgnoredMacro: PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,

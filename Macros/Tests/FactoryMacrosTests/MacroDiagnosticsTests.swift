@@ -9,6 +9,7 @@ import Testing
 struct MacroDiagnosticsTests {
     let macros: [String: MacroSpec] = [
         "Scriptable": MacroSpec(type: ScriptableMacro.self, conformances: ["LuaExportable"]),
+        "ScriptValue": MacroSpec(type: ScriptValueMacro.self, conformances: ["LuaConvertible", "LuaArgument", "LuaResult"]),
         "ScriptIgnored": MacroSpec(type: ScriptIgnoredMacro.self),
         "ScriptImplementable": MacroSpec(type: ScriptImplementableMacro.self),
     ]
@@ -21,10 +22,19 @@ struct MacroDiagnosticsTests {
                              macroSpecs: macros, failureHandler: { failure in Issue.record("\(failure.message)", sourceLocation: sourceLocation) })
     }
 
-    @Test func aStructIsRefusedWithWhy() {
+    @Test func aStructOrAnEnumIsRefusedWithWhatToUse() {
         expectError("@Scriptable struct Point { var x: Int }",
-                    "@Scriptable applies to a class: Lua holds Swift objects by reference (a struct's value would be copied at every call; export a class that holds it)",
+                    "@Scriptable exports a class (an object scripts hold): a struct is a value, which @ScriptValue lets scripts hold as a table",
                     expandedTo: "struct Point { var x: Int }")
+        expectError("@ScriptValue enum Mode { case a }",
+                    "@ScriptValue applies to a struct (a value scripts hold as a table); @Scriptable exports a class",
+                    expandedTo: "enum Mode { case a }")
+        expectError("@ScriptValue struct Point { var x: Int; init() { x = 0 } }",
+                    "@ScriptValue builds Point through its memberwise initializer: move its own initializers to an extension (the memberwise one stays)",
+                    expandedTo: "struct Point { var x: Int; init() { x = 0 } }")
+        expectError("@ScriptValue struct Point { var x = 0 }",
+                    "'x' needs its type written (var x: Type): scripts give it as a table field, checked against that type",
+                    expandedTo: "struct Point { var x = 0 }")
     }
 
     @Test func anAsyncOrGenericOrVariadicMethodSaysToIgnoreIt() {

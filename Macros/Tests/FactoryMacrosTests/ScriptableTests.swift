@@ -180,3 +180,51 @@ struct MainActorScriptableTests {
         #expect(CartViewModel.luaClass.members.properties == ["items"])
     }
 }
+
+/// A value: scripts hold it as a table.
+@ScriptValue
+struct Address: Equatable {
+    var street: String
+    var number: Int
+    var note: String?
+}
+
+/// Takes and gives structs, alone and in arrays.
+@Scriptable
+final class AddressBook {
+    private(set) var addresses: [Address] = []
+    init() {}
+    /// Keeps an address; returns how many there are.
+    func add(_ address: Address) -> Int {
+        addresses.append(address)
+        return addresses.count
+    }
+    func first() -> Address? { addresses.first }
+}
+
+@Suite("@ScriptValue on a struct")
+struct ScriptableStructTests {
+    @Test func aStructIsATableBothWaysEachFieldChecked() throws {
+        let lua = try LuaState()
+        try lua.setGlobal("AddressBook", .table(AddressBook.luaClass.install(in: lua)))
+        let results = try lua.run("""
+            local book = AddressBook.new()
+            book:add({ street = "Main", number = 1 })
+            local n = book:add({ street = "High", number = 2, note = "back door" })
+            local first = book:first()
+            return n, first.street, first.number, first.note, #book.addresses, book.addresses[2].note
+            """, name: "book.lua")
+        #expect(results == [.integer(2), LuaValue("Main"), .integer(1), .nil, .integer(2), LuaValue("back door")])
+        let failures: [(String, String)] = [
+            ("AddressBook.new():add({ street = 'Main', number = 'one' })", "Address.number: integer expected, got string"),
+            ("AddressBook.new():add({ number = 1 })", "Address.street: string expected, got nothing"),
+            ("AddressBook.new():add('Main 1')", "bad argument #1 to 'AddressBook:add' (Address expected, got string)"),
+        ]
+        for (code, expected) in failures {
+            var message = "no error"
+            do { _ = try lua.run(code, name: "bad.lua") } catch let error as LuaError { message = error.message }
+            #expect(message.contains(expected), "\(code): \(message)")
+        }
+        #expect(try Address.fromLua(Address(street: "S", number: 3).toLua(in: lua)) == Address(street: "S", number: 3))
+    }
+}
