@@ -47,6 +47,12 @@ struct ScriptableClass {
                 properties += try ScriptProperty.read(variable)
             }
         }
+        // Lua has one member of a name: an overload (or a property of a method's name) would be lost.
+        var seen: Set<String> = []
+        for name in methods.map(\.name) + properties.map(\.name) where !seen.insert(name).inserted {
+            throw ScriptMacroError("'\(name)' is declared more than once (overloads, or a property and a method): a Lua object has one "
+                                   + "member of a name; mark the others @ScriptIgnored")
+        }
         self.initializer = initializer
         self.methods = methods
         self.properties = properties

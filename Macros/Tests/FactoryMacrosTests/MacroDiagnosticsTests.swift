@@ -49,6 +49,12 @@ struct MacroDiagnosticsTests {
                     expandedTo: "final class A { func sum(_ xs: Int...) -> Int { 1 } }")
     }
 
+    @Test func anOverloadIsRefusedRatherThanLost() {
+        expectError("@Scriptable final class A { func add(_ x: Int) {}; func add(_ s: String) {} }",
+                    "'add' is declared more than once (overloads, or a property and a method): a Lua object has one member of a name; mark the others @ScriptIgnored",
+                    expandedTo: "final class A { func add(_ x: Int) {}; func add(_ s: String) {} }")
+    }
+
     @Test func aProtocolRequirementLuaCannotHonourIsRefused() {
         expectError("@ScriptImplementable protocol P { func f() -> Int }",
                     "'f' must be throws: a Lua implementation can fail, and its failure must reach the caller (func f(…) throws)",
