@@ -4,9 +4,11 @@ import Testing
 /// `Fixtures/hostile/*.lua`: one script per way of outliving a limit or
 /// trapping the host. Each says how to run it and what must come out:
 ///
+///     -- command: test                       (the command; `run` when not said)
 ///     -- args: --timeout 1                   (options before the script)
 ///     -- status: 1                           (the exit status)
 ///     -- stderr: time limit exceeded (…)     (text stderr contains; `<none>`: empty)
+///     -- stdout: closed                      (text stdout contains, when said)
 ///
 /// Every one must end by itself, without a signal, within its time limit
 /// plus the one-second hard stop (and a little for a slow machine).
@@ -14,9 +16,11 @@ import Testing
 struct HostileScriptsTests {
     struct Fixture: CustomStringConvertible, Sendable {
         var file: String
+        var command = "run"
         var arguments: [String]
         var status: Int32
         var stderr: String
+        var stdout: String?
         var timeout: Double
         var description: String { file }
     }
@@ -30,12 +34,16 @@ struct HostileScriptsTests {
             var fixture = Fixture(file: file, arguments: [], status: -1, stderr: "<no stderr line>", timeout: 0)
             for line in text.split(separator: "\n") where line.hasPrefix("-- ") {
                 let words = line.dropFirst(3)
-                if words.hasPrefix("args: ") {
+                if words.hasPrefix("command: ") {
+                    fixture.command = String(words.dropFirst(9))
+                } else if words.hasPrefix("args: ") {
                     fixture.arguments = words.dropFirst(6).split(separator: " ").map(String.init)
                 } else if words.hasPrefix("status: ") {
                     fixture.status = Int32(words.dropFirst(8)) ?? -1
                 } else if words.hasPrefix("stderr: ") {
                     fixture.stderr = String(words.dropFirst(8))
+                } else if words.hasPrefix("stdout: ") {
+                    fixture.stdout = String(words.dropFirst(8))
                 }
             }
             if let i = fixture.arguments.firstIndex(of: "--timeout"), i + 1 < fixture.arguments.count {
@@ -54,7 +62,7 @@ struct HostileScriptsTests {
 
     @Test(arguments: fixtures)
     func endsOnTimeWithItsMessage(_ fixture: Fixture) throws {
-        let result = try CommandRunner.factoryhost(["run"] + fixture.arguments + [fixture.file],
+        let result = try CommandRunner.factoryhost([fixture.command] + fixture.arguments + [fixture.file],
                                                    in: Self.directory, killAfter: fixture.timeout + 20)
         #expect(!result.signalled, "\(result)")
         #expect(result.status == fixture.status, "\(result)")
@@ -67,6 +75,7 @@ struct HostileScriptsTests {
         } else {
             #expect(result.stderr.contains(fixture.stderr), "\(result)")
         }
+        if let stdout = fixture.stdout { #expect(result.stdout.contains(stdout), "\(result)") }
         if fixture.timeout > 0 {
             // The limit plus the hard stop's second, plus slack for a loaded machine.
             #expect(result.seconds < fixture.timeout + 1 + 1.5, "\(result)")

@@ -370,8 +370,17 @@ struct ResolutionContext {
         }
         try container.creationLock.withLock { try container.checkOpen("build \(planned.name)") }
         if case .custom(let scopeName) = planned.lifetime { try checkCaptive(planned, scopeName) }
+        // Straight to the ancestor that owns it, in a loop: a chain of
+        // children is as deep as a script made it, too deep to recurse through.
+        var owner = parent
+        while let next = owner.parent, let found = owner.plan.index.find(planned.key),
+              owner.plan.registrations[found].delegatesToParent {
+            try owner.creationLock.withLock { try owner.checkOpen("build \(planned.name)") }
+            owner = next
+        }
+        let ownerContainer = owner
         do {
-            return try ResolutionContext.detached { try parent.resolveAny(planned.key, arguments: arguments) }
+            return try ResolutionContext.detached { try ownerContainer.resolveAny(planned.key, arguments: arguments) }
         } catch var error as RegistryError where error.kind == .scopeNotOpen {
             error.details.append("\(planned.name) is the parent container's: its scopes are the parent's "
                                  + "(open them on the parent; a child shares the scopes open there)")

@@ -115,17 +115,40 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
     }
 
     func closeCollecting(_ failures: inout DisposalFailures) {
-        var nested: [WeakScope] = [], order: [Int] = [], held: [Int: Any] = [:]
-        let alreadyClosed = lock.withLock {
-            guard !closed else { return true }
+        // Nested scopes before their parent, newest first, without recursion
+        // (nesting is as deep as a configuration declares it).
+        enum Step { case begin(ScopeHandle), finish(ScopeHandle) }
+        var steps: [Step] = [.begin(self)]
+        while let step = steps.popLast() {
+            switch step {
+            case .begin(let scope):
+                guard let nested = scope.beginClosing() else { continue }
+                steps.append(.finish(scope))
+                steps += nested.compactMap { $0.handle.map { .begin($0) } }    // the newest is popped first
+            case .finish(let scope):
+                scope.finishClosing(into: &failures)
+            }
+        }
+    }
+
+    /// Marks the scope closed (it stores nothing more) and hands back its
+    /// nested scopes; nil when it was closed already.
+    private func beginClosing() -> [WeakScope]? {
+        lock.withLock {
+            guard !closed else { return nil }
             closed = true
-            swap(&nested, &children)
+            defer { children = [] }
+            return children
+        }
+    }
+
+    /// Releases the instances of a scope ``beginClosing()`` closed.
+    private func finishClosing(into failures: inout DisposalFailures) {
+        var order: [Int] = [], held: [Int: Any] = [:]
+        lock.withLock {
             swap(&order, &creationOrder)
             swap(&held, &instances)
-            return false
         }
-        guard !alreadyClosed else { return }
-        for child in nested.reversed() { child.handle?.closeCollecting(&failures) }
         // Each removal drops the scope's reference: deinit runs here, newest
         // first, unless something else still holds the instance — which is
         // told (ScopeBound) or disposed of either way.

@@ -238,7 +238,13 @@ local function is_identifier(s) return type(s) == "string" and find(s, "^[%a_][%
 local function pretty(value, depth, seen)
   depth, seen = depth or 0, seen or {}
   local kind = type(value)
-  if kind == "string" then return (gsub(format("%q", value), "\\\n", "\\n")) end
+  if kind == "string" then
+    -- A message stays readable: a long string shows its start and its length.
+    if #value > 200 then
+      return (gsub(format("%q", sub(value, 1, 160)), "\\\n", "\\n")) .. "…(" .. #value .. " bytes)"
+    end
+    return (gsub(format("%q", value), "\\\n", "\\n"))
+  end
   if kind ~= "table" then
     if value ~= value then return "nan" end
     if kind == "number" and mathtype(value) == "float" and value == floor(value)
@@ -249,7 +255,9 @@ local function pretty(value, depth, seen)
   if depth >= 3 then return "{…}" end
   seen[value] = true
   local parts, count = {}, #value
-  for i = 1, count do parts[#parts + 1] = pretty(value[i], depth + 1, seen) end
+  -- At most 20 entries of a table: a message stays under a few KB.
+  local limit = 20
+  for i = 1, (count < limit and count or limit) do parts[#parts + 1] = pretty(value[i], depth + 1, seen) end
   local keys = {}
   for key in pairs(value) do
     if not (mathtype(key) == "integer" and key >= 1 and key <= count) then keys[#keys + 1] = key end
@@ -261,9 +269,12 @@ local function pretty(value, depth, seen)
     return tostring(a) < tostring(b)
   end)
   for _, key in ipairs(keys) do
+    if #parts >= limit then break end
     local label = is_identifier(key) and key or ("[" .. pretty(key, depth + 1, seen) .. "]")
     parts[#parts + 1] = label .. " = " .. pretty(value[key], depth + 1, seen)
   end
+  local left = count + #keys - #parts
+  if left > 0 then parts[#parts + 1] = "…(" .. left .. " more)" end
   seen[value] = nil
   if #parts == 0 then return "{}" end
   return "{ " .. concat(parts, ", ") .. " }"
@@ -278,18 +289,26 @@ local function field(t, key)
   return nil
 end
 
-local function deep_equal(a, b, seen)
-  if a == b then return true end
-  if type(a) ~= "table" or type(b) ~= "table" then return false end
-  seen = seen or {}
-  if seen[a] == b then return true end
-  seen[a] = b
-  for key, value in pairs(a) do
-    if not deep_equal(value, field(b, key), seen) then return false end
-  end
-  -- And what b has, read from a (an __index may answer for a key a lacks).
-  for key, value in pairs(b) do
-    if not deep_equal(field(a, key), value, seen) then return false end
+-- Both walks below use a stack of their own, not recursion: a table is as
+-- deep as the test made it (100,000 levels compare like 3).
+local function deep_equal(a, b)
+  local seen, stack, n = {}, { a, b }, 2
+  while n > 0 do
+    local x, y = stack[n - 1], stack[n]
+    stack[n - 1], stack[n], n = nil, nil, n - 2
+    if x ~= y then
+      if type(x) ~= "table" or type(y) ~= "table" then return false end
+      if seen[x] ~= y then
+        seen[x] = y
+        for key, value in pairs(x) do
+          stack[n + 1], stack[n + 2], n = value, field(y, key), n + 2
+        end
+        -- And what y has, read from x (an __index may answer for a key x lacks).
+        for key, value in pairs(y) do
+          stack[n + 1], stack[n + 2], n = field(x, key), value, n + 2
+        end
+      end
+    end
   end
   return true
 end
@@ -306,25 +325,43 @@ local function key_path(key)
   if is_identifier(key) then return "." .. key end
   return "[" .. pretty(key, 2) .. "]"
 end
-local function difference(a, b, path, seen)
-  if a == b then return nil end
-  if type(a) ~= "table" or type(b) ~= "table" then return path, a, b end
-  seen = seen or {}
-  if seen[a] == b then return nil end
-  seen[a] = b
+-- The path to a node of the walk (each node: { x, y, key, parent }), its
+-- middle left out when it is long.
+local function path_of(node)
   local keys = {}
-  for key in pairs(a) do keys[#keys + 1] = key end
-  sort(keys, key_order)
-  for _, key in ipairs(keys) do
-    local at, x, y = difference(a[key], field(b, key), path .. key_path(key), seen)
-    if at then return at, x, y end
+  while node and node.parent do keys[#keys + 1] = key_path(node.key); node = node.parent end
+  local count, parts = #keys, {}
+  for i = count, 1, -1 do
+    if count > 24 and i == count - 10 then
+      parts[#parts + 1] = "…(" .. (count - 20) .. " more levels)…"
+    elseif count <= 24 or i > count - 10 or i <= 10 then
+      parts[#parts + 1] = keys[i]
+    end
   end
-  keys = {}
-  for key in pairs(b) do keys[#keys + 1] = key end
-  sort(keys, key_order)
-  for _, key in ipairs(keys) do
-    local at, x, y = difference(field(a, key), b[key], path .. key_path(key), seen)
-    if at then return at, x, y end
+  return concat(parts)
+end
+local function difference(a, b)
+  local seen, stack, n = {}, { { a, b } }, 1
+  while n > 0 do
+    local node = stack[n]
+    stack[n], n = nil, n - 1
+    local x, y = node[1], node[2]
+    if x ~= y then
+      if type(x) ~= "table" or type(y) ~= "table" then return path_of(node), x, y end
+      if seen[x] ~= y then
+        seen[x] = y
+        local children = {}
+        local keys = {}
+        for key in pairs(x) do keys[#keys + 1] = key end
+        sort(keys, key_order)
+        for _, key in ipairs(keys) do children[#children + 1] = { x[key], field(y, key), key = key, parent = node } end
+        keys = {}
+        for key in pairs(y) do keys[#keys + 1] = key end
+        sort(keys, key_order)
+        for _, key in ipairs(keys) do children[#children + 1] = { field(x, key), y[key], key = key, parent = node } end
+        for i = #children, 1, -1 do n = n + 1; stack[n] = children[i] end    -- the first key is looked at first
+      end
+    end
   end
   return nil
 end
@@ -361,7 +398,7 @@ matchers.to_be = function(actual, expected)
 end
 matchers.to_equal = function(actual, expected)
   if deep_equal(actual, expected) then return true, "expected %s to equal " .. P(expected), P(expected), P(actual) end
-  local at, got, wanted = difference(actual, expected, "")
+  local at, got, wanted = difference(actual, expected)
   local where = (at and at ~= "") and (" (they differ at " .. at .. ": " .. P(got) .. " where " .. P(wanted) .. " was expected)") or ""
   return false, "expected %s to equal " .. P(expected) .. where, P(expected), P(actual)
 end
