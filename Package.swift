@@ -66,7 +66,7 @@ let package = Package(
         ),
         .target(
             name: "LuaBridge",
-            dependencies: ["CLua", "CLuaShim", "FactoryhostSupport"]
+            dependencies: ["CLua", "CLuaShim", "CStackBounds", "FactoryhostSupport"]
         ),
         .target(
             name: "LuaInterpreter",

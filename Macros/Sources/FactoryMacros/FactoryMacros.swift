@@ -26,7 +26,14 @@
 /// (A struct is a value: ``ScriptValue()`` lets scripts hold it as a table.)
 ///
 /// `@ScriptIgnored` leaves a member out; private members are left out;
-/// `@Scriptable("Name")` gives the type another name in Lua.
+/// `@Scriptable("Name")` gives the type another name in Lua. A parameter's
+/// default value is used when a script leaves the argument out (or passes
+/// nil). What cannot be exported is reported at the member, every one at once.
+///
+/// The attribute reads the class body: members in extensions are not
+/// exported. It sees `@MainActor` written on the class — a class isolated
+/// by inheritance or a module's default isolation needs it written too — and
+/// a subclass of a `@Scriptable` class cannot be `@Scriptable` itself.
 @attached(member, names: named(luaClass))
 @attached(extension, conformances: LuaExportable, names: named(luaTypeName))
 public macro Scriptable(_ name: String? = nil) = #externalMacro(module: "FactoryMacrosPlugin", type: "ScriptableMacro")
@@ -35,7 +42,9 @@ public macro Scriptable(_ name: String? = nil) = #externalMacro(module: "Factory
 /// (`{ street = "Main", number = 1 }`), given back the same way, each field
 /// checked (`Address.number: integer expected, got string`), built through its
 /// memberwise initializer. It then works as an argument or a result of
-/// exported members, and in arrays and dictionaries.
+/// exported members, and in arrays and dictionaries. A field with a default
+/// value may be left out of the table; private and `@ScriptIgnored` fields
+/// (which need a default) stay Swift's.
 ///
 /// ```swift
 /// @ScriptValue

@@ -1,3 +1,4 @@
+import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxMacros
 
@@ -15,7 +16,8 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
     public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
                                  providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
                                  in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {
-        // (What cannot be exported is said once, by the member role.)
+        // (What cannot be exported is said once, by the member role; the
+        // conformance stays, so that uses of the class say nothing more.)
         guard let decl = try? ScriptableClass(declaration, attribute: node) else { return [] }
         let conformance: DeclSyntax = """
             extension \(type.trimmed): LuaBridge.LuaExportable {
@@ -32,6 +34,15 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
     public static func expansion(of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
                                  conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext) throws -> [DeclSyntax] {
         let decl = try ScriptableClass(declaration, attribute: node)
+        if !decl.problems.isEmpty {
+            // Every problem, each at its member; the export stays empty (the build fails on these alone).
+            for problem in decl.problems {
+                context.diagnose(Diagnostic(node: problem.node ?? Syntax(node), message: ScriptMacroDiagnostic(problem.description)))
+            }
+            return ["""
+                \(raw: decl.access)nonisolated static var luaClass: LuaBridge.LuaClass<\(raw: decl.name)> { LuaBridge.LuaClass<\(raw: decl.name)>() }
+                """]
+        }
         var chain: [String] = []
         var docs: [String] = []
         if let initializer = decl.initializer {
@@ -104,7 +115,7 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
 
     private static func property(_ property: ScriptProperty, of decl: ScriptableClass) -> String {
         let read = decl.isMainActor
-            ? "try LuaBridge.LuaMainActor.run(\(quoted(decl.luaName + "." + property.name))) { object.\(property.swiftName) }"
+            ? "try LuaBridge.LuaMainActor.run(\(quoted(decl.luaName + "." + property.name))) { \(property.isThrowing ? "try " : "")object.\(property.swiftName) }"
             : (property.isThrowing ? "try " : "") + "object.\(property.swiftName)"
         guard property.isSettable else {
             return ".property(\(quoted(property.name))) { object in \(read) }"
@@ -118,7 +129,7 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
     private static func documented(_ name: String, _ parameters: [ScriptParameter], _ summary: String?) -> String {
         let names = "[" + parameters.map { quoted($0.luaName) }.joined(separator: ", ") + "]"
         // An `any P` argument is named P (Swift's metatype cannot say it).
-        let protocols = parameters.map(\.protocolName)
+        let protocols = parameters.map(\.interfaceName)
         let types = protocols.contains { $0 != nil }
             ? ", argumentTypes: [" + protocols.map { $0.map(quoted) ?? "nil" }.joined(separator: ", ") + "]" : ""
         return ".documented(\(quoted(name)), parameters: \(names)" + (summary.map { ", summary: \(quoted($0))" } ?? "") + types + ")"
@@ -134,8 +145,21 @@ public struct ScriptValueMacro: ExtensionMacro {
         guard let structDecl = declaration.as(StructDeclSyntax.self) else {
             throw ScriptMacroError("@ScriptValue applies to a struct (a value scripts hold as a table); @Scriptable exports a class")
         }
-        return try ScriptableStruct(structDecl, attribute: node).conversion(of: type.trimmed.description)
+        do {
+            return try ScriptableStruct(structDecl, attribute: node).conversion(of: type.trimmed.description)
+        } catch let error as ScriptMacroError where error.node != nil {
+            context.diagnose(Diagnostic(node: error.node ?? Syntax(node), message: ScriptMacroDiagnostic(error.description)))
+            return []
+        }
     }
+}
+
+/// A problem an attribute reports, at the member it is about.
+struct ScriptMacroDiagnostic: DiagnosticMessage {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var diagnosticID: MessageID { MessageID(domain: "FactoryMacros", id: "cannot-export") }
+    var severity: DiagnosticSeverity { .error }
 }
 
 /// `@ScriptIgnored`: leaves a member out of `@Scriptable`'s export (expands to nothing).

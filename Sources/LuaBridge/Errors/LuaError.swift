@@ -78,6 +78,10 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
         /// A table that does not implement `interface`; `detail` says what it
         /// lacks and what the interface requires.
         case notImplementing(interface: String, detail: String)
+        /// A table nested deeper than a conversion can follow (or one that
+        /// contains itself): its message is whole, and is not prefixed with
+        /// each level's place.
+        case nestedTooDeeply
 
         /// Whether it is a plain `T expected, got U`.
         public var isWrongType: Bool {
@@ -141,6 +145,13 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
     }
 
     /// A value of the wrong type: `"integer expected, got string"`.
+    /// `error` with `place` in front of its message (`element [2]: `) — unless
+    /// it is about nesting too deep, which says the whole of it once.
+    static func within(_ place: String, _ error: LuaError) -> LuaError {
+        guard error.problem != .nestedTooDeeply else { return error }
+        return LuaError(error.kind, place + error.message)
+    }
+
     public static func typeMismatch(expected: String, got: String, context: String? = nil) -> LuaError {
         let base = "\(expected) expected, got \(got)"
         var error = LuaError(.typeMismatch, context.map { "\($0) (\(base))" } ?? base)

@@ -146,12 +146,14 @@ extension Optional: LuaConvertible where Wrapped: LuaConvertible {
     /// `nil` reads as `.none`; anything else must be a `Wrapped`.
     ///
     /// - Throws: a `LuaError` of kind `.typeMismatch` (`X or nil expected, got T`, in place of `Wrapped`'s
-    ///   own message) when a non-nil value is not a `Wrapped`; other errors as they are.
+    ///   own message) when a non-nil value is of another type; other errors (a table whose field is
+    ///   wrong: `Address.street: string expected, got integer`) as they are.
     public static func fromLua(_ value: LuaValue) throws -> Wrapped? {
         if case .nil = value { return nil }
         do {
             return try Wrapped.fromLua(value)
-        } catch let error as LuaError where error.kind == .typeMismatch {
+        } catch let error as LuaError where error.kind == .typeMismatch && error.problem?.isWrongType == true {
+            // (A value of the right type whose content is wrong keeps its own reason.)
             throw LuaError.typeMismatch(expected: "\(Wrapped.luaTypeName) or nil", got: value.typeName)
         }
     }
@@ -174,11 +176,12 @@ extension Array: LuaConvertible where Element: LuaConvertible {
         guard case .table(let table) = value else {
             throw LuaError.typeMismatch(expected: luaTypeName, got: value.typeName)
         }
+        try ConversionDepth.check(luaTypeName)
         return try table.array().enumerated().map { index, item in
             do {
                 return try Element.fromLua(item)
             } catch let error as LuaError {
-                throw LuaError(error.kind, "element [\(index + 1)]: \(error.message)")
+                throw LuaError.within("element [\(index + 1)]: ", error)
             }
         }
     }
@@ -204,12 +207,13 @@ extension Dictionary: LuaConvertible where Key: LuaConvertible, Value: LuaConver
         guard case .table(let table) = value else {
             throw LuaError.typeMismatch(expected: luaTypeName, got: value.typeName)
         }
+        try ConversionDepth.check(luaTypeName)
         var result: [Key: Value] = [:]
         for (k, v) in try table.pairs() {
             do {
                 result[try Key.fromLua(k)] = try Value.fromLua(v)
             } catch let error as LuaError {
-                throw LuaError(error.kind, "field [\(k)]: \(error.message)")
+                throw LuaError.within("field [\(k)]: ", error)
             }
         }
         return result

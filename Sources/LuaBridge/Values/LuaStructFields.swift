@@ -14,8 +14,26 @@ public enum LuaStructFields {
         do {
             return try T.fromLua(value)
         } catch let error as LuaError where error.kind == .typeMismatch {
-            throw LuaError(.typeMismatch, "\(structName).\(name): \(T.luaTypeName) expected, got \(value.isNil ? "nothing" : value.typeName)")
+            // A nested value's own reason (`Address.street: string expected, got integer`) is kept.
+            if value.isNil || error.problem?.isWrongType == true {
+                throw LuaError(.typeMismatch, "\(structName).\(name): \(T.luaTypeName) expected, got \(value.isNil ? "nothing" : value.typeName)")
+            }
+            throw LuaError.within("\(structName).\(name): ", error)
         }
+    }
+
+    /// Field `name` of `table` as a `T`, or `defaultValue` when the table
+    /// lacks it (a field declared with a default value: `var country = "NL"`).
+    ///
+    /// ```swift
+    /// let country = try LuaStructFields.read(table, "country", as: String.self, of: "Address", default: "NL")
+    /// ```
+    ///
+    /// - Throws: a `LuaError` (`.typeMismatch`) naming the struct and the field when it holds something else.
+    public static func read<T: LuaConvertible>(_ table: LuaTable, _ name: String, as type: T.Type, of structName: String,
+                                               default defaultValue: @autoclosure () -> T) throws -> T {
+        guard try !table.get(LuaValue(name)).isNil else { return defaultValue() }
+        return try read(table, name, as: type, of: structName)
     }
 
     /// `value` as the table of a struct named `structName`.
@@ -23,6 +41,7 @@ public enum LuaStructFields {
     /// - Throws: a `LuaError` (`.typeMismatch`) for anything but a table.
     public static func table(_ value: LuaValue, of structName: String) throws -> LuaTable {
         guard case .table(let table) = value else { throw LuaError.typeMismatch(expected: structName, got: value.typeName) }
+        try ConversionDepth.check(structName)
         return table
     }
 }
