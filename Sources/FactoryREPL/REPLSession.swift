@@ -385,7 +385,7 @@ public final class REPLSession {
         guard let builtTables else { return }
         if tableOrigins.count >= 4096 {
             // The oldest half goes (a singleton among them is still found through its container).
-            let kept = tableOrigins.keys.sorted().suffix(2048)
+            let kept = Set(tableOrigins.keys.sorted().suffix(2048))
             tableOrigins = tableOrigins.filter { kept.contains($0.key) }
         }
         nextTableOrigin += 1

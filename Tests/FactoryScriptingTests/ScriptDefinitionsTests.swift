@@ -135,3 +135,27 @@ struct ScriptDefinitionsTests {
         #expect(luaQuoted("a\"b\\c\n\u{1}2") == "\"a\\\"b\\\\c\\n\\0012\"")
     }
 }
+
+/// A class whose property has a doc comment's summary.
+private final class Thermostat: LuaExportable {
+    static let luaTypeName = "Thermostat"
+    var level = 20
+}
+
+private struct ThermostatPlugin: FactoryPlugin {
+    let name = "thermostat"
+    func install(in context: PluginContext) throws {
+        try context.export(LuaClass<Thermostat>()
+            .property("level", get: { $0.level }, set: { object, value in object.level = value })
+            .documented("level", summary: "The temperature it keeps,\nin degrees"))
+    }
+}
+
+@Suite("A property's description")
+struct PropertySummaryDefinitionsTests {
+    @Test func aPropertysSummaryFollowsItsType() throws {
+        let host = try FactoryHost(plugins: [ThermostatPlugin()])
+        let text = try ScriptDefinitions(host: host).luaLanguageServerFile()
+        #expect(text.contains("---@field level integer The temperature it keeps, in degrees\n"), "\(text)")
+    }
+}

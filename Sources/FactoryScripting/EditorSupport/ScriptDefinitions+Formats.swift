@@ -61,7 +61,9 @@ extension ScriptDefinitions {
     private func luaLanguageServerClass(_ type: Class, module: String) -> String {
         var out = "---An object of the Swift class `\(type.name)` (exported by \(module)).\n---@class \(type.name)\n"
         for property in type.properties {
-            out += "---@field \(Self.fieldName(property.name)) \(Self.luaLSType(property.type))"
+            // A field's description follows its type (`---@field total integer What it costs (read-only)`).
+            let summary = property.summary.map { " " + $0.split(whereSeparator: \.isNewline).joined(separator: " ") } ?? ""
+            out += "---@field \(Self.fieldName(property.name)) \(Self.luaLSType(property.type))\(summary)"
                 + (property.settable ? "\n" : " (read-only)\n")
         }
         let instance = Self.localName(type.name)

@@ -41,6 +41,8 @@ public struct ScriptDefinitions: Sendable, Equatable {
         public var type: String
         /// Whether scripts may set it.
         public var settable: Bool
+        /// Its doc comment's first line, if it has one.
+        public var summary: String? = nil
     }
 
     /// An exported Swift class.
@@ -130,7 +132,8 @@ public struct ScriptDefinitions: Sendable, Equatable {
                                 summary: members.summaries[method])
             },
             properties: members.properties.map {
-                Property(name: $0, type: members.propertyTypes[$0] ?? "value", settable: members.settableProperties.contains($0))
+                Property(name: $0, type: members.propertyTypes[$0] ?? "value", settable: members.settableProperties.contains($0),
+                         summary: members.summaries[$0])
             })
     }
 
