@@ -66,12 +66,14 @@ struct DisposalTests {
         #expect(log.lines == ["session worker closed", "session handle disposed",
                               "first singleton closed", "handle disposed", "second singleton closed"])
         #expect(session.isClosed && container.isClosed)
-        // Closed: it builds no singleton or scope again; transients still build.
+        // Closed: it builds nothing again — no singleton, no scope, not even a transient.
         #expect(registryError { _ = try container.resolve(Worker.self, name: "first") }?.message
                 == "cannot build Worker#first: container 'app' is closed")
         #expect(registryError { _ = try container.openScope("session") }?.message
                 == "cannot open scope 'session': container 'app' is closed")
-        #expect(try container.resolve(Worker.self, name: "transient").name == "transient")
+        #expect(registryError { _ = try container.resolve(Worker.self, name: "transient") }?.message
+                == "cannot build Worker#transient: container 'app' is closed")
+        #expect(registryError { _ = try container.resolveAny(ServiceKey(Worker.self, name: "transient")) }?.kind == .containerClosed)
         try container.close()                                        // twice: nothing more
         #expect(log.lines.count == 5)
     }

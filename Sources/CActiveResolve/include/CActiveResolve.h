@@ -37,6 +37,11 @@ static inline int fh_resolve_is_active(const void *state, uint64_t token) {
     return fh_active.state == state && fh_active.token == token;
 }
 
+/// A flag one thread raises and any reads without a lock (a container's
+/// "closed", read on every resolve).
+static inline int fh_flag_is_raised(const int32_t *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE) != 0; }
+static inline void fh_flag_raise(int32_t *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
+
 /// The active resolve's state address, or NULL.
 static inline const void *fh_active_state(void) { return fh_active.state; }
 

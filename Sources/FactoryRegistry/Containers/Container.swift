@@ -1,3 +1,4 @@
+import CActiveResolve
 import FactoryhostSupport
 /// One live instance of a configuration. It owns its singletons; containers
 /// of one configuration share nothing. Resolving is thread-safe: transient
@@ -36,9 +37,20 @@ public final class Container: Resolving, @unchecked Sendable {
     /// The singletons' slots in the order they were built (under the creation lock).
     private var builtOrder: [Int] = []
     private var closed = false
+    /// `closed`, readable without the lock: every resolve checks it on entry.
+    @usableFromInline let closedFlag: UnsafeMutablePointer<Int32> = {
+        let flag = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        flag.initialize(to: 0)
+        return flag
+    }()
     /// Children made from this container (weakly: a child keeps its parent,
     /// not the other way round), closed before it.
     private var children: [WeakContainer] = []
+
+    deinit { closedFlag.deallocate() }
+
+    /// Whether the container is closed, without taking its lock.
+    @usableFromInline var isClosedForResolving: Bool { fh_flag_is_raised(closedFlag) != 0 }
 
     init(plan: ContainerPlan, disposer: (any InstanceDisposer)? = nil, parent: Container? = nil) throws {
         self.plan = plan
@@ -118,8 +130,8 @@ public final class Container: Resolving, @unchecked Sendable {
 
     // MARK: Closing
 
-    /// Whether ``close()`` has run: the container builds no singleton or
-    /// scoped instance again (transients, which it does not own, still build).
+    /// Whether ``close()`` has run: the container builds nothing again — no
+    /// singleton, scoped instance or transient.
     public var isClosed: Bool { creationLock.withLock { closed } }
 
     /// Closes the container: its open scopes (newest first), then its
@@ -160,6 +172,7 @@ public final class Container: Resolving, @unchecked Sendable {
         creationLock.withLock {
             guard !closed else { return nil }
             closed = true
+            fh_flag_raise(closedFlag)
             defer { builtOrder = []; children = [] }
             return (builtOrder, children.compactMap(\.container))
         }

@@ -47,6 +47,9 @@ struct ResolutionState {
     /// Started by a provider's call: what it resolves was declared (as a
     /// provider), whoever calls it.
     @usableFromInline var fromProvider = false
+    /// The container was closed when this resolve began: its first
+    /// registration is refused, by name (a closed container builds nothing).
+    @usableFromInline var containerClosed = false
     /// A resolve inside the factory running now asked for what the factory
     /// does not declare: the factory fails with this, whatever it caught.
     var undeclared: RegistryError?
@@ -94,6 +97,7 @@ struct ResolutionContext {
                        _ body: (ResolutionContext) throws -> R) throws -> R {
         var state = ResolutionState(container: container, scope: scope)
         state.fromProvider = fromProvider
+        state.containerClosed = container.isClosedForResolving
         if currentStackAddress() < state.stackFloor { throw tooDeepOnEntry(container) }
         return try withUnsafeMutablePointer(to: &state) { pointer in
             var token: UInt64 = 0
@@ -119,6 +123,15 @@ struct ResolutionContext {
     static func linkOuter(_ pointer: UnsafeMutablePointer<ResolutionState>, _ enclosing: UnsafeRawPointer) {
         let outer = UnsafeMutablePointer(mutating: enclosing.assumingMemoryBound(to: ResolutionState.self))
         if outer.pointee.container === pointer.pointee.container { pointer.pointee.outer = outer }
+    }
+
+    /// A resolve from a container that was closed when it began: it builds
+    /// nothing more, not even a transient (which may need what closing released).
+    @usableFromInline @inline(never)
+    func checkClosed(_ index: Int) throws {
+        guard state.pointee.containerClosed else { return }
+        throw RegistryError(.containerClosed, "cannot build \(plan.registrations[index].name): container '\(container.configuration)' is closed",
+                            configuration: nil)
     }
 
     @usableFromInline
@@ -235,11 +248,14 @@ struct ResolutionContext {
         // Deep paths take the general path, which also watches the stack.
         if state.pointee.pathCount >= InlinePath.capacity { return nil }
         if pathContains(Int32(index)) { throw cycleError(index) }
-        if state.pointee.pathCount == 0 && state.pointee.outer != nil {
+        if state.pointee.pathCount == 0 && (state.pointee.outer != nil || state.pointee.containerClosed) {
+            try checkClosed(index)
             // Started inside a factory, through a container it captured: not a
             // second resolve of what it builds, and one it declares.
-            try checkReentry(index)
-            try checkDeclaredByOuter(index)
+            if state.pointee.outer != nil {
+                try checkReentry(index)
+                try checkDeclaredByOuter(index)
+            }
         }
         pushPath(Int32(index))
         return entry.factory
@@ -297,9 +313,12 @@ struct ResolutionContext {
     func resolve<T>(_ index: Int, as type: T.Type, arguments: Arguments) throws -> T {
         let entry = hotRegistrations[index]
         if pathContains(Int32(index)) { throw cycleError(index) }
-        if pathCount == 0 && state.pointee.outer != nil {
-            if entry.argumentCount == 0 { try checkReentry(index) }
-            try checkDeclaredByOuter(index)
+        if pathCount == 0 && (state.pointee.outer != nil || state.pointee.containerClosed) {
+            try checkClosed(index)
+            if state.pointee.outer != nil {
+                if entry.argumentCount == 0 { try checkReentry(index) }
+                try checkDeclaredByOuter(index)
+            }
         }
         if currentStackAddress() < stackFloor { throw tooDeepError(index) }
         pushPath(Int32(index))
