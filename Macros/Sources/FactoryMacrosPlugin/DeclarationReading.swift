@@ -56,6 +56,8 @@ struct ScriptableClass {
     /// What cannot be exported, each at its member: every one is reported,
     /// and the rest of the class is still read.
     let problems: [ScriptMacroError]
+    /// What is left out that a reader might expect exported (members inside `#if`).
+    let warnings: [ScriptMacroError]
 
     /// Attributes that make a class isolated to an actor other than the main one.
     private static let knownAttributes: Set<String> = [
@@ -90,16 +92,18 @@ struct ScriptableClass {
         var initializer: ScriptFunction?
         var methods: [ScriptFunction] = []
         var properties: [ScriptProperty] = []
+        var warnings: [ScriptMacroError] = []
         for member in classDecl.memberBlock.members {
             let decl = member.decl
             do {
                 if let function = decl.as(FunctionDeclSyntax.self) {
-                    guard isExported(function.modifiers, function.attributes) else { continue }
+                    guard isExported(function.modifiers, function.attributes), !isProtocolWitnessOnly(function) else { continue }
                     try Self.checkIsolation(function.attributes, of: function.name.text, in: name, mainActor: isMainActor)
                     methods.append(try ScriptFunction(function))
                 } else if let initDecl = decl.as(InitializerDeclSyntax.self) {
                     // The first initializer scripts may call (a failable one would hand Lua a nil: left out).
-                    guard initializer == nil, isExported(initDecl.modifiers, initDecl.attributes), initDecl.optionalMark == nil else { continue }
+                    guard initializer == nil, isExported(initDecl.modifiers, initDecl.attributes), initDecl.optionalMark == nil,
+                          !isDecodingInitializer(initDecl) else { continue }
                     try Self.checkIsolation(initDecl.attributes, of: "init", in: name, mainActor: isMainActor)
                     initializer = try ScriptFunction(initDecl)
                 } else if let variable = decl.as(VariableDeclSyntax.self) {
@@ -108,11 +112,15 @@ struct ScriptableClass {
                     try Self.checkIsolation(variable.attributes, of: variable.bindings.first?.pattern.trimmedDescription ?? "", in: name,
                                             mainActor: isMainActor)
                     properties += try ScriptProperty.read(variable)
+                } else if decl.is(IfConfigDeclSyntax.self) {
+                    warnings.append(ScriptMacroError("members inside #if are not exported: the attribute cannot tell which branch "
+                                                     + "builds; move them out, or export them with a LuaClass of your own", at: decl))
                 }
             } catch let error as ScriptMacroError {
                 problems.append(error.placed(at: decl))
             }
         }
+        self.warnings = warnings
         // Lua has one member of a name: an overload (or a property of a method's name) would be lost.
         // (A class function and an instance member live in different tables.)
         var seen: Set<String> = [], seenStatic: Set<String> = []
@@ -139,8 +147,13 @@ struct ScriptableClass {
     /// A member isolated to the main actor in a class that is not: the
     /// generated code could not call it.
     private static func checkIsolation(_ attributes: AttributeListSyntax, of member: String, in className: String, mainActor: Bool) throws {
-        guard !mainActor, let isolated = attributes.compactMap({ $0.as(AttributeSyntax.self) })
-            .first(where: { $0.attributeName.trimmedDescription == "MainActor" }) else { return }
+        let written = attributes.compactMap { $0.as(AttributeSyntax.self) }
+        if let other = written.first(where: { $0.attributeName.trimmedDescription.hasSuffix("Actor")
+                                              && $0.attributeName.trimmedDescription != "MainActor" && !knownAttributes.contains($0.attributeName.trimmedDescription) }) {
+            throw ScriptMacroError("'\(member.trimmingBackticks)' is isolated to \(other.trimmedDescription): @Scriptable runs members on the main "
+                                   + "actor or on the thread Lua calls from, not on another actor; mark it @ScriptIgnored", at: other)
+        }
+        guard !mainActor, let isolated = written.first(where: { $0.attributeName.trimmedDescription == "MainActor" }) else { return }
         throw ScriptMacroError("'\(member.trimmingBackticks)' is @MainActor but \(className) is not: mark the class @MainActor (then "
                                + "every member runs on the main actor), or mark '\(member.trimmingBackticks)' @ScriptIgnored", at: isolated)
     }
@@ -162,10 +175,11 @@ struct ScriptFunction {
     /// Where it is declared (for messages).
     let node: Syntax
 
-    /// The call's arguments: `item: a0, a1` by the declaration's labels.
+    /// The call's arguments: `item: __a0, __a1` by the declaration's labels
+    /// (a default value where a script left the argument out).
     var arguments: String {
         parameters.enumerated().map { index, parameter in
-            (parameter.label.map { "\($0): " } ?? "") + "a\(index)"
+            (parameter.label.map { "\($0): " } ?? "") + (parameter.defaultValue.map { "__a\(index) ?? (\($0))" } ?? "__a\(index)")
         }.joined(separator: ", ")
     }
 
@@ -182,8 +196,8 @@ struct ScriptFunction {
             throw ScriptMacroError("'\(name)' is generic: Lua needs one signature; mark it @ScriptIgnored", at: function.genericParameterClause)
         }
         if let clause = signature.effectSpecifiers?.throwsClause, clause.type != nil || clause.throwsSpecifier.text == "rethrows" {
-            throw ScriptMacroError("'\(name)' \(clause.throwsSpecifier.text == "rethrows" ? "rethrows" : "has a typed throws"): "
-                                   + "mark it @ScriptIgnored, or export a method that throws", at: clause)
+            throw ScriptMacroError("'\(name)' \(clause.throwsSpecifier.text == "rethrows" ? "rethrows" : "has a typed throws")"
+                                   + "; mark it @ScriptIgnored, or export a method that throws", at: clause)
         }
         let functionName = function.name.text.trimmingBackticks
         parameters = try signature.parameterClause.parameters.map { try ScriptParameter($0, in: functionName) }
@@ -217,6 +231,21 @@ struct ScriptFunction {
     }
 }
 
+/// A function that only serves a standard protocol, never a script: an
+/// operator (`==`, `+`), `encode(to:)` (Encodable), `hash(into:)` (Hashable).
+func isProtocolWitnessOnly(_ function: FunctionDeclSyntax) -> Bool {
+    let name = function.name.text
+    if let first = name.first, !(first.isLetter || first == "_" || first == "`") { return true }
+    let labels = function.signature.parameterClause.parameters.map(\.firstName.text)
+    return (name == "encode" && labels == ["to"]) || (name == "hash" && labels == ["into"])
+}
+
+/// `init(from decoder: Decoder)` (Decodable): not a script's constructor.
+func isDecodingInitializer(_ initializer: InitializerDeclSyntax) -> Bool {
+    initializer.signature.parameterClause.parameters.map(\.firstName.text) == ["from"]
+        && initializer.signature.parameterClause.parameters.first?.type.trimmedDescription.hasSuffix("Decoder") == true
+}
+
 /// Whether `type` (as written) is Void.
 func isVoid(_ type: String) -> Bool {
     ["Void", "()", "Swift.Void"].contains(type.filter { !$0.isWhitespace })
@@ -237,12 +266,16 @@ func unsupportedType(_ type: TypeSyntax) -> String? {
     if let some = type.as(SomeOrAnyTypeSyntax.self), some.constraint.is(CompositionTypeSyntax.self) {
         return "a composition, which Lua cannot implement (take one @ScriptImplementable protocol)"
     }
-    // `(any P)?`, `[any P]`: an implementation is taken one at a time.
+    if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+        return "implicitly unwrapped, which an export cannot promise (write \(unwrapped.wrappedType.trimmedDescription)?)"
+    }
+    // `(any P)?`, `[any P]`, `[String: any P]`, `Optional<any P>`: an implementation is taken one at a time.
+    let generic = type.as(IdentifierTypeSyntax.self)?.genericArgumentClause?.arguments.compactMap { $0.argument.as(TypeSyntax.self) } ?? []
     for wrapped in [type.as(OptionalTypeSyntax.self)?.wrappedType, type.as(ArrayTypeSyntax.self)?.element,
-                    type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self)?.wrappedType].compactMap({ $0 }) {
+                    type.as(DictionaryTypeSyntax.self)?.key, type.as(DictionaryTypeSyntax.self)?.value].compactMap({ $0 }) + generic {
         let inner = wrapped.as(TupleTypeSyntax.self)?.elements.first?.type ?? wrapped
         if let any = inner.as(SomeOrAnyTypeSyntax.self), any.someOrAnySpecifier.text == "any" {
-            return "an optional or array of \(any.trimmedDescription), which is not supported (take `\(any.trimmedDescription)` itself)"
+            return "a container of \(any.trimmedDescription), which is not supported (take `\(any.trimmedDescription)` itself)"
         }
         if let why = unsupportedType(inner) { return why }
     }
@@ -267,7 +300,14 @@ struct ScriptParameter {
         // (`_: String` and `at _: Int` have no name of their own: the label, else "value".)
         let own = parameter.secondName?.text ?? first
         luaName = (own != "_" ? own : label ?? "value").trimmingBackticks
-        type = parameter.type.trimmedDescription
+        // `borrowing`/`consuming`/`sending` say how Swift passes it; Lua hands a copy either way.
+        var written = parameter.type
+        if let attributed = written.as(AttributedTypeSyntax.self), attributed.attributes.isEmpty,
+           !attributed.specifiers.isEmpty,
+           attributed.specifiers.allSatisfy({ ["borrowing", "consuming", "sending", "__owned", "__shared"].contains($0.trimmedDescription) }) {
+            written = attributed.baseType
+        }
+        type = written.trimmedDescription
         defaultValue = parameter.defaultValue?.value.trimmedDescription
         if parameter.ellipsis != nil {
             throw ScriptMacroError("'\(function)' takes a variadic '\(luaName)': take an array instead, or mark it @ScriptIgnored", at: parameter)
@@ -275,7 +315,7 @@ struct ScriptParameter {
         if type.hasPrefix("inout ") {
             throw ScriptMacroError("'\(function)' takes '\(luaName)' inout, which Lua cannot give; mark it @ScriptIgnored", at: parameter)
         }
-        if let why = unsupportedType(parameter.type) {
+        if let why = unsupportedType(written) {
             throw ScriptMacroError("'\(function)' takes '\(luaName)' as \(type), \(why); mark it @ScriptIgnored", at: parameter)
         }
     }
@@ -298,18 +338,20 @@ struct ScriptParameter {
         return String(protocolName.dropLast(interfaceName.count)) + "Lua" + interfaceName
     }
 
-    /// The expression reading it from the frame at `position` (its default
-    /// when a script leaves it out or passes nil).
+    /// The expression reading it from the frame at `position` — optional
+    /// when it has a default value, which the call then uses where a script
+    /// left it out (a non-optional parameter: or passed nil).
     func read(at position: Int) -> String {
-        let read = adapterName.map { "try \($0).interface.argument(frame, \(position))" }
-            ?? "try (\(type)).read(from: frame, at: \(position))"
-        guard let defaultValue else { return read }
-        return "frame.isNoneOrNil(\(position)) ? (\(defaultValue)) : \(read)"
+        let read = adapterName.map { "(try \($0).interface.argument(__frame, \(position)) as \(type))" }
+            ?? "try (\(type)).read(from: __frame, at: \(position))"
+        guard defaultValue != nil else { return read }
+        let absent = isOptional ? "\(position) > __frame.count" : "__frame.isNoneOrNil(\(position))"
+        return "\(absent) ? nil : Optional(\(read))"
     }
 
     /// `(String?).self`, for the declared argument types (one with a default
     /// is optional to scripts).
-    var metatype: String { defaultValue != nil && !isOptional ? "(\(type)?).self" : "(\(type)).self" }
+    var metatype: String { defaultValue != nil && !isOptional ? "((\(type))?).self" : "(\(type)).self" }
 }
 
 /// A property as it is exported.
@@ -425,92 +467,105 @@ struct ScriptableStruct {
     /// The stored properties scripts give and get, in order: name, type,
     /// and the default value's expression when it has one.
     let fields: [(name: String, type: String, defaultValue: String?)]
+    /// What cannot be converted, each at its field (all are reported).
+    let problems: [ScriptMacroError]
 
     init(_ structDecl: StructDeclSyntax, attribute: AttributeSyntax) throws {
         name = structDecl.name.text
         luaName = try nameArgument(attribute) ?? name
         access = accessPrefix(of: structDecl.modifiers)
         var fields: [(String, String, String?)] = []
+        var problems: [ScriptMacroError] = []
         var hasInitializer = false
         for member in structDecl.memberBlock.members {
             if member.decl.is(InitializerDeclSyntax.self) { hasInitializer = true }
+            if member.decl.is(IfConfigDeclSyntax.self) {
+                problems.append(ScriptMacroError("a field inside #if: the table could not say which fields \(name) has; move it out, "
+                                                 + "or give it a default value in a private var outside #if", at: member.decl))
+            }
             guard let variable = member.decl.as(VariableDeclSyntax.self),
                   !variable.modifiers.contains(where: { ["static", "class", "lazy"].contains($0.name.text) }) else { continue }
             let hidden = !isExported(variable.modifiers, variable.attributes)    // private, or @ScriptIgnored
             // `var x, y, z: Double`: each binding's type is the next one written.
             let bindings = Array(variable.bindings)
             for (index, binding) in bindings.enumerated() {
-                guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else {
-                    throw ScriptMacroError("'\(binding.pattern.trimmedDescription)' binds a pattern: give each field its own var", at: binding)
-                }
-                let fieldName = pattern.identifier.text
-                if let accessors = binding.accessorBlock?.accessors {
-                    if case .getter = accessors { continue }                       // computed: not part of the value
-                    if case .accessors(let list) = accessors, list.contains(where: { ["get", "_read"].contains($0.accessorSpecifier.text) }) { continue }
-                }
-                if hidden {
-                    // Left to Swift: the memberwise initializer must not need it.
-                    let impliedNil = variable.bindingSpecifier.text == "var" && binding.typeAnnotation?.type.is(OptionalTypeSyntax.self) == true
-                    guard binding.initializer != nil || impliedNil else {
-                        throw ScriptMacroError("'\(fieldName)' is left out of the table (private or @ScriptIgnored), so it needs a default "
-                                               + "value: the memberwise initializer that builds \(name) from a table cannot give it", at: binding)
+                do {
+                    guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self) else {
+                        throw ScriptMacroError("'\(binding.pattern.trimmedDescription)' binds a pattern: give each field its own var", at: binding)
                     }
-                    continue
+                    let fieldName = pattern.identifier.text
+                    if let accessors = binding.accessorBlock?.accessors {
+                        if case .getter = accessors { continue }                       // computed: not part of the value
+                        if case .accessors(let list) = accessors, list.contains(where: { ["get", "_read"].contains($0.accessorSpecifier.text) }) { continue }
+                    }
+                    if hidden {
+                        // Left to Swift: the memberwise initializer must not need it.
+                        let impliedNil = variable.bindingSpecifier.text == "var" && binding.typeAnnotation?.type.is(OptionalTypeSyntax.self) == true
+                        guard binding.initializer != nil || impliedNil else {
+                            throw ScriptMacroError("'\(fieldName)' is left out of the table (private or @ScriptIgnored), so it needs a default "
+                                                   + "value: the memberwise initializer that builds \(name) from a table cannot give it", at: binding)
+                        }
+                        continue
+                    }
+                    guard let type = bindings[index...].lazy.compactMap({ $0.typeAnnotation?.type.trimmedDescription }).first else {
+                        throw ScriptMacroError("'\(fieldName)' needs its type written (var \(fieldName): Type): "
+                                               + "scripts give it as a table field, checked against that type", at: binding)
+                    }
+                    if variable.bindingSpecifier.text == "let", binding.initializer != nil {
+                        throw ScriptMacroError("'\(fieldName)' is a let with a value, which the memberwise initializer cannot take: "
+                                               + "make it a var, a static, or a computed property", at: binding)
+                    }
+                    if let annotated = bindings[index...].lazy.compactMap({ $0.typeAnnotation?.type }).first, let why = unsupportedType(annotated) {
+                        throw ScriptMacroError("'\(fieldName)' is \(type), \(why); make it private with a default value to keep it out", at: binding)
+                    }
+                    fields.append((fieldName, type, binding.initializer?.value.trimmedDescription))
+                } catch let error as ScriptMacroError {
+                    problems.append(error)
                 }
-                guard let type = bindings[index...].lazy.compactMap({ $0.typeAnnotation?.type.trimmedDescription }).first else {
-                    throw ScriptMacroError("'\(fieldName)' needs its type written (var \(fieldName): Type): "
-                                           + "scripts give it as a table field, checked against that type", at: binding)
-                }
-                if variable.bindingSpecifier.text == "let", binding.initializer != nil {
-                    throw ScriptMacroError("'\(fieldName)' is a let with a value, which the memberwise initializer cannot take: "
-                                           + "make it a var, a static, or a computed property", at: binding)
-                }
-                if let annotated = bindings[index...].lazy.compactMap({ $0.typeAnnotation?.type }).first, let why = unsupportedType(annotated) {
-                    throw ScriptMacroError("'\(fieldName)' is \(type), \(why); make it private with a default value to keep it out", at: binding)
-                }
-                fields.append((fieldName, type, binding.initializer?.value.trimmedDescription))
             }
         }
         if hasInitializer {
-            throw ScriptMacroError("@ScriptValue builds \(name) through its memberwise initializer: move its own initializers "
-                                   + "to an extension (the memberwise one stays)")
+            problems.append(ScriptMacroError("@ScriptValue builds \(name) through its memberwise initializer: move its own initializers "
+                                             + "to an extension (the memberwise one stays)"))
         }
         self.fields = fields
+        self.problems = problems
     }
 
     /// The extension converting it to and from a table.
     func conversion(of type: String) throws -> [ExtensionDeclSyntax] {
+        // The generated names start with `__`: a field's default may name a global `table`.
         let reads = fields.map { field in
-            "\(field.name): try LuaBridge.LuaStructFields.read(table, \(quoted(field.name.trimmingBackticks)), as: (\(field.type)).self, "
+            "\(field.name): try LuaBridge.LuaStructFields.read(__table, \(quoted(field.name.trimmingBackticks)), as: (\(field.type)).self, "
                 + "of: \(quoted(luaName))\(field.defaultValue.map { ", default: (\($0))" } ?? ""))"
         }.joined(separator: ", ")
         // `self.`: a field may be called `table` or `state`.
         let writes = fields.map { field in
-            "try table.rawSet(LuaBridge.LuaValue(\(quoted(field.name.trimmingBackticks))), self.\(field.name).toLua(in: state))"
+            "try __table.rawSet(LuaBridge.LuaValue(\(quoted(field.name.trimmingBackticks))), self.\(field.name).toLua(in: __state))"
         }.joined(separator: "; ")
-        let build = fields.isEmpty ? "_ = try LuaBridge.LuaStructFields.table(value, of: \(quoted(luaName)))\n        return \(type)()"
-            : "let table = try LuaBridge.LuaStructFields.table(value, of: \(quoted(luaName)))\n        return \(type)(\(reads))"
-        let make = fields.isEmpty ? "return .table(try state.newTable())"
-            : "let table = try state.newTable(hashCapacity: \(fields.count))\n        \(writes)\n        return .table(table)"
+        let build = fields.isEmpty ? "_ = try LuaBridge.LuaStructFields.table(__value, of: \(quoted(luaName)))\n        return \(type)()"
+            : "let __table = try LuaBridge.LuaStructFields.table(__value, of: \(quoted(luaName)))\n        return \(type)(\(reads))"
+        let make = "let __table = try LuaBridge.LuaStructFields.newTable(in: __state, fields: \(fields.count), of: \(quoted(luaName)))\n        "
+            + (writes.isEmpty ? "" : writes + "\n        ") + "return .table(__table)"
         let decl: DeclSyntax = """
             extension \(raw: type): LuaBridge.LuaConvertible, LuaBridge.LuaArgument, LuaBridge.LuaResult {
                 /// The name scripts and messages use.
                 \(raw: access)nonisolated static var luaTypeName: String { \(literal: luaName) }
                 \(raw: access)nonisolated static var luaArgumentName: String { \(literal: luaName) }
                 /// A table of the stored properties, each checked (generated by `@ScriptValue`).
-                \(raw: access)nonisolated static func fromLua(_ value: LuaBridge.LuaValue) throws -> \(raw: type) {
+                \(raw: access)nonisolated static func fromLua(_ __value: LuaBridge.LuaValue) throws -> \(raw: type) {
                     \(raw: build)
                 }
                 /// The value as a table of its stored properties.
-                \(raw: access)nonisolated func toLua(in state: LuaBridge.LuaState) throws -> LuaBridge.LuaValue {
+                \(raw: access)nonisolated func toLua(in __state: LuaBridge.LuaState) throws -> LuaBridge.LuaValue {
                     \(raw: make)
                 }
-                \(raw: access)nonisolated static func read(from frame: LuaBridge.LuaFrame, at position: Int32) throws -> \(raw: type) {
-                    do { return try fromLua(frame.value(position)) }
-                    catch let error as LuaBridge.LuaError where error.kind == .typeMismatch { throw frame.argumentError(position, error.message) }
+                \(raw: access)nonisolated static func read(from __frame: LuaBridge.LuaFrame, at __position: Int32) throws -> \(raw: type) {
+                    do { return try fromLua(__frame.value(__position)) }
+                    catch let __error as LuaBridge.LuaError where __error.kind == .typeMismatch { throw __frame.argumentError(__position, __error.message) }
                 }
-                \(raw: access)nonisolated func push(to frame: LuaBridge.LuaFrame) throws {
-                    try frame.push(toLua(in: frame.state))
+                \(raw: access)nonisolated func push(to __frame: LuaBridge.LuaFrame) throws {
+                    try __frame.push(toLua(in: __frame.state))
                 }
             }
             """

@@ -72,6 +72,9 @@ public struct ScriptImplementableMacro: PeerMacro {
                         if let any = parameter.type.as(SomeOrAnyTypeSyntax.self) {
                             throw refused(method.name, "takes \(any.trimmedDescription), which Swift cannot hand to Lua", at: parameter)
                         }
+                        if let why = unsupportedType(parameter.type) {
+                            throw refused(method.name, "takes \(parameter.type.trimmedDescription), \(why)", at: parameter)
+                        }
                     }
                     if let result = function.signature.returnClause?.type, result.is(SomeOrAnyTypeSyntax.self) {
                         throw refused(method.name, "returns \(result.trimmedDescription), which Lua cannot give back", at: result)
@@ -81,11 +84,10 @@ public struct ScriptImplementableMacro: PeerMacro {
                     var clause: [String] = []
                     var passed: [String] = []
                     for (index, parameter) in function.signature.parameterClause.parameters.enumerated() {
+                        // Named by place inside: a requirement's own names may be `_`, or `implementation`.
                         let label = parameter.firstName.text
-                        var inner = parameter.secondName?.text ?? label
-                        if inner == "_" { inner = "argument\(index)" }
-                        clause.append(label == inner ? "\(label): \(parameter.type.trimmedDescription)"
-                                      : "\(label) \(inner): \(parameter.type.trimmedDescription)")
+                        let inner = "argument\(index)"
+                        clause.append("\(label) \(inner): \(parameter.type.trimmedDescription)")
                         passed.append(inner)
                     }
                     let call = "try implementation.call(" + ([quoted(method.name)] + passed).joined(separator: ", ")
@@ -104,6 +106,9 @@ public struct ScriptImplementableMacro: PeerMacro {
                             throw refused(propertyName, "is static", at: binding)
                         }
                         if propertyName == "implementation" { throw refused(propertyName, "is the adapter's own name", at: binding) }
+                        if let annotated = binding.typeAnnotation?.type, annotated.is(SomeOrAnyTypeSyntax.self) || unsupportedType(annotated) != nil {
+                            throw refused(propertyName, "is \(type), which Lua cannot give back", at: annotated)
+                        }
                         if !seen.insert(propertyName).inserted {
                             throw ScriptMacroError("'\(propertyName)' is declared more than once", at: binding)
                         }

@@ -34,6 +34,9 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
     public static func expansion(of node: AttributeSyntax, providingMembersOf declaration: some DeclGroupSyntax,
                                  conformingTo protocols: [TypeSyntax], in context: some MacroExpansionContext) throws -> [DeclSyntax] {
         let decl = try ScriptableClass(declaration, attribute: node)
+        for warning in decl.warnings {
+            context.diagnose(Diagnostic(node: warning.node ?? Syntax(node), message: ScriptMacroDiagnostic(warning.description, severity: .warning)))
+        }
         if !decl.problems.isEmpty {
             // Every problem, each at its member; the export stays empty (the build fails on these alone).
             for problem in decl.problems {
@@ -69,61 +72,66 @@ public struct ScriptableMacro: MemberMacro, ExtensionMacro {
 
     // MARK: Members
 
+    // The generated code's own names start with `__` (`__frame`, `__a0`): a
+    // default value's expression is evaluated among them, and must see the
+    // names it was written with (a global `frame` or `table`).
+
     /// `call` run on the main actor, the arguments read from Lua carried to it
     /// (`LuaMainActor.run(_:with:_:)`: objects Lua holds are not Sendable, and
-    /// the call does not leave the thread).
+    /// the call does not leave the thread) — default values evaluated there too.
     private static func onMainActor(_ member: String, _ function: ScriptFunction, _ call: String) -> String {
         let attempt = function.isThrowing ? "try " : ""
         let count = function.parameters.count
         guard count > 0 else { return "try LuaBridge.LuaMainActor.run(\(quoted(member))) { \(attempt)\(call) }" }
-        let names = (0..<count).map { "a\($0)" }
+        let names = (0..<count).map { "__a\($0)" }
         let carried = count == 1 ? names[0] : "(" + names.joined(separator: ", ") + ")"
-        let unpack = count == 1 ? "a0 in" : "carried in let \(carried) = carried;"
+        let unpack = count == 1 ? "__a0 in" : "__carried in let \(carried) = __carried;"
         return "try LuaBridge.LuaMainActor.run(\(quoted(member)), with: \(carried)) { \(unpack) return \(attempt)\(call) }"
     }
 
+    /// `let __a0 = …; let __a1 = …`: each argument read from the frame, the first at `first`.
+    private static func reads(_ function: ScriptFunction, first: Int) -> [String] {
+        function.parameters.enumerated().map { index, parameter in "let __a\(index) = \(parameter.read(at: index + first))" }
+    }
+
+    /// The result's type for the export's signature (`Void` however it is written).
+    private static func resultType(_ function: ScriptFunction) -> String {
+        function.returnsVoid ? "Void" : function.resultType
+    }
+
     private static func constructor(_ function: ScriptFunction, of decl: ScriptableClass) -> String {
-        let reads = function.parameters.enumerated().map { index, parameter in
-            "let a\(index) = \(parameter.read(at: index + 1))"
-        }
         let call = "\(decl.name)(\(function.arguments))"
         let made = decl.isMainActor ? onMainActor(decl.luaName + ".new", function, call) : (function.isThrowing ? "try " : "") + call
-        return ".constructor(arguments: [\(function.parameters.map(\.metatype).joined(separator: ", "))]) { frame in "
-            + (reads + ["return \(made)"]).joined(separator: "; ") + " }"
+        return ".constructor(arguments: [\(function.parameters.map(\.metatype).joined(separator: ", "))]) { __frame in "
+            + (reads(function, first: 1) + ["return \(made)"]).joined(separator: "; ") + " }"
     }
 
     private static func method(_ function: ScriptFunction, of decl: ScriptableClass) -> String {
-        let reads = function.parameters.enumerated().map { index, parameter in
-            "let a\(index) = \(parameter.read(at: index + 2))"
-        }
-        let call = "object.\(function.swiftName)(\(function.arguments))"
+        let call = "__object.\(function.swiftName)(\(function.arguments))"
         let invoked = decl.isMainActor ? onMainActor(decl.luaName + "." + function.name, function, call) : (function.isThrowing ? "try " : "") + call
-        let tail = function.returnsVoid ? ["\(invoked)", "return 0"] : ["let result = \(invoked)", "try frame.pushResult(result)", "return 1"]
+        let tail = function.returnsVoid ? ["\(invoked)", "return 0"] : ["let __result = \(invoked)", "try __frame.pushResult(__result)", "return 1"]
         return ".method(\(quoted(function.name)), arguments: [\(function.parameters.map(\.metatype).joined(separator: ", "))], "
-            + "result: (\(function.resultType)).self) { object, frame in " + (reads + tail).joined(separator: "; ") + " }"
+            + "result: (\(resultType(function))).self) { __object, __frame in " + (reads(function, first: 2) + tail).joined(separator: "; ") + " }"
     }
 
     private static func classFunction(_ function: ScriptFunction, of decl: ScriptableClass) -> String {
-        let reads = function.parameters.enumerated().map { index, parameter in
-            "let a\(index) = \(parameter.read(at: index + 1))"
-        }
         let call = "\(decl.name).\(function.swiftName)(\(function.arguments))"
         let invoked = decl.isMainActor ? onMainActor(decl.luaName + "." + function.name, function, call) : (function.isThrowing ? "try " : "") + call
-        let tail = function.returnsVoid ? ["\(invoked)", "return 0"] : ["let result = \(invoked)", "try frame.pushResult(result)", "return 1"]
-        return ".classFunction(\(quoted(function.name))) { frame in " + (reads + tail).joined(separator: "; ") + " }"
+        let tail = function.returnsVoid ? ["\(invoked)", "return 0"] : ["let __result = \(invoked)", "try __frame.pushResult(__result)", "return 1"]
+        return ".classFunction(\(quoted(function.name))) { __frame in " + (reads(function, first: 1) + tail).joined(separator: "; ") + " }"
     }
 
     private static func property(_ property: ScriptProperty, of decl: ScriptableClass) -> String {
         let read = decl.isMainActor
-            ? "try LuaBridge.LuaMainActor.run(\(quoted(decl.luaName + "." + property.name))) { \(property.isThrowing ? "try " : "")object.\(property.swiftName) }"
-            : (property.isThrowing ? "try " : "") + "object.\(property.swiftName)"
+            ? "try LuaBridge.LuaMainActor.run(\(quoted(decl.luaName + "." + property.name))) { \(property.isThrowing ? "try " : "")__object.\(property.swiftName) }"
+            : (property.isThrowing ? "try " : "") + "__object.\(property.swiftName)"
         guard property.isSettable else {
-            return ".property(\(quoted(property.name))) { object in \(read) }"
+            return ".property(\(quoted(property.name))) { __object in \(read) }"
         }
         let write = decl.isMainActor
-            ? "try LuaBridge.LuaMainActor.run(\(quoted(decl.luaName + "." + property.name)), with: value) { value in object.\(property.swiftName) = value }"
-            : "object.\(property.swiftName) = value"
-        return ".property(\(quoted(property.name)), get: { object in \(read) }, set: { object, value in \(write) })"
+            ? "try LuaBridge.LuaMainActor.run(\(quoted(decl.luaName + "." + property.name)), with: __value) { __value in __object.\(property.swiftName) = __value }"
+            : "__object.\(property.swiftName) = __value"
+        return ".property(\(quoted(property.name)), get: { __object in \(read) }, set: { __object, __value in \(write) })"
     }
 
     private static func documented(_ name: String, _ parameters: [ScriptParameter], _ summary: String?) -> String {
@@ -146,7 +154,11 @@ public struct ScriptValueMacro: ExtensionMacro {
             throw ScriptMacroError("@ScriptValue applies to a struct (a value scripts hold as a table); @Scriptable exports a class")
         }
         do {
-            return try ScriptableStruct(structDecl, attribute: node).conversion(of: type.trimmed.description)
+            let value = try ScriptableStruct(structDecl, attribute: node)
+            for problem in value.problems {
+                context.diagnose(Diagnostic(node: problem.node ?? Syntax(node), message: ScriptMacroDiagnostic(problem.description)))
+            }
+            return value.problems.isEmpty ? try value.conversion(of: type.trimmed.description) : []
         } catch let error as ScriptMacroError where error.node != nil {
             context.diagnose(Diagnostic(node: error.node ?? Syntax(node), message: ScriptMacroDiagnostic(error.description)))
             return []
@@ -157,9 +169,12 @@ public struct ScriptValueMacro: ExtensionMacro {
 /// A problem an attribute reports, at the member it is about.
 struct ScriptMacroDiagnostic: DiagnosticMessage {
     let message: String
-    init(_ message: String) { self.message = message }
-    var diagnosticID: MessageID { MessageID(domain: "FactoryMacros", id: "cannot-export") }
-    var severity: DiagnosticSeverity { .error }
+    let severity: DiagnosticSeverity
+    init(_ message: String, severity: DiagnosticSeverity = .error) {
+        self.message = message
+        self.severity = severity
+    }
+    var diagnosticID: MessageID { MessageID(domain: "FactoryMacros", id: severity == .error ? "cannot-export" : "not-exported") }
 }
 
 /// `@ScriptIgnored`: leaves a member out of `@Scriptable`'s export (expands to nothing).

@@ -1,3 +1,4 @@
+import Foundation
 import FactoryMacros
 import Testing
 
@@ -57,7 +58,19 @@ final class Restaurant {
     func small(_ value: Int16) -> Int16 { value }
     static func make() -> Restaurant { Restaurant(name: "made") }
     func make() -> String { "instance make" }     // another table than the class function's
+    func nothing() -> () {}
+    func tree(_ depth: Int) -> Tree {
+        var tree = Tree(name: "leaf", children: [])
+        for _ in 0..<depth { tree = Tree(name: "n", children: [tree]) }
+        return tree
+    }
+    /// A default naming what the generated code calls its own locals.
+    func shadowed(_ x: Int = frame) -> Int { x }
+    func optionalDefault(_ x: Int? = 5) -> String { x.map(String.init) ?? "nil" }
 }
+
+/// A global named as the generated code's locals once were.
+let frame = 41
 
 @MainActor
 @Scriptable
@@ -144,9 +157,39 @@ struct AttackedShapesTests {
         let lua = try state()
         #expect(try lua.run("local r = Restaurant.new('R') return r:level(255), r:half(3), r:small(-300)", name: "n.lua")
                 == [.integer(255), .number(1.5), .integer(-300)])
+        let overflow = message(lua, "Restaurant.new('R'):half(1e300)")
+        #expect(overflow.contains("bad argument #1 to 'Restaurant:half' (number in Float's range"), "\(overflow)")
         let said = message(lua, "Restaurant.new('R'):level(300)")
         #expect(said.contains("bad argument #1 to 'Restaurant:level' (integer in UInt8's range 0…255 expected, got 300)"), "\(said)")
         #expect(message(lua, "Restaurant.new('R'):level(-1)").contains("UInt8's range"))
+    }
+
+    /// (On a thread of its own with a 16 MB stack: Swift's own release of a
+    /// value that deep recurses too, though less deeply than converting it.)
+    @Test func aDeepValueGoingToLuaIsAnErrorNotACrash() async throws {
+        let depth = 40_000
+        let said: String = await withCheckedContinuation { done in
+            let thread = Thread {
+                do {
+                    let lua = try self.state()
+                    done.resume(returning: self.message(lua, "return Restaurant.new('R'):tree(\(depth))"))
+                } catch {
+                    done.resume(returning: "\(error)")
+                }
+            }
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+        #expect(said.contains("nested too deeply to convert"), "\(said)")
+        let lua = try state()
+        #expect(try lua.run("return Restaurant.new('R'):tree(50).name", name: "t.lua") == [LuaValue("n")])
+    }
+
+    @Test func defaultsSeeTheirOwnNamesAndAnOptionalMayBeGivenNil() throws {
+        let lua = try state()
+        let results = try lua.run("local r = Restaurant.new('R') return r:shadowed(), r:optionalDefault(), r:optionalDefault(nil), r:nothing()",
+                                  name: "d.lua")
+        #expect(results == [.integer(41), LuaValue("5"), LuaValue("nil")])
     }
 
     @Test func aClassFunctionAndAMethodMayShareAName() throws {

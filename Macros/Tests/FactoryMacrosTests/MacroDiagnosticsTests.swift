@@ -65,7 +65,7 @@ struct MacroDiagnosticsTests {
         expectProblem("@Scriptable final class A { func sum(_ xs: Int...) -> Int { 1 } }",
                       "'sum' takes a variadic 'xs': take an array instead, or mark it @ScriptIgnored", at: "_ xs")
         expectProblem("@Scriptable final class A { func f() rethrows {} }",
-                      "'f' rethrows: mark it @ScriptIgnored, or export a method that throws", at: "rethrows")
+                      "'f' rethrows; mark it @ScriptIgnored, or export a method that throws", at: "rethrows")
     }
 
     @Test func everyProblemIsReportedNotOnlyTheFirst() {
@@ -158,5 +158,45 @@ struct MacroDiagnosticsTests {
         #expect(expanded.contains("func log(_ argument0: String, at argument1: Int) throws {"), "\(expanded)")
         #expect(expanded.contains("try implementation.call(\"log\", argument0, argument1)"), "\(expanded)")
         #expect(expanded.contains(".method(\"log\", (\"value\", (String).self), (\"at\", (Int).self)"), "\(expanded)")
+    }
+
+    @Test func standardProtocolWitnessesAreNotExportsAndNeedNoAttribute() {
+        #expect(Self.problems("""
+            @Scriptable final class Money: Equatable, Codable, Hashable {
+                init(from decoder: Decoder) throws {}
+                init(cents: Int) {}
+                static func == (a: Money, b: Money) -> Bool { true }
+                static func + (a: Money, b: Money) -> Money { a }
+                func encode(to encoder: Encoder) throws {}
+                func hash(into hasher: inout Hasher) {}
+            }
+            """).isEmpty)
+    }
+
+    @Test func theSecondRoundOfShapesIsNamedAtTheMember() {
+        expectProblem("@Scriptable final class A { func f(_ x: Int!) {} }",
+                      "'f' takes 'x' as Int!, implicitly unwrapped, which an export cannot promise (write Int?); mark it @ScriptIgnored", at: "_ x")
+        expectProblem("@Scriptable final class A { func f(_ g: [String: any Greeter]) {} }",
+                      "'f' takes 'g' as [String: any Greeter], a container of any Greeter, which is not supported (take `any Greeter` itself); mark it @ScriptIgnored",
+                      at: "_ g")
+        expectProblem("@Scriptable final class A { func f(_ g: Optional<any Greeter>) {} }",
+                      "'f' takes 'g' as Optional<any Greeter>, a container of any Greeter, which is not supported (take `any Greeter` itself); mark it @ScriptIgnored")
+        expectProblem("@Scriptable final class A { @DBActor func f() {} }",
+                      "'f' is isolated to @DBActor: @Scriptable runs members on the main actor or on the thread Lua calls from, not on another actor; mark it @ScriptIgnored",
+                      at: "@DBActor")
+        #expect(Self.problems("@Scriptable final class A { func f(_ x: consuming String, _ y: borrowing Int) {} }").isEmpty)
+        expectProblem("@ScriptImplementable protocol P { var other: any P { get throws } }",
+                      "'other' is any P, which Lua cannot give back: a Lua table cannot implement it, and P's adapter must implement every requirement; move it to another protocol, or leave P without @ScriptImplementable")
+        expectProblem("@ScriptImplementable protocol P { func f() throws(E) }",
+                      "'f' has a typed throws: a Lua table cannot implement that; move it to another protocol, or leave P without @ScriptImplementable")
+    }
+
+    @Test func ifConfigMembersAreNamedNotSilentlyDropped() {
+        let found = Self.problems("@Scriptable final class A {\n#if DEBUG\n  func debugOnly() {}\n#endif\n}")
+        #expect(found == [Problem(line: 2, column: 1, message: "members inside #if are not exported: the attribute cannot tell which branch builds; move them out, or export them with a LuaClass of your own")], "\(found)")
+        expectProblem("@ScriptValue struct P { var x: Int\n#if DEBUG\n var y: Int\n#endif\n}",
+                      "a field inside #if: the table could not say which fields P has; move it out, or give it a default value in a private var outside #if")
+        // Every problem of a struct at once.
+        #expect(Self.problems("@ScriptValue struct P { var a = 1; var b: (Int) -> Int; var c: Int }").count == 2)
     }
 }

@@ -190,6 +190,7 @@ extension Array: LuaConvertible where Element: LuaConvertible {
     /// - Throws: a `LuaError` of kind `.closed` when `state` is closed, or what an element's `toLua(in:)`
     ///   throws.
     public func toLua(in state: LuaState) throws -> LuaValue {
+        try ConversionDepth.check(Self.luaTypeName)
         let table = try state.newTable(arrayCapacity: count)
         for (index, item) in enumerated() { try table.rawSet(.integer(index + 1), item.toLua(in: state)) }
         return .table(table)
@@ -223,6 +224,7 @@ extension Dictionary: LuaConvertible where Key: LuaConvertible, Value: LuaConver
     /// - Throws: a `LuaError`: `.closed` when `state` is closed, `.typeMismatch` when a key converts to nil
     ///   or NaN, or what a key's or value's `toLua(in:)` throws.
     public func toLua(in state: LuaState) throws -> LuaValue {
+        try ConversionDepth.check(Self.luaTypeName)
         let table = try state.newTable(hashCapacity: count)
         for (k, v) in self { try table.rawSet(k.toLua(in: state), v.toLua(in: state)) }
         return .table(table)

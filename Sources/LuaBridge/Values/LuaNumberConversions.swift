@@ -65,18 +65,29 @@ extension Float: LuaConvertible, LuaArgument, LuaResult {
     public static var luaTypeName: String { "number" }
     /// `number`.
     public static var luaArgumentName: String { "number" }
-    /// A finite number (rounded to the nearest `Float`).
+    /// A finite number within `Float`'s range (rounded to the nearest `Float`).
     ///
-    /// - Throws: `.typeMismatch` for a non-number, NaN or ±inf.
-    public static func fromLua(_ value: LuaValue) throws -> Float { Float(try Double.fromLua(value)) }
+    /// - Throws: `.typeMismatch` for a non-number, NaN, ±inf, or a number beyond `Float`'s range.
+    public static func fromLua(_ value: LuaValue) throws -> Float { try checked(Double.fromLua(value)) }
+
+    static func checked(_ number: Double) throws -> Float {
+        let float = Float(number)
+        guard float.isFinite else {
+            throw LuaError(.typeMismatch, "number in Float's range (±\(Float.greatestFiniteMagnitude)) expected, got \(number)")
+        }
+        return float
+    }
     /// A Lua float.
     ///
     /// - Throws: nothing; `throws` only meets the `LuaConvertible` requirement.
     public func toLua(in state: LuaState) throws -> LuaValue { .number(Double(self)) }
-    /// The finite number at `position`.
+    /// The finite number at `position`, within `Float`'s range.
     ///
-    /// - Throws: a bad-argument error naming `position` for a non-number, NaN or ±inf.
-    public static func read(from frame: LuaFrame, at position: Int32) throws -> Float { Float(try frame.number(position)) }
+    /// - Throws: a bad-argument error naming `position` for a non-number, NaN, ±inf, or a number beyond `Float`'s range.
+    public static func read(from frame: LuaFrame, at position: Int32) throws -> Float {
+        let number = try frame.number(position)
+        do { return try checked(number) } catch let error as LuaError { throw frame.argumentError(position, error.message) }
+    }
     /// Pushes a Lua float.
     public func push(to frame: LuaFrame) { frame.push(Double(self)) }
 }

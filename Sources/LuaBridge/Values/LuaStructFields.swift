@@ -36,6 +36,15 @@ public enum LuaStructFields {
         return try read(table, name, as: type, of: structName)
     }
 
+    /// A new table for a struct named `structName` with `fields` fields —
+    /// refused when values nest too deep to convert (a tree 100,000 levels deep).
+    ///
+    /// - Throws: a `LuaError`: `.typeMismatch` (problem `.nestedTooDeeply`), or `.closed` when `state` is closed.
+    public static func newTable(in state: LuaState, fields: Int, of structName: String) throws -> LuaTable {
+        try ConversionDepth.check(structName)
+        return try state.newTable(hashCapacity: fields)
+    }
+
     /// `value` as the table of a struct named `structName`.
     ///
     /// - Throws: a `LuaError` (`.typeMismatch`) for anything but a table.
