@@ -146,9 +146,11 @@ extension HostSetup {
     }
 }
 
-/// `factoryhost: <message>` on standard error.
+/// `factoryhost: <message>` on standard error — at most about 4 KB of it,
+/// and no control character a terminal would act on (a script's error text
+/// is the script's).
 func reportError(_ error: Error) {
-    writeToStandardError("\(ProgramName.current): \(describe(error))\n")
+    writeToStandardError("\(ProgramName.current): \(MessageText.printable(describe(error)))\n")
 }
 
 /// An error as the CLI prints it: a registry error starts with its origin.

@@ -17,7 +17,7 @@ public struct REPLOutput: Sendable {
         result: { text in print(text); fflush(nil) },
         error: { text in
             fflush(nil)
-            writeToStandardError(text + "\n")
+            writeToStandardError(MessageText.printable(text) + "\n")
         })
 }
 

@@ -183,9 +183,11 @@ public struct ScriptRunner: Equatable {
         return try state.loadFile(scriptPath == "-" ? nil : scriptPath, mode: mode)
     }
 
-    /// `<program>: <message>` on standard error, as lua.c's l_message.
+    /// `<program>: <message>` on standard error, as lua.c's l_message — but
+    /// at most about 4 KB of it (its start and its traceback's end), and with
+    /// no control character a terminal would act on.
     func report(_ error: Error) {
         let text = (error as? LuaError)?.description ?? String(describing: error)
-        writeToStandardError("\(programName): \(text)\n")
+        writeToStandardError("\(programName): \(MessageText.printable(text))\n")
     }
 }

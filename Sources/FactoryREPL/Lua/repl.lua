@@ -68,6 +68,7 @@ local shared = {
   getmetatable = debug and debug.getmetatable or getmetatable,
   type = type, next = next, tostring = tostring, format = format, concat = table.concat, sort = table.sort,
   rawget = rawget, rawlen = rawlen, select = select, mathtype = math.type, pcall = pcall,
+  utf8len = utf8.len, byte = string.byte, sub = string.sub,
 }
 local parts = {}
 local function use(name)

@@ -5,6 +5,7 @@ local describe, is_identifier, getmetatable = shared.describe, shared.is_identif
 local type, next, tostring, format, concat, sort =
   shared.type, shared.next, shared.tostring, shared.format, shared.concat, shared.sort
 local rawget, rawlen, select, mathtype, pcall = shared.rawget, shared.rawlen, shared.select, shared.mathtype, shared.pcall
+local utf8len, byte, sub = shared.utf8len, shared.byte, shared.sub
 
 local function key_order(a, b)
   local ta, tb = type(a), type(b)
@@ -21,8 +22,20 @@ end
 local MAX_DEPTH, MAX_ITEMS, WIDTH = 4, 100, 72
 local show_origins = true
 
+-- A string as Lua reads it back. Bytes that are not UTF-8 are written
+-- \xNN: printed raw they would show as U+FFFD, the same as a real one.
 local function quote(s)
-  return (format("%q", s):gsub("\\\n", "\\n"))
+  local quoted = format("%q", s):gsub("\\\n", "\\n")
+  if utf8len(quoted) then return quoted end
+  local parts, at = {}, 1
+  while at <= #quoted do
+    local valid, bad = utf8len(quoted, at)
+    if valid then parts[#parts + 1] = sub(quoted, at); break end
+    parts[#parts + 1] = sub(quoted, at, bad - 1)
+    parts[#parts + 1] = format("\\x%02X", byte(quoted, bad))
+    at = bad + 1
+  end
+  return concat(parts)
 end
 
 local pretty

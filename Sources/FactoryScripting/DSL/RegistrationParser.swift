@@ -1,3 +1,4 @@
+import FactoryhostSupport
 import FactoryRegistry
 import LuaBridge
 
@@ -437,6 +438,13 @@ struct RegistrationParser {
 
 /// A table key as messages show it: `'name'` or `[3]`.
 func describeKey(_ key: LuaValue) -> String {
-    if case .string(let text) = key { return "'\(text)'" }
+    if case .string(let text) = key { return "'\(shownName(text.description))'" }
     return "[\(key)]"
+}
+
+/// A name a script or a file gave, as a message echoes it: its first 60
+/// characters (and its length, when longer), no control character raw.
+func shownName(_ name: String) -> String {
+    let shown = name.count > 60 ? String(name.prefix(60)) + "… (\(name.utf8.count) bytes)" : name
+    return MessageText.terminalSafe(shown)
 }

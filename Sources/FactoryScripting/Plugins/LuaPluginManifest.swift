@@ -53,6 +53,9 @@ public struct LuaPluginManifest: Sendable {
         guard case .string(let name) = try table.rawGet("name"), !name.description.isEmpty else {
             throw bad("'name' must be a non-empty string")
         }
+        guard isPluginName(name.description) else {
+            throw bad("'name' must be a plugin name — letters, digits, _ and -, at most 64 (got '\(shownName(name.description))')")
+        }
         guard case .string(let version) = try table.rawGet("version"), isVersion(version.description) else {
             throw bad("'version' must be a version string such as \"1.0.0\"")
         }
@@ -63,16 +66,28 @@ public struct LuaPluginManifest: Sendable {
             do {
                 requires = try [String].fromLua(.table(list))
             } catch let error as LuaError {
-                throw bad("'requires' must list plugin names (\(error.message))")
+                throw bad("'requires' must list plugin names (\(MessageText.bounded(error.message, limit: 200)))")
+            }
+            if let odd = requires.first(where: { !isPluginName($0) }) {
+                throw bad("'requires' must list plugin names — letters, digits, _ and -, at most 64 (got '\(shownName(odd))')")
             }
         case let other: throw bad("'requires' must be a list of plugin names (got \(other.typeName))")
         }
         return LuaPluginManifest(name: name.description, version: version.description, requires: requires, directory: directory)
     }
 
+    /// `1`, `1.2` or `1.2.3`, in ASCII digits (not `١.٢`, nor `½`).
     private static func isVersion(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        return (1...3).contains(parts.count) && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+        return (1...3).contains(parts.count) && parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 9 && part.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
+        }
+    }
+
+    /// A name another plugin can require: ASCII letters, digits, `_` and `-`, at most 64.
+    static func isPluginName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 64
+            && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-") }
     }
 }
 

@@ -1,3 +1,4 @@
+import FactoryhostSupport
 import FactoryScripting
 /// Why a test failed.
 public struct TestFailure: Error, Sendable, Equatable {
@@ -26,17 +27,25 @@ public struct TestFailure: Error, Sendable, Equatable {
     /// `before_each` or `after_each` when a hook failed.
     public var phase: String?
 
-    /// A failure of `kind` saying `message` at `location`.
+    /// A failure of `kind` saying `message` at `location` — each text at
+    /// most about 4 KB (its start and its end), whatever a test raised.
     public init(kind: Kind, message: String, location: String? = nil, expected: String? = nil,
                 actual: String? = nil, traceback: String? = nil, phase: String? = nil) {
         self.kind = kind
-        self.message = message
-        self.location = location
-        self.expected = expected
-        self.actual = actual
-        self.traceback = traceback
-        self.phase = phase
+        self.message = MessageText.bounded(message)
+        self.location = location.map { MessageText.bounded($0) }
+        self.expected = expected.map { MessageText.bounded($0) }
+        self.actual = actual.map { MessageText.bounded($0) }
+        self.traceback = traceback.map { MessageText.bounded($0) }
+        self.phase = phase.map { MessageText.bounded($0) }
     }
+
+    /// The phase of a file's failure after its tests ran: closing its Lua
+    /// state (finalizers) — not loading it.
+    public static let closingTheFile = "closing the file"
+
+    /// What a file-level failure happened in: `loading the file`, or ``closingTheFile``.
+    public var fileStage: String { phase == Self.closingTheFile ? Self.closingTheFile : "loading the file" }
 
     /// `location: message` (with the hook named, if a hook failed).
     public var headline: String {

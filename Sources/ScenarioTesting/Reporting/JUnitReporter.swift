@@ -67,7 +67,7 @@ public final class JUnitReporter: TestReporter {
             if let failure = file.loadFailure {
                 counts.tests += 1
                 counts.errors += 1
-                cases.append("    <testcase classname=\"\(escape(suiteName(file.file)))\" name=\"(loading the file)\" "
+                cases.append("    <testcase classname=\"\(escape(suiteName(file.file)))\" name=\"(\(failure.fileStage))\" "
                              + "file=\"\(escape(file.file))\" time=\"\(seconds(file.duration))\">\n"
                              + failureElement(failure) + "\n    </testcase>")
             }

@@ -71,7 +71,7 @@ public final class TAPReporter: TestReporter {
             return
         }
         count += 1
-        write("not ok \(count) - \(Self.escape(result.file)) (loading the file)")
+        write("not ok \(count) - \(Self.escape(result.file)) (\(failure.fileStage))")
         yaml(failure)
         comment(result.output)
     }

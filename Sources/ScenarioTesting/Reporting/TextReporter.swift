@@ -96,8 +96,9 @@ public final class TextReporter: TestReporter {
     public func fileFinished(_ result: FileResult) {
         if let failure = result.loadFailure {
             showFile()
-            failures.append(("\(Self.shown(result.file)) (loading the file)", failure, result.output))
-            write("  " + paint("✗ the file failed to load (\(failures.count))", "31"))
+            failures.append(("\(Self.shown(result.file)) (\(failure.fileStage))", failure, result.output))
+            let what = failure.phase == TestFailure.closingTheFile ? "closing the file failed" : "the file failed to load"
+            write("  " + paint("✗ \(what) (\(failures.count))", "31"))
         }
     }
 
@@ -129,7 +130,9 @@ public final class TextReporter: TestReporter {
         return lines
     }
 
-    /// A failure's lines: where and what, then expected/actual or the traceback.
+    /// A failure's lines: where and what, then expected/actual or the
+    /// traceback — with no control character a terminal would act on (a
+    /// test's error text is the test's).
     static func detail(_ failure: TestFailure) -> [String] {
         var lines = failure.headline.reportLines()
         if let expected = failure.expected, let actual = failure.actual {
@@ -139,7 +142,7 @@ public final class TextReporter: TestReporter {
         if let traceback = failure.traceback, !traceback.isEmpty {
             lines += traceback.reportLines().map { "  " + Substring($0).replacingTabs() }
         }
-        return lines
+        return lines.map(MessageText.terminalSafe)
     }
 }
 

@@ -228,6 +228,12 @@ public final class TestRunner: Sendable {
             }
             if finished && status == 0 && signal == nil && running == nil { return result }
             if result.loadFailure != nil { return result }
+            if finished && signal == nil && status == WorkerProcess.closingStopStatus {
+                result.loadFailure = TestFailure(kind: .timeout, message: "after every test ran, a finalizer (__gc) ran past the time limit "
+                                                 + "as the file's Lua state closed, and did not stop; the worker process was ended",
+                                                 location: file, phase: TestFailure.closingTheFile)
+                return result
+            }
             guard let index = running, let test = try? testCase(index, in: file) else {
                 if running != nil { result.output += leftOver }
                 result.loadFailure = TestFailure(kind: .error, message: "the worker process running this file \(how) "
@@ -302,6 +308,10 @@ public final class TestRunner: Sendable {
             if outcome.failure != nil, options.failFast { break }
         }
         out.write(WorkerProtocol.done)
+        // Finalizers run as the state closes, under the time limit: one that
+        // overruns is the file's, after its tests — not a test's, not loading.
+        session.host.lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): \(file): closing the file's Lua state: ",
+                                                 status: WorkerProcess.closingStopStatus)
         session.host.lua.closeAndExit(status: 0)
     }
 

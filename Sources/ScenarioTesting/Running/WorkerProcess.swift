@@ -16,6 +16,8 @@ final class WorkerProcess {
     /// The read end of the report pipe, and what was read of it but not yet returned.
     private let reports: Int32
     private var pending: [UInt8] = []
+    /// How much of `pending` holds no newline (searched already).
+    private var scanned = 0
     private var ended = false
     /// The worker's standard output, and how far the runner has read it.
     private let output: UnsafeMutablePointer<FILE>?
@@ -30,6 +32,9 @@ final class WorkerProcess {
 
     /// The exit status of a worker a hard stop ended (a test stuck in C).
     public static let hardStopStatus: Int32 = 124
+    /// The status a worker exits with when, its tests done, closing the
+    /// file's Lua state ran a finalizer past the time limit.
+    public static let closingStopStatus: Int32 = 125
 
     /// The secret every report line of this worker starts with: a test
     /// running in the worker can write to its report pipe (through
@@ -132,11 +137,14 @@ final class WorkerProcess {
         timedOut = false
         let deadline = seconds.map { ContinuousClock.now + .milliseconds(Int64(max(0, $0) * 1000)) }
         while true {
-            if let newline = pending.firstIndex(of: 10) {
+            // (Searched from where the last search ended: a long line arrives in many reads.)
+            if let newline = pending[scanned...].firstIndex(of: 10) {
                 let line = Array(pending[..<newline])
                 pending.removeSubrange(...newline)
+                scanned = 0
                 return line
             }
+            scanned = pending.count
             if ended { return nil }
             var wait: Int32 = -1
             if let deadline {
@@ -156,6 +164,7 @@ final class WorkerProcess {
                 if !pending.isEmpty {                  // a last line without its newline
                     let line = pending
                     pending = []
+                    scanned = 0
                     return line
                 }
                 return nil

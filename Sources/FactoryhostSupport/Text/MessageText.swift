@@ -1,0 +1,55 @@
+/// Text from a script or a file on its way into a message a person reads:
+/// bounded in size and with nothing a terminal would act on.
+///
+/// ```swift
+/// MessageText.bounded(String(repeating: "e", count: 10_000_000))   // 3 KB of e's, "… (9,996,000 bytes left out) …", the last 1 KB
+/// MessageText.terminalSafe("a\u{1B}]0;title\u{07}b")               // "a\\27]0;title\\7b"
+/// ```
+package enum MessageText {
+    /// The most of one message shown, in bytes: its start and its end.
+    package static let limit = 4096
+
+    /// `text` at most about `limit` bytes: its first three quarters and its
+    /// last quarter, with how much was left out between (cut on character
+    /// boundaries). The end is kept because a traceback ends there.
+    package static func bounded(_ text: String, limit: Int = limit) -> String {
+        let utf8 = text.utf8
+        guard utf8.count > limit else { return text }
+        var head = utf8.index(utf8.startIndex, offsetBy: limit * 3 / 4)
+        while head > utf8.startIndex && !isBoundary(head, in: text) { head = utf8.index(before: head) }
+        var tail = utf8.index(utf8.endIndex, offsetBy: -(limit / 4))
+        while tail < utf8.endIndex && !isBoundary(tail, in: text) { tail = utf8.index(after: tail) }
+        let leftOut = utf8.distance(from: head, to: tail)
+        return String(text[..<head]) + "… (\(leftOut) bytes left out) …" + String(text[tail...])
+    }
+
+    private static func isBoundary(_ index: String.Index, in text: String) -> Bool {
+        index.samePosition(in: text.unicodeScalars) != nil
+    }
+
+    /// `text` with every control character but newline and tab written as
+    /// Lua writes a byte in a message (`\27`, `\7`; U+0080–U+009F as
+    /// `\u{9B}`), so no escape sequence in a script's text or a file's
+    /// reaches the terminal (clearing it, setting its title).
+    package static func terminalSafe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                let written = scalar.value < 0x80 ? "\\\(scalar.value)" : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                out.append(contentsOf: written.unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+    }
+
+    /// `text` bounded, then made terminal-safe: what a message from a script
+    /// or a file becomes before it is printed.
+    package static func printable(_ text: String) -> String { terminalSafe(bounded(text)) }
+}

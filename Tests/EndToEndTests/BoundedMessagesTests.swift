@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// Every message a script, a test or a file can put on a terminal is at
+/// most about 4 KB and escaped (#38): a 10 MB error was printed whole (and
+/// a test worker's report of it took seconds, read quadratically), and
+/// escape sequences in an error reached the terminal raw.
+@Suite("Messages are bounded and escaped")
+struct BoundedMessagesTests {
+    func directory(_ files: [String: String]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-bounded-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+        return dir
+    }
+
+    @Test func aHugeErrorIsItsStartAndItsEnd() throws {
+        let dir = try directory(["big.lua": "error(string.rep('e', 10000000) .. 'THE END')\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["run", "big.lua"], in: dir)
+        #expect(result.status == 1)
+        #expect(result.stderr.utf8.count < 4600, "\(result.stderr.utf8.count) bytes")
+        #expect(result.stderr.hasPrefix("factoryhost: big.lua:1: eeee"), "\(result.stderr.prefix(80))")
+        #expect(result.stderr.contains("bytes left out) …"), "\(result.stderr.prefix(200))")
+        #expect(result.stderr.contains("in main chunk"), "the traceback's end is kept")
+    }
+
+    @Test func aTestsHugeErrorIsReportedBoundedAndAtOnce() throws {
+        let dir = try directory(["big_spec.lua": """
+            describe("huge", function()
+              it("fails with 10 MB", function() error(string.rep("e", 10000000)) end)
+              it("passes", function() end)
+            end)
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "big_spec.lua"], in: dir, killAfter: 60)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("1 passed, 1 failed"), "\(result.stdout.suffix(300))")
+        #expect(!result.stdout.contains("stopped responding"), "\(result.stdout.suffix(300))")
+        #expect(result.stdout.utf8.count < 12_000, "\(result.stdout.utf8.count) bytes")
+        #expect(result.seconds < 10, "\(result.seconds) s")
+    }
+
+    @Test func escapeSequencesFromAScriptAreWrittenNotActedOn() throws {
+        let dir = try directory(["title.lua": "error('a\\27]0;TITLE\\7b\\27[2Jc')\n",
+                                 "title_spec.lua": "describe('d', function() it('x', function() error('a\\27[2Jb') end) end)\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try CommandRunner.factoryhost(["run", "title.lua"], in: dir)
+        #expect(run.stderr.hasPrefix("factoryhost: title.lua:1: a\\27]0;TITLE\\7b\\27[2Jc\n"), "\(run.stderr)")
+        #expect(!run.stderr.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
+        let test = try CommandRunner.factoryhost(["test", "title_spec.lua"], in: dir)
+        #expect(test.stdout.contains("title_spec.lua:1: a\\27[2Jb"), "\(test.stdout)")
+        #expect(!test.stdout.unicodeScalars.contains { $0.value == 0x1B })
+    }
+
+    @Test func theREPLTellsBytesThatAreNotUTF8FromAReplacementCharacter() throws {
+        let dir = try directory([:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["repl"], in: dir, input: "return '\\xff', '\u{FFFD}', 'ok\\xc3\\xa9\\xc3'\n", killAfter: 30)
+        #expect(result.stdout == "\"\\xFF\"\t\"\u{FFFD}\"\t\"oké\\xC3\"\n", "\(result)")
+    }
+}
