@@ -115,7 +115,7 @@ let package = Package(
         ),
         .target(
             name: "ScenarioTesting",
-            dependencies: ["LuaBridge", "LuaInterpreter", "FactoryRegistry", "FactoryScripting", "FactoryhostSupport"],
+            dependencies: ["CLuaShim", "LuaBridge", "LuaInterpreter", "FactoryRegistry", "FactoryScripting", "FactoryhostSupport"],
             resources: [.embedInCode("Lua/test_library.lua")]
         ),
         .target(
@@ -138,6 +138,7 @@ let package = Package(
         .target(
             name: "FactoryHostCLI",
             dependencies: [
+                "CLuaShim",
                 "CStackBounds",
                 "FactoryhostSupport",
                 "LuaBridge",

@@ -1099,6 +1099,7 @@ static void on_sigint(int sig) {
                                       "(it is in a C function, a finalizer or a blocking call), so the process ends\n";
         ssize_t ignored = write(2, message, sizeof message - 1);
         (void)ignored;
+        fh_kill_descendants();
         _exit(130);
     }
     sigint_pending = 1;

@@ -240,6 +240,7 @@ static void hard_stop(fh_control *c, const char *reason) {
     char text[768];
     snprintf(text, sizeof text, "%s%s\n", c->hard_stop_prefix, reason);
     write_all(text);
+    fh_kill_descendants();            /* an os.execute child, and what it started, end too */
     _exit(c->hard_stop_status);
 }
 
@@ -271,6 +272,7 @@ static void timer_hard_stop(fh_control *c) {
     const volatile int *lock = (const volatile int *)(const void *)stdout->_lock;
     if (lock == NULL || *lock == 0) write_pending_stdout();
     write_all(c->timer_stop_text);
+    fh_kill_descendants();
     _exit(c->hard_stop_status);
 }
 

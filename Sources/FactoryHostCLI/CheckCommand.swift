@@ -100,6 +100,7 @@ struct CheckSettings: Equatable {
 
     /// Checks the script's configurations, prints the report, and exits.
     func run() -> Never {
+        CommandDeadline.arm(timeLimit, doing: "reading or checking")
         let config = configuration
         let dry: DryDeclaration
         do {

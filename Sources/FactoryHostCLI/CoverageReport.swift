@@ -87,17 +87,13 @@ struct CoverageReport {
 }
 
 extension String {
-    /// Writes the text to `path` (UTF-8), replacing what is there.
+    /// Writes the text to `path` (UTF-8), replacing what is there — whole or
+    /// not at all (``ReportFile``).
     func write(toFile path: String) throws {
-        guard let file = fopen(path, "w") else {
-            throw CoverageWriteError(reason: String(cString: strerror(errno)))
-        }
-        let bytes = Array(utf8)
-        let written = fwrite(bytes, 1, bytes.count, file) == bytes.count && fflush(file) == 0
-        let reason = written ? nil : String(cString: strerror(errno))
-        // A full disk shows at the flush or the close, not at fwrite.
-        guard fclose(file) == 0, written else {
-            throw CoverageWriteError(reason: reason ?? String(cString: strerror(errno)))
+        do {
+            try ReportFile(path: path).write(Array(utf8))
+        } catch let failure as ReportFile.Failure {
+            throw CoverageWriteError(reason: failure.reason)
         }
     }
 }

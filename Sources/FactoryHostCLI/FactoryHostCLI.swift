@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLuaShim
 import CStackBounds
 import FactoryRegistry
 import FactoryScripting
@@ -37,6 +38,9 @@ public enum FactoryHostCLI {
         // default stops near 3,500 levels; 64 MiB (below the 128 MiB Linux
         // keeps free under the main stack) resolves 20,000 and more.
         _ = fh_grow_main_stack(64 << 20)
+        // What a script starts in the background re-parents here, not to
+        // init, so a hard stop (or the test runner's end) can end it too.
+        fh_adopt_orphans()
         if let settings = FastRunArguments.parse(CommandLine.arguments) {
             settings.runAndExit()
         }

@@ -94,6 +94,7 @@ struct GraphSettings: Equatable {
 
     /// Draws the configuration's graph and exits.
     func run() -> Never {
+        CommandDeadline.arm(timeLimit, doing: "reading, checking or drawing the graph")
         do {
             let dry = try DryDeclaration(script: script, arguments: arguments, pluginPaths: pluginPaths,
                                          values: .given(files: valueFiles, assignments: valueAssignments), timeLimit: timeLimit)

@@ -1,3 +1,4 @@
+import CLuaShim
 import FactoryScripting
 import FactoryhostSupport
 import LuaBridge
@@ -15,6 +16,7 @@ struct RunSettings: Equatable {
 
     /// Runs the script in a host and ends the process with its exit status.
     func runAndExit() -> Never {
+        CommandDeadline.arm(runner.timeLimit, doing: "reading its files or closing")
         var setup = self.setup
         setup.libraries = runner.libraries
         let host: FactoryHost
@@ -29,7 +31,10 @@ struct RunSettings: Equatable {
         host.defaultConfiguration = configuration
         let status = runner.run(in: host.lua, limitsApplied: true, finish: host.finishScript)
         // Past its limit, a script's finalizers do not run (they could loop or exit 0).
-        if status != 0 && host.lua.lastCallHitLimit { ScriptRunner.exitWithoutFinalizers(status) }
+        if status != 0 && host.lua.lastCallHitLimit {
+            fh_kill_descendants()                  // what the stopped script started stops with it
+            ScriptRunner.exitWithoutFinalizers(status)
+        }
         host.lua.closeAndExit(status: status)   // like lua.c: finalizers run before exit
     }
 }

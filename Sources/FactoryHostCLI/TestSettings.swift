@@ -64,6 +64,15 @@ struct TestSettings: Equatable {
         if let coverageMin, !(coverageMin >= 0 && coverageMin <= 100) {
             return "--coverage-min: give a percentage from 0 to 100 (got \(coverageMin))"
         }
+        if let junit, let coverageJSON, ReportFile.identity(of: junit) == ReportFile.identity(of: coverageJSON) {
+            return "--junit and --coverage-json name the same file (\(junit)): one report would be lost; give each its own path"
+        }
+        for (option, path) in [("--junit", junit), ("--coverage-json", coverageJSON)] {
+            guard let path else { continue }
+            if path.isEmpty { return "\(option): give a file path" }
+            var info = stat()
+            if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { return "\(option): \(path) is a directory; give a file path" }
+        }
         if repeatCount > 1 && (reporter != "text" || junit != nil || coverageJSON != nil) {
             return "--repeat reports every run in text; a TAP or JSON stream, a JUnit file and a coverage file hold one run (leave out --repeat for them)"
         }
@@ -103,6 +112,19 @@ struct TestSettings: Equatable {
         if files.isEmpty {
             reportError(DiscoveryError(message: "no *_spec.lua files under \(searched.joined(separator: ", "))"))
             return 1
+        }
+        // A report written over a spec this run reads would destroy it.
+        let inputs = Set(files.map(ReportFile.identity(of:)))
+        for (option, path) in [("--junit", junit), ("--coverage-json", coverageJSON)] {
+            if let path, inputs.contains(ReportFile.identity(of: path)) {
+                reportError(DiscoveryError(message: "\(option) \(path) is a spec file this run reads: writing the report there "
+                                           + "would destroy it; give the report another path"))
+                return 1
+            }
+        }
+        if !list {
+            // The previous run's reports go now: an interrupted run leaves none passing as its own.
+            for path in [junit, coverageJSON].compactMap({ $0 }) { ReportFile(path: path).clear() }
         }
         if list { return listTests(makeRunner(files: files, seed: seed ?? (shuffle ? UInt64.random(in: 1...999_999) : nil))) }
         // --repeat: the whole selection again and again, each run reported;

@@ -1,3 +1,4 @@
+import CLuaShim
 import FactoryhostSupport
 import LuaBridge
 
@@ -87,7 +88,10 @@ public struct ScriptRunner: Equatable {
             ScriptRunner.exitWithoutFinalizers(1)
         }
         let status = run(in: state)
-        if status != 0 && state.lastCallHitLimit { ScriptRunner.exitWithoutFinalizers(status) }
+        if status != 0 && state.lastCallHitLimit {
+            fh_kill_descendants()                // what the stopped script started stops with it
+            ScriptRunner.exitWithoutFinalizers(status)
+        }
         state.closeAndExit(status: status)    // like lua.c: finalizers run before exit
     }
 

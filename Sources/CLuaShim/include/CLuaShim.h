@@ -56,6 +56,23 @@ void fh_close_with_last(lua_State *L, fh_last_fn last, void *context);
 _Noreturn void fh_close_and_exit(lua_State *L, int status);
 /// Flushes every output stream and exits the process with `status`.
 _Noreturn void fh_flush_and_exit(int status);
+
+/// Processes this one started, and theirs (process_tree.c; Linux, else no-ops):
+/// orphaned descendants re-parent to this process (so they can be found);
+/// this process is killed when its parent dies; and every descendant is
+/// killed with SIGKILL (returns how many) — system calls only: safe from
+/// the watchdog thread and from a signal handler.
+void fh_adopt_orphans(void);
+void fh_die_with_parent(void);
+int fh_kill_descendants(void);
+/// SIGINT, SIGTERM and SIGHUP (unless ignored) kill every descendant first,
+/// then end this process as the signal would (a runner's workers end with it).
+void fh_end_tree_on_signals(void);
+/// The whole command's deadline, from now (a SIGALRM timer): after `seconds` it writes
+/// `message` (and a newline) to standard error, kills every descendant and
+/// ends the process with `status` — wherever the command is (blocked
+/// opening a FIFO, validating, rendering). Returns 0 if it could not start.
+int fh_arm_command_deadline(double seconds, const char *message, int status);
 /// How many protected calls from Swift are running on this state now, plus
 /// Swift objects being released by __gc (close only when it is 0).
 int fh_depth(lua_State *L);

@@ -292,20 +292,20 @@ end
 -- Both walks below use a stack of their own, not recursion: a table is as
 -- deep as the test made it (100,000 levels compare like 3).
 local function deep_equal(a, b)
-  local seen, stack, n = {}, { a, b }, 2
+  local seen, pending, n = {}, { a, b }, 2
   while n > 0 do
-    local x, y = stack[n - 1], stack[n]
-    stack[n - 1], stack[n], n = nil, nil, n - 2
+    local x, y = pending[n - 1], pending[n]
+    pending[n - 1], pending[n], n = nil, nil, n - 2
     if x ~= y then
       if type(x) ~= "table" or type(y) ~= "table" then return false end
       if seen[x] ~= y then
         seen[x] = y
         for key, value in pairs(x) do
-          stack[n + 1], stack[n + 2], n = value, field(y, key), n + 2
+          pending[n + 1], pending[n + 2], n = value, field(y, key), n + 2
         end
         -- And what y has, read from x (an __index may answer for a key x lacks).
         for key, value in pairs(y) do
-          stack[n + 1], stack[n + 2], n = field(x, key), value, n + 2
+          pending[n + 1], pending[n + 2], n = field(x, key), value, n + 2
         end
       end
     end
@@ -341,10 +341,10 @@ local function path_of(node)
   return concat(parts)
 end
 local function difference(a, b)
-  local seen, stack, n = {}, { { a, b } }, 1
+  local seen, pending, n = {}, { { a, b } }, 1
   while n > 0 do
-    local node = stack[n]
-    stack[n], n = nil, n - 1
+    local node = pending[n]
+    pending[n], n = nil, n - 1
     local x, y = node[1], node[2]
     if x ~= y then
       if type(x) ~= "table" or type(y) ~= "table" then return path_of(node), x, y end
@@ -359,7 +359,7 @@ local function difference(a, b)
         for key in pairs(y) do keys[#keys + 1] = key end
         sort(keys, key_order)
         for _, key in ipairs(keys) do children[#children + 1] = { field(x, key), y[key], key = key, parent = node } end
-        for i = #children, 1, -1 do n = n + 1; stack[n] = children[i] end    -- the first key is looked at first
+        for i = #children, 1, -1 do n = n + 1; pending[n] = children[i] end    -- the first key is looked at first
       end
     end
   end

@@ -26,15 +26,13 @@ public final class JUnitReporter: TestReporter {
 
     /// Writes the XML; a failure is in ``writeError``.
     public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
-        let xml = Self.document(files)
-        guard let handle = fopen(path, "w") else {
-            writeError = "cannot write the JUnit report to \(path): \(String(cString: strerror(errno)))"
-            return
-        }
-        let bytes = Array(xml.utf8)
-        let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, handle) }
-        if fclose(handle) != 0 || written != bytes.count {
-            writeError = "cannot write the JUnit report to \(path): \(String(cString: strerror(errno)))"
+        // Whole or not at all: an interrupted run leaves no half file.
+        do {
+            try ReportFile(path: path).write(Array(Self.document(files).utf8))
+        } catch let failure as ReportFile.Failure {
+            writeError = "cannot write the JUnit report to \(path): \(failure.reason)"
+        } catch {
+            writeError = "cannot write the JUnit report to \(path): \(error)"
         }
     }
 

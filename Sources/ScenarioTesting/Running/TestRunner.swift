@@ -1,3 +1,4 @@
+import CLuaShim
 import FactoryScripting
 import FactoryhostSupport
 import LuaBridge
@@ -52,6 +53,13 @@ public final class TestRunner: Sendable {
     /// in file order (also when files run in parallel).
     public func run(reporter: any TestReporter) -> Outcome {
         let order = orderedFiles()
+        if options.workerCommand != nil {
+            // Workers (and what their tests started) end with the runner: on
+            // SIGINT, SIGTERM (a CI system cancelling the job) or SIGHUP, and
+            // when the run is over.
+            fh_end_tree_on_signals()
+        }
+        defer { if options.workerCommand != nil { fh_kill_descendants() } }
         reporter.runStarted(fileCount: order.count, seed: options.shuffleSeed)
         let stop = Protected(false)
         var results: [FileResult]
@@ -212,7 +220,9 @@ public final class TestRunner: Sendable {
             let ran = SpecFileSession.seconds(ContinuousClock.now - runningSince)
             let stalled = worker.timedOut
             if stalled { worker.end() }
-            let (status, signal) = worker.wait()
+            // After its report a worker only closes its state: its finalizers get the limit and the hard stop's second.
+            let exitGrace = options.timeLimit + 1 + Self.workerGrace
+            let (status, signal, overdue) = worker.wait(within: exitGrace)
             let leftOver = worker.takeOutput()             // of the test it died in, or outside any
             if running == nil { result.output += leftOver }
             let how = stalled
@@ -228,6 +238,12 @@ public final class TestRunner: Sendable {
             }
             if finished && status == 0 && signal == nil && running == nil { return result }
             if result.loadFailure != nil { return result }
+            if finished && overdue {
+                result.loadFailure = TestFailure(kind: .error, message: "after its report, the worker process did not exit within "
+                                                 + "\(SpecFileSession.format(seconds: exitGrace)) s (was it stopped?), "
+                                                 + "so it was killed", location: file, phase: TestFailure.closingTheFile)
+                return result
+            }
             if finished && signal == nil && status == WorkerProcess.closingStopStatus {
                 result.loadFailure = TestFailure(kind: .timeout, message: "after every test ran, a finalizer (__gc) ran past the time limit "
                                                  + "as the file's Lua state closed, and did not stop; the worker process was ended",
@@ -274,6 +290,7 @@ public final class TestRunner: Sendable {
     /// closes with `LuaState.closeAndExit(status:)` — its finalizers run,
     /// its memory is left to the exit.
     public func runWorkerAndExit(file: String, position: Int, skip: Int) -> Never {
+        fh_die_with_parent()                       // a runner gone (even by SIGKILL) takes its workers
         let out = WorkerReportWriter()
         let session: SpecFileSession
         var tests: [TestCase]

@@ -176,13 +176,33 @@ final class WorkerProcess {
     /// Ends a worker that stopped responding.
     func end() { _ = kill(pid, SIGKILL) }
 
-    /// Waits for the worker to end: its exit status, or the signal that ended it.
-    func wait() -> (status: Int32, signal: Int32?) {
+    /// Waits for the worker to end: its exit status, or the signal that ended
+    /// it. Past `seconds` (a worker stopped with SIGSTOP, or stuck where no
+    /// limit reaches) it is killed, and `overdue` says so: the runner never
+    /// waits on a worker without end.
+    func wait(within seconds: Double? = nil) -> (status: Int32, signal: Int32?, overdue: Bool) {
         close(reports)
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var overdue = false
+        if let seconds {
+            let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, seconds) * 1000))
+            while true {
+                let ended = waitpid(pid, &status, WNOHANG)
+                if ended == pid { break }
+                if ended < 0 && errno != EINTR { break }
+                if ContinuousClock.now >= deadline {
+                    overdue = true
+                    _ = kill(pid, SIGKILL)
+                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                    break
+                }
+                usleep(10_000)
+            }
+        } else {
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
         let signal = status & 0x7f
-        return signal != 0 ? (-1, signal) : ((status >> 8) & 0xff, nil)
+        return signal != 0 ? (-1, signal, overdue) : ((status >> 8) & 0xff, nil, overdue)
     }
 }
 

@@ -1,0 +1,210 @@
+// The processes this one started, and theirs: ended with it. A script's
+// os.execute or io.popen child (and what that child started in the
+// background) must not outlive a hard stop, and a test runner's workers
+// must not outlive the runner. Linux reads the tree from /proc with system
+// calls only (no malloc, no stdio): callable from the watchdog thread while
+// the main thread is stuck anywhere, and from a signal handler. Elsewhere
+// these do nothing.
+#include "CLuaShim.h"
+#include <stdio.h>
+
+#if defined(__linux__)
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+void fh_adopt_orphans(void) { (void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
+void fh_die_with_parent(void) {
+    pid_t parent = getppid();
+    (void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != parent) _exit(1);          /* the parent died before the call */
+}
+
+#define FH_MAX_PROCESSES 32768
+static pid_t process_ids[FH_MAX_PROCESSES];
+static pid_t parent_ids[FH_MAX_PROCESSES];
+
+/// The parent of process `pid` from /proc/<pid>/stat (the field after the
+/// command, which may itself hold spaces and parentheses); -1 if gone.
+static pid_t parent_of(const char *pid_text) {
+    char path[64] = "/proc/";
+    size_t at = 6;
+    for (const char *p = pid_text; *p && at < sizeof path - 6; p++) path[at++] = *p;
+    const char *tail = "/stat";
+    for (const char *p = tail; *p; p++) path[at++] = *p;
+    path[at] = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char buffer[512];
+    ssize_t length = read(fd, buffer, sizeof buffer - 1);
+    close(fd);
+    if (length <= 0) return -1;
+    buffer[length] = 0;
+    char *close_paren = NULL;
+    for (char *p = buffer; *p; p++) if (*p == ')') close_paren = p;
+    if (close_paren == NULL) return -1;
+    char *p = close_paren + 1;
+    while (*p == ' ') p++;
+    if (*p) p++;                                 /* the state */
+    while (*p == ' ') p++;
+    pid_t parent = 0;
+    while (*p >= '0' && *p <= '9') parent = parent * 10 + (*p++ - '0');
+    return parent;
+}
+
+/// Reads every process and its parent into the tables; returns how many.
+static int read_processes(void) {
+    int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) return 0;
+    int count = 0;
+    char buffer[8192];
+    for (;;) {
+        long length = syscall(SYS_getdents64, dir, buffer, sizeof buffer);
+        if (length <= 0) break;
+        for (long offset = 0; offset < length;) {
+            struct { unsigned long long ino; long long off; unsigned short reclen; unsigned char type; char name[]; } *entry =
+                (void *)(buffer + offset);
+            offset += entry->reclen;
+            const char *name = entry->name;
+            if (name[0] < '1' || name[0] > '9') continue;
+            pid_t pid = 0;
+            int numeric = 1;
+            for (const char *p = name; *p; p++) {
+                if (*p < '0' || *p > '9') { numeric = 0; break; }
+                pid = pid * 10 + (*p - '0');
+            }
+            if (!numeric || count >= FH_MAX_PROCESSES) continue;
+            pid_t parent = parent_of(name);
+            if (parent < 0) continue;
+            process_ids[count] = pid;
+            parent_ids[count] = parent;
+            count++;
+        }
+    }
+    close(dir);
+    return count;
+}
+
+int fh_kill_descendants(void) {
+    static volatile int busy = 0;                 /* one at a time (a signal during a hard stop) */
+    if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQ_REL)) return 0;
+    pid_t self = getpid();
+    int killed = 0;
+    /* A few passes: a child may fork while we look. */
+    for (int pass = 0; pass < 3; pass++) {
+        int count = read_processes();
+        /* Mark descendants: parent_ids[i] = 0 once a process is known to be ours. */
+        static unsigned char ours[FH_MAX_PROCESSES];
+        for (int i = 0; i < count; i++) ours[i] = 0;
+        int changed = 1;
+        while (changed) {
+            changed = 0;
+            for (int i = 0; i < count; i++) {
+                if (ours[i]) continue;
+                if (parent_ids[i] == self) { ours[i] = 1; changed = 1; continue; }
+                for (int j = 0; j < count; j++) {
+                    if (ours[j] && process_ids[j] == parent_ids[i]) { ours[i] = 1; changed = 1; break; }
+                }
+            }
+        }
+        int found = 0;
+        for (int i = 0; i < count; i++) {
+            if (ours[i] && process_ids[i] != self) {
+                if (kill(process_ids[i], SIGKILL) == 0) killed++;
+                found = 1;
+            }
+        }
+        if (!found) break;
+    }
+    __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
+    return killed;
+}
+
+static void end_tree_and_die(int sig) {
+    fh_kill_descendants();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void fh_end_tree_on_signals(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = end_tree_and_die;
+    sigemptyset(&action.sa_mask);
+    int signals[] = { SIGINT, SIGTERM, SIGHUP };
+    /* Unblocked too: a parent may have passed on a mask that blocks them
+       (the runner would then never hear it is cancelled). */
+    sigset_t set;
+    sigemptyset(&set);
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) sigaddset(&set, signals[i]);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction previous;
+        /* SIGINT and SIGHUP the parent set to be ignored stay ignored (a
+           shell's background job, nohup); SIGTERM always ends the tree. */
+        if (signals[i] != SIGTERM && sigaction(signals[i], NULL, &previous) == 0 && previous.sa_handler == SIG_IGN) continue;
+        sigaction(signals[i], &action, NULL);
+    }
+}
+
+#else
+void fh_end_tree_on_signals(void) {}
+void fh_adopt_orphans(void) {}
+void fh_die_with_parent(void) {}
+int fh_kill_descendants(void) { return 0; }
+#endif
+
+// MARK: - The whole command's deadline
+
+#include <signal.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+static char deadline_message[1024];
+static int deadline_status = 1;
+
+/// SIGALRM at the deadline: the message, the descendants, the exit — all
+/// async-signal-safe (write, kill, _exit), wherever the command is.
+static void deadline_reached(int sig) {
+    (void)sig;
+    size_t length = strlen(deadline_message);
+    const char *text = deadline_message;
+    while (length > 0) {
+        ssize_t n = write(2, text, length);
+        if (n <= 0) break;
+        text += n;
+        length -= (size_t)n;
+    }
+    fh_kill_descendants();
+    _exit(deadline_status);
+}
+
+int fh_arm_command_deadline(double seconds, const char *message, int status) {
+    if (!(seconds > 0) || seconds > 1e8) return 0;
+    deadline_status = status;
+    snprintf(deadline_message, sizeof deadline_message, "%s\n", message);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = deadline_reached;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGALRM, &action, NULL) != 0) return 0;
+    /* A mask the parent passed on must not hold it back. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGALRM);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    /* A timer of the kernel's (no thread to start: a run with a limit stays
+       one thread); fork does not pass it on to a child. */
+    struct itimerval when;
+    memset(&when, 0, sizeof when);
+    when.it_value.tv_sec = (time_t)seconds;
+    when.it_value.tv_usec = (suseconds_t)((seconds - (double)(time_t)seconds) * 1e6);
+    if (when.it_value.tv_sec == 0 && when.it_value.tv_usec == 0) when.it_value.tv_usec = 1;
+    return setitimer(ITIMER_REAL, &when, NULL) == 0;
+}

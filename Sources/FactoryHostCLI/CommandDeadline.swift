@@ -1,0 +1,23 @@
+import CLuaShim
+import FactoryhostSupport
+
+/// The whole command's deadline: `--timeout` from the command's start to
+/// its exit, not only while Lua runs. Lua's own limit stops a script at its
+/// line first; this ends what no hook reaches — opening a FIFO nobody
+/// writes, validating or rendering a huge graph — two seconds after the
+/// limit (the hard stop's grace, and a second more), killing whatever the
+/// command started.
+///
+/// ```swift
+/// CommandDeadline.arm(.seconds(1), doing: "checking")
+/// ```
+enum CommandDeadline {
+    static func arm(_ limit: Duration?, doing what: String) {
+        guard let limit else { return }
+        let seconds = limit.inSeconds
+        let shown = seconds == seconds.rounded() ? "\(Int(seconds)).0" : "\(seconds)"
+        let message = "\(ProgramName.current): time limit exceeded (\(shown) seconds) for the whole command, and it did not end "
+            + "within 2 s more (it was \(what), outside Lua or blocked): it was stopped"
+        _ = fh_arm_command_deadline(seconds + 2, message, 1)
+    }
+}

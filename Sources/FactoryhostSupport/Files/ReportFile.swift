@@ -1,0 +1,107 @@
+/// A report file a command writes (`--junit`, `--coverage-json`): written
+/// whole or not at all — to a temporary file beside it, then renamed over
+/// it — so an interrupted run leaves neither half a report nor, once the
+/// run has begun, the previous run's report passing as this one's.
+///
+/// ```swift
+/// let report = ReportFile(path: "reports/junit.xml")
+/// try report.clear()                       // as the run begins
+/// try report.write(Array(xml.utf8))        // as it ends
+/// ```
+package struct ReportFile: Sendable {
+    package let path: String
+
+    package init(path: String) { self.path = path }
+
+    /// Why it could not be written.
+    package struct Failure: Error, CustomStringConvertible {
+        package let path: String
+        package let reason: String
+        package var description: String { "cannot write \(path): \(reason)" }
+    }
+
+    /// Removes the previous run's file, if there is one (nothing else: a
+    /// directory or a special file there is left, and writing will say so).
+    package func clear() {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+        unlink(path)
+    }
+
+    /// Writes `bytes` to a temporary file in the same directory, flushes it
+    /// to the disk, and renames it to `path`.
+    ///
+    /// - Throws: ``Failure`` naming the path and the system's reason (a full disk shows here).
+    package func write(_ bytes: [UInt8]) throws {
+        // Only a plain file is replaced whole: a device (/dev/stdout, /dev/full),
+        // a FIFO or a symbolic link is written into, as it is (a rename would
+        // put a file in its place).
+        var info = stat()
+        if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else { throw failure() }
+            try writeAll(bytes, to: descriptor, removing: nil)
+            guard close(descriptor) == 0 else { throw failure() }
+            return
+        }
+        let temporary = path + ".partial-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure() }
+        try writeAll(bytes, to: descriptor, removing: temporary)
+        guard fsync(descriptor) == 0 || errno == EINVAL else {
+            let error = failure()
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        guard close(descriptor) == 0 else {
+            let error = failure()
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = failure()
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    /// Writes all of `bytes`; on failure closes `descriptor`, removes `removing` and throws.
+    private func writeAll(_ bytes: [UInt8], to descriptor: Int32, removing temporary: String?) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                systemWrite(descriptor, buffer.baseAddress.map { $0 + offset }, bytes.count - offset)
+            }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                let error = failure()
+                close(descriptor)
+                if let temporary { unlink(temporary) }
+                throw error
+            }
+            offset += written
+        }
+    }
+
+    private func failure() -> Failure { Failure(path: path, reason: String(cString: strerror(errno))) }
+
+    /// The file a path names, to tell two paths of one file apart from two
+    /// files: the device and inode when it exists, else its directory's
+    /// real path and its name.
+    package static func identity(of path: String) -> String {
+        var info = stat()
+        if stat(path, &info) == 0 { return "inode \(info.st_dev):\(info.st_ino)" }
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let real = realpath(directory, nil) else { return "path \(path)" }
+        defer { free(real) }
+        return "path \(String(cString: real))/\(name)"
+    }
+}
+
+/// `write(2)`, named apart from `ReportFile.write(_:)`.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// No process outlives its command (#38): a child a script started with
+/// os.execute (and what that child started in the background) ends with a
+/// hard stop or a time limit; a test runner's workers end with the runner
+/// on SIGTERM; and the runner never waits without end for a worker that
+/// was stopped after its report.
+@Suite("No process outlives its command")
+struct ProcessTreeTests {
+    func directory(_ files: [String: String]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-tree-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+        return dir
+    }
+
+    /// Whether process `pid` is gone (or a zombie waiting to be reaped), within two seconds.
+    static func ends(_ pid: Int32) -> Bool {
+        for _ in 0..<200 {
+            if kill(pid, 0) != 0 && errno == ESRCH { return true }
+            if let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+               let close = stat.lastIndex(of: ")"), stat[stat.index(close, offsetBy: 2)] == "Z" { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    static func pids(in file: URL) -> [Int32] {
+        ((try? String(contentsOf: file, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
+    }
+
+    @Test func aHardStopEndsWhatTheScriptStarted() throws {
+        // The script waits in os.execute (a C call no hook reaches) for a
+        // shell that waits for a background sleep.
+        let dir = try directory(["stuck.lua": "os.execute('sleep 30 & echo $! > child.pid; echo $$ >> child.pid; wait')\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["run", "--timeout", "1", "stuck.lua"], in: dir, killAfter: 20)
+        #expect(result.status == 1 && result.stderr.contains("the process was stopped"), "\(result)")
+        let started = Self.pids(in: dir.appendingPathComponent("child.pid"))
+        #expect(started.count == 2, "\(started)")
+        for pid in started { #expect(Self.ends(pid), "process \(pid) outlived the hard stop") }
+    }
+
+    @Test func aTimeLimitEndsWhatTheScriptLeftInTheBackground() throws {
+        let dir = try directory(["leave.lua": "os.execute('(sleep 30 & echo $! > child.pid)')\nwhile true do end\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["run", "--timeout", "1", "leave.lua"], in: dir, killAfter: 20)
+        #expect(result.status == 1 && result.stderr.contains("time limit exceeded"), "\(result)")
+        let started = Self.pids(in: dir.appendingPathComponent("child.pid"))
+        #expect(started.count == 1, "\(started)")
+        for pid in started { #expect(Self.ends(pid), "process \(pid) outlived the stopped script") }
+    }
+
+    @Test func workersEndWithTheRunnerOnSIGTERM() throws {
+        let spec = """
+            describe("waits", function()
+              it("in a child", function()
+                local me = io.open("/proc/self/stat"):read("n")
+                local f = io.open("workers.pid", "a"); f:write(me, "\\n"); f:close()
+                os.execute("sleep 30 & echo $! >> children.pid; wait")
+              end)
+            end)
+            """
+        let dir = try directory(["a_spec.lua": spec, "b_spec.lua": spec])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.factoryhost)
+        process.arguments = ["test", "--jobs", "2", "--timeout", "60", "."]
+        process.currentDirectoryURL = dir
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let children = dir.appendingPathComponent("children.pid")
+        for _ in 0..<1000 where Self.pids(in: children).count < 2 { usleep(10_000) }
+        let workers = Self.pids(in: dir.appendingPathComponent("workers.pid")), sleeps = Self.pids(in: children)
+        kill(process.processIdentifier, SIGTERM)                   // a CI system cancelling the job
+        let start = Date()
+        while process.isRunning && Date().timeIntervalSince(start) < 10 { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM,
+                "\(process.terminationReason.rawValue) \(process.terminationStatus)")
+        #expect(workers.count == 2 && sleeps.count == 2, "\(workers) \(sleeps)")
+        for pid in workers + sleeps { #expect(Self.ends(pid), "process \(pid) outlived the runner") }
+    }
+
+    @Test func aWorkerStoppedAfterItsReportDoesNotHoldTheRun() throws {
+        // Its state's last finalizer stops the worker (SIGSTOP) after it reported "done".
+        let dir = try directory(["stop_spec.lua": """
+            local me = io.open("/proc/self/stat"):read("n")
+            stopper = setmetatable({}, { __gc = function() os.execute("kill -STOP " .. me) end })
+            describe("d", function() it("passes", function() end) end)
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "--timeout", "1", "stop_spec.lua"], in: dir, killAfter: 60)
+        #expect(!result.signalled, "the runner waited without end: \(result)")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("after its report, the worker process did not exit within 12 s (was it stopped?), so it was killed"),
+                "\(result.stdout)")
+        #expect(result.stdout.contains("1 passed, 1 failed"), "\(result.stdout)")
+    }
+}

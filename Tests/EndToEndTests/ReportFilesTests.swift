@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// `--junit` and `--coverage-json` (#38): outputs that would collide with
+/// each other or with a spec being run are refused, and a report is written
+/// whole or not at all — the previous run's goes as the run begins.
+@Suite("Report files are refused where they collide, and written whole")
+struct ReportFilesTests {
+    func directory(_ files: [String: String]) throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-reports-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+        return dir
+    }
+
+    static let spec = "describe('d', function() it('passes', function() end) end)\n"
+
+    @Test func twoReportsOnOneFileAreRefused() throws {
+        let dir = try directory(["a_spec.lua": Self.spec])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "--junit", "out.xml", "--coverage-json", "./out.xml", "a_spec.lua"], in: dir)
+        #expect(result.status != 0, "\(result)")
+        #expect(result.stderr.contains("--junit and --coverage-json name the same file (out.xml): one report would be lost"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.xml").path))
+    }
+
+    @Test func aReportOverASpecBeingRunIsRefusedAndTheSpecKept() throws {
+        let dir = try directory(["a_spec.lua": Self.spec])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "--junit", "a_spec.lua", "."], in: dir)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("--junit a_spec.lua is a spec file this run reads: writing the report there would destroy it"), "\(result)")
+        #expect(try String(contentsOf: dir.appendingPathComponent("a_spec.lua"), encoding: .utf8) == Self.spec)
+        let directoryReport = try CommandRunner.factoryhost(["test", "--coverage-json", ".", "a_spec.lua"], in: dir)
+        #expect(directoryReport.stderr.contains("--coverage-json: . is a directory; give a file path"), "\(directoryReport)")
+    }
+
+    @Test func anInterruptedRunLeavesNoReportPassingAsItsOwn() throws {
+        let dir = try directory(["slow_spec.lua": """
+            describe('d', function()
+              it('takes its time', function() local t = os.clock() while os.clock() - t < 3 do end end)
+            end)
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("junit.xml")
+        try Data("<testsuites tests=\"1\" failures=\"0\"/>\n".utf8).write(to: report)   // the previous run's, green
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.factoryhost)
+        process.arguments = ["test", "--timeout", "10", "--junit", "junit.xml", "slow_spec.lua"]
+        process.currentDirectoryURL = dir
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        usleep(1_000_000)
+        kill(process.processIdentifier, SIGKILL)                 // interrupted, as a CI job may be
+        process.waitUntilExit()
+        #expect(!FileManager.default.fileExists(atPath: report.path), "the previous run's report is still there")
+        // And a run that ends writes it whole, with no temporary file left.
+        let finished = try CommandRunner.factoryhost(["test", "--junit", "junit.xml", "slow_spec.lua"], in: dir, killAfter: 60)
+        #expect(finished.status == 0, "\(finished)")
+        #expect(try String(contentsOf: report, encoding: .utf8).contains("tests=\"1\" failures=\"0\""))
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".partial") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    /// Only a plain file is replaced by a rename: a symbolic link (or a device,
+    /// /dev/full, which a rename replaced with a file) is written into.
+    @Test func aLinkOrADeviceIsWrittenIntoNotReplaced() throws {
+        let dir = try directory(["a_spec.lua": Self.spec])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("report.xml").path, withDestinationPath: "real.xml")
+        let result = try CommandRunner.factoryhost(["test", "--junit", "report.xml", "a_spec.lua"], in: dir)
+        #expect(result.status == 0, "\(result)")
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: dir.appendingPathComponent("report.xml").path)
+        #expect(link == "real.xml")
+        #expect(try String(contentsOf: dir.appendingPathComponent("real.xml"), encoding: .utf8).contains("<testsuites"))
+        var info = stat()
+        #expect(stat("/dev/full", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR, "/dev/full is no longer a device")
+    }
+}
