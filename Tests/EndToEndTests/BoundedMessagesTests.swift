@@ -7,12 +7,7 @@ import Testing
 /// escape sequences in an error reached the terminal raw.
 @Suite("Messages are bounded and escaped")
 struct BoundedMessagesTests {
-    func directory(_ files: [String: String]) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-bounded-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
-        return dir
-    }
+    func directory(_ files: [String: String]) throws -> URL { try CommandRunner.scratchDirectory(files, prefix: "fh-bounded") }
 
     @Test func aHugeErrorIsItsStartAndItsEnd() throws {
         let dir = try directory(["big.lua": "error(string.rep('e', 10000000) .. 'THE END')\n"])

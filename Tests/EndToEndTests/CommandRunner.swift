@@ -112,4 +112,13 @@ enum CommandRunner {
                             environment: [String: String]? = nil, killAfter: Double = 120) throws -> ProcessResult {
         try run(factoryhost, arguments, in: directory, input: input, environment: environment, killAfter: killAfter)
     }
+
+    /// A new folder under the temporary directory holding `files` (name → text);
+    /// the caller removes it.
+    static func scratchDirectory(_ files: [String: String], prefix: String = "fh") throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+        return dir
+    }
 }

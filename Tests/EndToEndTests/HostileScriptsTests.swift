@@ -79,7 +79,8 @@ struct HostileScriptsTests {
         if fixture.timeout > 0 {
             // The limit plus the hard stop's second, plus slack for a loaded machine.
             #expect(result.seconds < fixture.timeout + 1 + 1.5, "\(result)")
-            #expect(result.seconds >= fixture.timeout * 0.9, "stopped before its limit: \(result)")
+            // (One that succeeds is done before its limit: the limit is only its bound.)
+            if fixture.status != 0 { #expect(result.seconds >= fixture.timeout * 0.9, "stopped before its limit: \(result)") }
         }
     }
 }

@@ -8,12 +8,7 @@ import Testing
 /// was stopped after its report.
 @Suite("No process outlives its command")
 struct ProcessTreeTests {
-    func directory(_ files: [String: String]) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-tree-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
-        return dir
-    }
+    func directory(_ files: [String: String]) throws -> URL { try CommandRunner.scratchDirectory(files, prefix: "fh-tree") }
 
     /// Whether process `pid` is gone (or a zombie waiting to be reaped), within two seconds.
     static func ends(_ pid: Int32) -> Bool {

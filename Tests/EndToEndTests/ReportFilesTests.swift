@@ -6,12 +6,7 @@ import Testing
 /// whole or not at all — the previous run's goes as the run begins.
 @Suite("Report files are refused where they collide, and written whole")
 struct ReportFilesTests {
-    func directory(_ files: [String: String]) throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-reports-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
-        return dir
-    }
+    func directory(_ files: [String: String]) throws -> URL { try CommandRunner.scratchDirectory(files, prefix: "fh-reports") }
 
     static let spec = "describe('d', function() it('passes', function() end) end)\n"
 

@@ -209,3 +209,33 @@ struct ValidationTests {
         #expect(mermaidText("a\r\nb\nc\rd") == "a b c d")
     }
 }
+
+@Suite("Validating every configuration at once")
+struct ValidateAllTests {
+    /// Validating all configurations flattens each from its parent's (linear
+    /// in an extends chain); what it finds is what validating each finds.
+    @Test func findsWhatValidatingEachFinds() throws {
+        let registry = Registry()
+        struct A {}
+        struct B {}
+        struct C {}
+        let base = try registry.defineConfiguration("base")
+        try base.register(A.self) { _ in A() }
+        try base.register(B.self, dependencies: [.instance(C.self)]) { _ in B() }      // C missing in base
+        let mid = try registry.defineConfiguration("mid", extends: "base")
+        try mid.register(A.self) { _ in A() }                                            // a duplicate without override
+        try mid.register(C.self, overrides: true) { _ in C() }                           // overrides nothing
+        let leaf = try registry.defineConfiguration("leaf", extends: "mid")
+        try leaf.register(C.self) { _ in C() }
+        _ = try registry.defineConfiguration("orphan", extends: "missing")
+        _ = try registry.defineConfiguration("x", extends: "y")
+        _ = try registry.defineConfiguration("y", extends: "x")
+        let together = registry.validate().map(\.description)
+        let oneByOne = registry.configurationNames.flatMap { registry.validate($0) }.map(\.description)
+        #expect(!together.isEmpty)
+        #expect(together == oneByOne)
+        #expect(registry.registrationCounts() == Dictionary(uniqueKeysWithValues: registry.configurationNames.map {
+            ($0, (try? registry.registrationCount(in: $0)) ?? -1)
+        }))
+    }
+}

@@ -53,10 +53,8 @@ final class ContainerPlan: Sendable {
 
     /// `resolvable: false` plans for validation only, without the hot
     /// table resolution reads (a plan that is not kept is never resolved from).
-    init(configuration name: String, configurations: [String: Configuration],
-         scopes: [String: ScopeDeclaration], resolvable: Bool = true) {
-        configuration = name
-        self.scopes = scopes
+    convenience init(configuration name: String, configurations: [String: Configuration],
+                     scopes: [String: ScopeDeclaration], resolvable: Bool = true) {
         var problems: [RegistryError] = []
 
         // The chain from the root configuration down to this one.
@@ -99,65 +97,98 @@ final class ContainerPlan: Sendable {
             }
             chain = []
         }
-        for configuration in chain.reversed() {
-            for registration in configuration.ordered {
-                if let existing = positions[registration.key] {
-                    let first = flattened[existing]
-                    if registration.refinement != nil {
-                        // A change of parameters keeps what the first is (a contribution stays one).
-                        do {
-                            flattened[existing] = try first.refined(by: registration, configuration: name)
-                        } catch let error as RegistryError {
-                            problems.append(error)
-                        } catch {
-                            problems.append(RegistryError(.invalidRegistration, "\(error)", configuration: name, origin: registration.origin))
-                        }
-                    } else if first.contribution != registration.contribution {
-                        // A contribution overridden by a plain registration (or one to
-                        // another collection) would leave its collection silently.
-                        let what: (Registration) -> String = { r in
-                            r.contribution.map { "a contribution to \($0.collectionKey(for: r.key.type)) (\($0))" } ?? "a plain registration"
-                        }
-                        problems.append(RegistryError(
-                            .invalidRegistration,
-                            "\(registration.key) is \(what(first)) in '\(first.configuration)' and \(what(registration)) in '\(registration.configuration)'",
-                            configuration: name,
-                            details: ["first at \(first.origin)", "again at \(registration.origin)",
-                                      registration.overrides ? "an override keeps what the first is: say into = … as it does"
-                                                             : "give one of them another name"],
-                            origin: registration.origin))
-                    } else if registration.overrides {
-                        flattened[existing] = registration
-                    } else {
-                        problems.append(RegistryError(
-                            .duplicateRegistration,
-                            "\(registration.key) is registered by '\(first.configuration)' and again by '\(registration.configuration)'",
-                            configuration: name,
-                            details: ["first at \(first.origin)",
-                                      "again at \(registration.origin) (say it overrides to replace the first)"],
-                            origin: registration.origin))
+        var flattening = Flattening(flattened: flattened, positions: positions, problems: problems)
+        for configuration in chain.reversed() { Self.merge(configuration, into: &flattening, plan: name) }
+        self.init(configuration: name, flattening: flattening, scopes: scopes, resolvable: resolvable)
+    }
+
+    /// What flattening a chain has made so far: the registrations, parents
+    /// first, where each key is, and the problems met.
+    struct Flattening {
+        var flattened: [Registration] = []
+        var positions: [ServiceKey: Int] = [:]
+        var problems: [RegistryError] = []
+
+        /// The same, for configuration `name` (the problems its parent's
+        /// flattening met are its own too).
+        func inherited(by name: String) -> Flattening {
+            var copy = self
+            copy.problems = problems.map { problem in
+                var problem = problem
+                problem.configuration = name
+                return problem
+            }
+            return copy
+        }
+    }
+
+    /// Adds `configuration`'s own registrations to a flattening of its
+    /// parents (for plan `plan`): an override replaces what it overrides, a
+    /// refinement refines it, anything else registered twice is a problem.
+    static func merge(_ configuration: Configuration, into state: inout Flattening, plan: String) {
+        for registration in configuration.ordered {
+            if let existing = state.positions[registration.key] {
+                let first = state.flattened[existing]
+                if registration.refinement != nil {
+                    // A change of parameters keeps what the first is (a contribution stays one).
+                    do {
+                        state.flattened[existing] = try first.refined(by: registration, configuration: plan)
+                    } catch let error as RegistryError {
+                        state.problems.append(error)
+                    } catch {
+                        state.problems.append(RegistryError(.invalidRegistration, "\(error)", configuration: plan, origin: registration.origin))
                     }
+                } else if first.contribution != registration.contribution {
+                    // A contribution overridden by a plain registration (or one to
+                    // another collection) would leave its collection silently.
+                    let what: (Registration) -> String = { r in
+                        r.contribution.map { "a contribution to \($0.collectionKey(for: r.key.type)) (\($0))" } ?? "a plain registration"
+                    }
+                    state.problems.append(RegistryError(
+                        .invalidRegistration,
+                        "\(registration.key) is \(what(first)) in '\(first.configuration)' and \(what(registration)) in '\(registration.configuration)'",
+                        configuration: plan,
+                        details: ["first at \(first.origin)", "again at \(registration.origin)",
+                                  registration.overrides ? "an override keeps what the first is: say into = … as it does"
+                                                         : "give one of them another name"],
+                        origin: registration.origin))
+                } else if registration.overrides {
+                    state.flattened[existing] = registration
                 } else {
-                    if registration.overrides {
-                        let why = configuration.parent.map { "'\($0)' has no \(registration.key)" }
-                            ?? "'\(configuration.name)' extends no configuration"
-                        problems.append(RegistryError(
-                            .nothingToOverride, "\(registration.key) says it overrides, but there is nothing to override",
-                            configuration: name, details: ["at \(registration.origin): \(why)"], origin: registration.origin))
-                    }
-                    positions[registration.key] = flattened.count
-                    flattened.append(registration)
+                    state.problems.append(RegistryError(
+                        .duplicateRegistration,
+                        "\(registration.key) is registered by '\(first.configuration)' and again by '\(registration.configuration)'",
+                        configuration: plan,
+                        details: ["first at \(first.origin)",
+                                  "again at \(registration.origin) (say it overrides to replace the first)"],
+                        origin: registration.origin))
                 }
+            } else {
+                if registration.overrides {
+                    let why = configuration.parent.map { "'\($0)' has no \(registration.key)" }
+                        ?? "'\(configuration.name)' extends no configuration"
+                    state.problems.append(RegistryError(
+                        .nothingToOverride, "\(registration.key) says it overrides, but there is nothing to override",
+                        configuration: plan, details: ["at \(registration.origin): \(why)"], origin: registration.origin))
+                }
+                state.positions[registration.key] = state.flattened.count
+                state.flattened.append(registration)
             }
         }
+    }
 
+    /// A plan of a flattening already made (its chain merged).
+    init(configuration name: String, flattening: Flattening, scopes: [String: ScopeDeclaration], resolvable: Bool) {
+        configuration = name
+        self.scopes = scopes
+        var flattened = flattening.flattened
         Self.addCollectors(to: &flattened)
         let laid = Self.lay(flattened) { _ in false }
         self.registrations = laid.planned
         self.index = laid.index
         self.hot = resolvable ? HotTable(laid.planned, keys: laid.index) : HotTable(unresolvable: laid.index)
         self.eagerSingletons = laid.eager
-        self.problems = problems
+        self.problems = flattening.problems
     }
 
     /// `flattened` as planned registrations: dependencies as indices, slots

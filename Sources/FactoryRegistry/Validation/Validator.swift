@@ -192,7 +192,8 @@ extension Registry {
     /// for problem in registry.validate() { print(problem) }
     /// ```
     public func validate(_ name: String? = nil) -> [RegistryError] {
-        let names = name.map { [$0] } ?? configurationNames
+        guard let name else { return validateAll() }
+        let names = [name]
         var problems: [RegistryError] = []
         for configuration in names {
             do {

@@ -168,7 +168,8 @@ public struct CheckSummary: CustomStringConvertible, Sendable {
     public init(_ registry: Registry, configurations names: [String]) {
         configurations = names.count
         declared = names.reduce(0) { $0 + (registry.configuration($1)?.registrations.count ?? 0) }
-        checked = names.reduce(0) { $0 + ((try? registry.registrationCount(in: $1)) ?? 0) }
+        let counts = names.count > 1 ? registry.registrationCounts() : [:]      // each chain walked once
+        checked = names.reduce(0) { $0 + (counts[$1] ?? (try? registry.registrationCount(in: $1)) ?? 0) }
     }
 
     public var description: String {
