@@ -16,6 +16,9 @@ extension DependencyGraph {
     ///
     /// `annotate` may add a note to a node's line (the REPL marks the nodes
     /// alive in its container).
+    /// How deep the tree is drawn; a deeper branch ends in a line saying so.
+    public static let treeDepthLimit = 50
+
     public func renderTree(annotate: (Node) -> String? = { _ in nil }) -> String {
         var lines: [String] = []
         var drawn: Set<Int> = []
@@ -27,33 +30,59 @@ extension DependencyGraph {
             if let note = annotate(node) { text += " " + note }
             return text
         }
-        func draw(_ id: Int, prefix: String, path: [Int]) {
-            let outgoing = edges(from: id)
-            let values = nodes[id].values
-            for (position, edge) in outgoing.enumerated() {
-                let last = position == outgoing.count - 1 && values.isEmpty
-                let target = nodes[edge.to]
-                var label = edge.label.map { "\($0): " } ?? ""
-                if edge.kind == .provider { label += "provider of " }
-                var line = prefix + (last ? "└── " : "├── ") + label + describe(target)
-                let cycle = path.contains(edge.to)
-                let repeated = !cycle && drawn.contains(edge.to) && !edges(from: edge.to).isEmpty
-                if cycle { line += " (cycle)" } else if repeated { line += " (see above)" }
-                lines.append(line)
-                if !cycle && !repeated {
-                    drawn.insert(edge.to)
-                    draw(edge.to, prefix: prefix + (last ? "    " : "│   "), path: path + [edge.to])
-                }
-            }
-            for (position, value) in values.enumerated() {
-                lines.append(prefix + (position == values.count - 1 ? "└── " : "├── ") + value.description)
-            }
+        // Depth first with a stack of its own (a dependency chain is as deep
+        // as a script made it), each node's edges then its values; a branch
+        // deeper than `treeDepthLimit` is folded (its lines would grow with
+        // the square of the depth: 800 MB for a 20,000-deep chain).
+        struct Frame {
+            let id: Int
+            let prefix: String
+            let depth: Int
+            let outgoing: [Edge]
+            var next = 0
         }
+        var onPath: Set<Int> = []
+        var stack: [Frame] = []
         for root in roots {
             if drawn.contains(root) && !edges(from: root).isEmpty && roots.count > 1 { continue }
             lines.append(describe(nodes[root]))
             drawn.insert(root)
-            draw(root, prefix: "", path: [root])
+            stack.append(Frame(id: root, prefix: "", depth: 0, outgoing: edges(from: root)))
+            onPath.insert(root)
+            while let top = stack.indices.last {
+                let frame = stack[top]
+                let values = nodes[frame.id].values
+                guard frame.next < frame.outgoing.count else {
+                    for (position, value) in values.enumerated() {
+                        lines.append(frame.prefix + (position == values.count - 1 ? "└── " : "├── ") + value.description)
+                    }
+                    onPath.remove(frame.id)
+                    stack.removeLast()
+                    continue
+                }
+                let position = frame.next
+                stack[top].next += 1
+                let edge = frame.outgoing[position]
+                let last = position == frame.outgoing.count - 1 && values.isEmpty
+                let target = nodes[edge.to]
+                var label = edge.label.map { "\($0): " } ?? ""
+                if edge.kind == .provider { label += "provider of " }
+                var line = frame.prefix + (last ? "└── " : "├── ") + label + describe(target)
+                let cycle = onPath.contains(edge.to)
+                let targetEdges = edges(from: edge.to)
+                let repeated = !cycle && drawn.contains(edge.to) && !targetEdges.isEmpty
+                if cycle { line += " (cycle)" } else if repeated { line += " (see above)" }
+                lines.append(line)
+                guard !cycle && !repeated else { continue }
+                drawn.insert(edge.to)
+                let prefix = frame.prefix + (last ? "    " : "│   ")
+                if frame.depth + 1 >= Self.treeDepthLimit && (!targetEdges.isEmpty || !target.values.isEmpty) {
+                    lines.append(prefix + "└── … deeper than \(Self.treeDepthLimit) levels (--format dot or json shows every edge)")
+                    continue
+                }
+                stack.append(Frame(id: edge.to, prefix: prefix, depth: frame.depth + 1, outgoing: targetEdges))
+                onPath.insert(edge.to)
+            }
         }
         // Appended, not lines.joined(separator:): the generic joined cost
         // `graph` 0.19M instructions at its first use, a twentieth of its start.

@@ -50,9 +50,23 @@ public struct DependencyGraph: Sendable {
     public let edges: [Edge]
     /// The nodes the graph was drawn from.
     public let roots: [Int]
+    /// The edges leaving each node, by node id (looked up for every node a
+    /// rendering draws: filtering every edge each time was quadratic).
+    private let outgoing: [[Edge]]
 
-    /// The edges leaving `node`.
-    public func edges(from node: Int) -> [Edge] { edges.filter { $0.from == node } }
+    /// A graph of `nodes` and `edges` drawn from `roots`.
+    public init(configuration: String, nodes: [Node], edges: [Edge], roots: [Int]) {
+        self.configuration = configuration
+        self.nodes = nodes
+        self.edges = edges
+        self.roots = roots
+        var outgoing = [[Edge]](repeating: [], count: nodes.count)
+        for edge in edges where edge.from >= 0 && edge.from < outgoing.count { outgoing[edge.from].append(edge) }
+        self.outgoing = outgoing
+    }
+
+    /// The edges leaving `node`, in the order they were declared.
+    public func edges(from node: Int) -> [Edge] { node >= 0 && node < outgoing.count ? outgoing[node] : [] }
 }
 
 extension Registry {
