@@ -96,3 +96,29 @@ struct ProcessTreeTests {
         #expect(result.stdout.contains("1 passed, 1 failed"), "\(result.stdout)")
     }
 }
+
+@Suite("The runner runs no spec code")
+struct RunnerRunsNoSpecCodeTests {
+    /// A worker that dies mid-test: the runner names the test from what the
+    /// worker said as it started it — it used to load the spec file itself,
+    /// running its top level in the runner (where one blocking call ended
+    /// the whole run with no summary).
+    @Test func aTestWhoseWorkerDiesIsNamedWithoutLoadingItsFile() throws {
+        let dir = try CommandRunner.scratchDirectory(["dies_spec.lua": """
+            local f = io.open("loads.txt", "a"); f:write(io.open("/proc/self/stat"):read("n"), "\\n"); f:close()
+            describe("d", function()
+              it("dies", function() os.execute("kill -9 " .. io.open("/proc/self/stat"):read("n")) end)
+              it("after", function() end)
+            end)
+            """], prefix: "fh-runner")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "dies_spec.lua"], in: dir, killAfter: 60)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("1) d > dies"), "\(result.stdout)")
+        #expect(result.stdout.contains("the worker process running this test was killed by signal 9"), "\(result.stdout)")
+        #expect(result.stdout.contains("1 passed, 1 failed"), "\(result.stdout)")
+        // Loaded by the two workers only (the first, and the one that went on after it died).
+        let loads = try String(contentsOf: dir.appendingPathComponent("loads.txt"), encoding: .utf8).split(separator: "\n")
+        #expect(loads.count == 2, "\(loads)")
+    }
+}

@@ -176,6 +176,10 @@ public final class TestRunner: Sendable {
                 return result
             }
             var running: Int?
+            // The running test as its worker described it: the runner names a
+            // test its worker died in without loading the spec itself (no spec
+            // code ever runs in the runner).
+            var runningTest: TestCase?
             var runningSince = ContinuousClock.now
             var finished = false
             var reported = Set(result.results.map(\.test.index))
@@ -188,11 +192,12 @@ public final class TestRunner: Sendable {
             func patience() -> Double { runningLimit + Self.workerGrace }
             while broken == nil, !finished, let line = worker.nextLine(within: patience()) {
                 switch WorkerProtocol.event(line) {
-                case .start(let index, let limit)?:
+                case .start(let test, let limit)?:
                     runningLimit = min(max(limit, 0), 86_400)
                     result.output += worker.takeOutput(upTo: printed)      // printed outside any test
-                    if running != nil || reported.contains(index) { broken = "a test started twice" }
-                    running = index
+                    if running != nil || reported.contains(test.index) { broken = "a test started twice" }
+                    running = test.index
+                    runningTest = test
                     runningSince = ContinuousClock.now
                 case .result(var test)?:
                     // Only the test the worker said it started, once.
@@ -250,7 +255,7 @@ public final class TestRunner: Sendable {
                                                  location: file, phase: TestFailure.closingTheFile)
                 return result
             }
-            guard let index = running, let test = try? testCase(index, in: file) else {
+            guard running != nil, let test = runningTest else {
                 if running != nil { result.output += leftOver }
                 result.loadFailure = TestFailure(kind: .error, message: "the worker process running this file \(how) "
                                                  + (finished ? "after its report" : "before reporting")
@@ -277,12 +282,6 @@ public final class TestRunner: Sendable {
     static let workerGrace: Double = 10
 
     /// The test `index` of `file` as listed (for a worker that ended mid-test).
-    private func testCase(_ index: Int, in file: String) throws -> TestCase? {
-        let (session, tests) = try open(file)
-        session.host.lua.close()
-        return tests.first { $0.index == index }
-    }
-
     /// The worker side of ``TestOptions/workerCommand``: runs `file` (at
     /// `position` in the run, for the shuffle) from its `skip`th selected
     /// test on, reporting each test on descriptor 3, and ends the worker

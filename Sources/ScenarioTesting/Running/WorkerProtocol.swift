@@ -4,7 +4,8 @@ import FactoryhostSupport
 /// What a worker process tells the runner about one spec file, a line per
 /// event on its report pipe:
 ///
-///     start <TAB> index <TAB> seconds        a test began, with its time limit
+///     start <TAB> seconds <TAB> test…        a test began, with its time limit (and all
+///                                            the runner needs to name it if the worker dies)
 ///     result <TAB> test… <TAB> outcome…      a test ended
 ///     load <TAB> failure…                    the file could not be loaded
 ///     coverage <TAB> configuration <TAB> key <TAB> origin <TAB> 0|1
@@ -26,7 +27,9 @@ enum WorkerProtocol {
 
     // MARK: Writing
 
-    static func start(_ test: TestCase, limit: Double) -> String { "start\t\(test.index)\t\(limit)" }
+    static func start(_ test: TestCase, limit: Double) -> String {
+        (["start", String(limit)] + fields(of: test)).joined(separator: "\t")
+    }
 
     static func result(_ result: TestResult) -> String {
         var line = ["result"] + fields(of: result.test) + [String(result.duration)]
@@ -75,7 +78,7 @@ enum WorkerProtocol {
     // MARK: Reading
 
     enum Event {
-        case start(index: Int, limit: Double)
+        case start(TestCase, limit: Double)
         case result(TestResult)
         case load(TestFailure)
         case coverage(RegistrationCoverage.Entry)
@@ -88,8 +91,9 @@ enum WorkerProtocol {
         let fields = raw.map(unescape)
         switch fields.first {
         case "start":
-            guard fields.count == 3, let index = Int(fields[1]), let limit = Double(fields[2]), limit.isFinite else { return nil }
-            return .start(index: index, limit: limit)
+            guard fields.count == 11, let limit = Double(fields[1]), limit.isFinite,
+                  let test = testCase(fields[2...10], rawPath: raw[4], rawTags: raw[7]) else { return nil }
+            return .start(test, limit: limit)
         case "done": return fields.count == 1 ? .done : nil
         case "coverage":
             guard fields.count == 5, fields[4] == "0" || fields[4] == "1" else { return nil }
