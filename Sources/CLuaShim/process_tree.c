@@ -98,7 +98,7 @@ int fh_kill_descendants(void) {
     /* A few passes: a child may fork while we look. */
     for (int pass = 0; pass < 3; pass++) {
         int count = read_processes();
-        /* Mark descendants: parent_ids[i] = 0 once a process is known to be ours. */
+        /* Mark descendants: ours[i] once process i is known to descend from this one. */
         static unsigned char ours[FH_MAX_PROCESSES];
         for (int i = 0; i < count; i++) ours[i] = 0;
         int changed = 1;

@@ -23,7 +23,10 @@ public struct TestOptions: Sendable {
     /// (the command's own `test` options); the worker calls
     /// ``TestRunner/runWorkerAndExit(file:position:skip:)``. A test that ends its
     /// worker — stuck in C code past its limit, or crashing — fails, and a
-    /// new worker runs the rest of the file.
+    /// new worker runs the rest of the file. The run then owns the process's
+    /// children: SIGINT, SIGTERM and SIGHUP end every descendant (workers, and
+    /// what their tests started) before the process, and the run ends them
+    /// when it is over — meant for a command-line runner, not an app.
     public var workerCommand: [String]?
     /// Record which registrations the tests build (`--coverage`): each
     /// file's ``FileResult/coverage``.
