@@ -2,6 +2,14 @@ import FactoryhostSupport
 
 // A dependency graph as text: an indented tree, Graphviz DOT, or JSON.
 extension DependencyGraph {
+    /// How deep ``renderTree(annotate:)`` draws; a deeper branch ends in a
+    /// line saying so (`--format dot` and `json` keep every edge).
+    ///
+    /// ```swift
+    /// DependencyGraph.treeDepthLimit   // 50
+    /// ```
+    public static let treeDepthLimit = 50
+
     /// An indented tree from each root. Each node shows its key, scope and
     /// origin; edges show the dependency's label and whether it is a
     /// provider; a node already drawn is marked `(see above)`, a cycle `(cycle)`;
@@ -16,9 +24,6 @@ extension DependencyGraph {
     ///
     /// `annotate` may add a note to a node's line (the REPL marks the nodes
     /// alive in its container).
-    /// How deep the tree is drawn; a deeper branch ends in a line saying so.
-    public static let treeDepthLimit = 50
-
     public func renderTree(annotate: (Node) -> String? = { _ in nil }) -> String {
         var lines: [String] = []
         var drawn: Set<Int> = []

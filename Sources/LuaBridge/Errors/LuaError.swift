@@ -144,7 +144,6 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
         return error
     }
 
-    /// A value of the wrong type: `"integer expected, got string"`.
     /// `error` with `place` in front of its message (`element [2]: `) — unless
     /// it is about nesting too deep, which says the whole of it once.
     static func within(_ place: String, _ error: LuaError) -> LuaError {
@@ -152,6 +151,7 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
         return LuaError(error.kind, place + error.message)
     }
 
+    /// A value of the wrong type: `"integer expected, got string"`.
     public static func typeMismatch(expected: String, got: String, context: String? = nil) -> LuaError {
         let base = "\(expected) expected, got \(got)"
         var error = LuaError(.typeMismatch, context.map { "\($0) (\(base))" } ?? base)
