@@ -1,5 +1,6 @@
 import ArgumentParser
 import FactoryRegistry
+import FactoryhostSupport
 import FactoryScripting
 import LuaBridge
 import LuaInterpreter
@@ -130,7 +131,8 @@ struct CheckSettings: Equatable {
         case .json:
             print(json(problems, configurations: names, summary: summary, stop: dry.run.stop))
         case .text:
-            for problem in problems { print(problem) }
+            // Each problem at most about 4 KB, with nothing a terminal would act on (names are the script's).
+            for problem in problems { print(MessageText.printable("\(problem)")) }
             if problems.isEmpty {
                 print("ok: \(summary), no problems")
                 if let note = dry.stopNote { print("(\(note))") }

@@ -132,13 +132,14 @@ struct GraphSettings: Equatable {
                 let several = names.count > 1 && rootKey != nil
                 guard let graph = several ? try? host.registry.graph(of: name, root: rootKey)
                                           : try host.registry.graph(of: name, root: rootKey) else { continue }
-                if names.count > 1 { print((drawn > 0 ? "\n" : "") + "configuration '\(name)':") }
+                if names.count > 1 { print((drawn > 0 ? "\n" : "") + "configuration '\(MessageText.terminalSafe(name))':") }
                 drawn += 1
                 switch format {
-                case .tree: print(graph.renderTree())
-                case .dot: print(graph.renderDOT())
+                // (Names are the script's: nothing in them reaches a terminal raw. JSON escapes its own.)
+                case .tree: print(MessageText.terminalSafe(graph.renderTree()))
+                case .dot: print(MessageText.terminalSafe(graph.renderDOT()))
                 case .json: print(graph.renderJSON())
-                case .mermaid: print(graph.renderMermaid())
+                case .mermaid: print(MessageText.terminalSafe(graph.renderMermaid()))
                 }
             }
             // No configuration holds the root: the first one's error names the nearest keys.

@@ -113,12 +113,20 @@ struct TestSettings: Equatable {
             reportError(DiscoveryError(message: "no *_spec.lua files under \(searched.joined(separator: ", "))"))
             return 1
         }
-        // A report written over a spec this run reads would destroy it.
-        let inputs = Set(files.map(ReportFile.identity(of:)))
+        // A report written over a file this run reads would destroy it: a
+        // spec, a values file — or any Lua file (a module a spec requires,
+        // the project file), which a report is never.
+        let inputs = Set((files + valueFiles).map(ReportFile.identity(of:)))
         for (option, path) in [("--junit", junit), ("--coverage-json", coverageJSON)] {
-            if let path, inputs.contains(ReportFile.identity(of: path)) {
-                reportError(DiscoveryError(message: "\(option) \(path) is a spec file this run reads: writing the report there "
+            guard let path else { continue }
+            if inputs.contains(ReportFile.identity(of: path)) {
+                reportError(DiscoveryError(message: "\(option) \(path) is a file this run reads: writing the report there "
                                            + "would destroy it; give the report another path"))
+                return 1
+            }
+            if path.hasSuffix(".lua") {
+                reportError(DiscoveryError(message: "\(option) \(path) is a Lua file (a module, the project file?): a report "
+                                           + "is XML or JSON; give it another path"))
                 return 1
             }
         }

@@ -14,7 +14,8 @@ public struct REPLOutput: Sendable {
     public var failed: @Sendable () -> Void = {}
 
     public static let standard = REPLOutput(
-        result: { text in print(text); fflush(nil) },
+        // A value's text (its __tostring's, say) with nothing a terminal would act on, at most 64 KB.
+        result: { text in print(MessageText.terminalSafe(MessageText.bounded(text, limit: 65_536))); fflush(nil) },
         error: { text in
             fflush(nil)
             writeToStandardError(MessageText.printable(text) + "\n")

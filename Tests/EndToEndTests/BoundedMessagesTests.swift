@@ -54,4 +54,32 @@ struct BoundedMessagesTests {
         let result = try CommandRunner.factoryhost(["repl"], in: dir, input: "return '\\xff', '\u{FFFD}', 'ok\\xc3\\xa9\\xc3'\n", killAfter: 30)
         #expect(result.stdout == "\"\\xFF\"\t\"\u{FFFD}\"\t\"oké\\xC3\"\n", "\(result)")
     }
+
+    @Test func whatATestPrintsAndWhatAValueSaysAreEscapedToo() throws {
+        let dir = try directory(["out_spec.lua": "describe('d', function() it('prints', function() io.write('out\\27]0;T\\7') error('x') end) end)\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for format in ["text", "tap"] {
+            let result = try CommandRunner.factoryhost(["test", "--reporter", format, "out_spec.lua"], in: dir)
+            #expect(result.stdout.contains("out\\27]0;T\\7"), "\(format): \(result.stdout)")
+            #expect(!result.stdout.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 }, "\(format)")
+        }
+        let repl = try CommandRunner.factoryhost(["repl"], in: dir, input: "setmetatable({}, { __tostring = function() return 'T\\27[2J' .. string.rep('x', 200000) end })\n", killAfter: 30)
+        #expect(repl.stdout.hasPrefix("T\\27[2Jxxx"), "\(repl.stdout.prefix(40))")
+        #expect(repl.stdout.utf8.count < 70_000, "\(repl.stdout.utf8.count) bytes")
+    }
+
+    @Test func checkAndGraphWriteNamesWithoutRawEscapes() throws {
+        let dir = try directory(["g.lua": """
+            configuration ("app\\27]0;PWN\\7") {
+              register "table#a\\27[2J" { deps = { ["l\\27[2J"] = "table#missing\\27[2J" }, make = function() return {} end },
+            }
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for arguments in [["check", "g.lua"], ["graph", "g.lua"], ["graph", "--format", "dot", "g.lua"], ["graph", "--format", "mermaid", "g.lua"]] {
+            let result = try CommandRunner.factoryhost(arguments, in: dir)
+            #expect(!(result.stdout + result.stderr).unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 },
+                    "\(arguments): \(result)")
+            #expect((result.stdout + result.stderr).contains("\\27"), "\(arguments): \(result)")
+        }
+    }
 }

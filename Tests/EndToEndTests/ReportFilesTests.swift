@@ -24,7 +24,7 @@ struct ReportFilesTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let result = try CommandRunner.factoryhost(["test", "--junit", "a_spec.lua", "."], in: dir)
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains("--junit a_spec.lua is a spec file this run reads: writing the report there would destroy it"), "\(result)")
+        #expect(result.stderr.contains("--junit a_spec.lua is a file this run reads: writing the report there would destroy it"), "\(result)")
         #expect(try String(contentsOf: dir.appendingPathComponent("a_spec.lua"), encoding: .utf8) == Self.spec)
         let directoryReport = try CommandRunner.factoryhost(["test", "--coverage-json", ".", "a_spec.lua"], in: dir)
         #expect(directoryReport.stderr.contains("--coverage-json: . is a directory; give a file path"), "\(directoryReport)")
@@ -71,5 +71,20 @@ struct ReportFilesTests {
         #expect(try String(contentsOf: dir.appendingPathComponent("real.xml"), encoding: .utf8).contains("<testsuites"))
         var info = stat()
         #expect(stat("/dev/full", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR, "/dev/full is no longer a device")
+    }
+
+    @Test func aReportOverAModuleAValuesFileOrAFIFOIsRefused() throws {
+        let dir = try directory(["a_spec.lua": Self.spec, "helper.lua": "return {}\n", "values.lua": "return {}\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let module = try CommandRunner.factoryhost(["test", "--junit", "helper.lua", "a_spec.lua"], in: dir)
+        #expect(module.status == 1 && module.stderr.contains("--junit helper.lua is a Lua file"), "\(module)")
+        let values = try CommandRunner.factoryhost(["test", "--values", "values.lua", "--coverage-json", "./values.lua", "a_spec.lua"], in: dir)
+        #expect(values.status == 1 && values.stderr.contains("is a file this run reads"), "\(values)")
+        #expect(try String(contentsOf: dir.appendingPathComponent("helper.lua"), encoding: .utf8) == "return {}\n")
+        #expect(try String(contentsOf: dir.appendingPathComponent("values.lua"), encoding: .utf8) == "return {}\n")
+        #expect(mkfifo(dir.appendingPathComponent("report.xml").path, 0o600) == 0)
+        let fifo = try CommandRunner.factoryhost(["test", "--junit", "report.xml", "a_spec.lua"], in: dir, killAfter: 20)
+        #expect(!fifo.signalled && fifo.status == 1, "\(fifo)")
+        #expect(fifo.stderr.contains("it is a FIFO nobody reads"), "\(fifo)")
     }
 }

@@ -98,6 +98,24 @@ struct PluginTests {
         #expect(text.components(separatedBy: "\nstack traceback:").first == expected.replacingOccurrences(of: "{root}", with: root))
     }
 
+    /// 8,000 plugins, each requiring the next, are ordered without
+    /// recursion (it overflowed the stack: SIGSEGV) in linear time.
+    @Test func aLongChainOfRequirementsIsOrdered() throws {
+        var files: [String: String] = [:]
+        let count = 8_000
+        for i in 0..<count {
+            let requires = i < count - 1 ? ", requires = { 'p\(i + 1)' }" : ""
+            files["p\(i)/manifest.lua"] = "return { name = 'p\(i)', version = '1'\(requires) }"
+            files["p\(i)/init.lua"] = i == 0 ? "first_loaded = last_loaded" : (i == count - 1 ? "last_loaded = true" : "")
+        }
+        let root = try pluginTree(files)
+        let host = try makeHost()
+        try host.loadLuaPlugins(searchPath: [root])
+        #expect(host.plugins.count == count + 2)
+        #expect(host.plugins.last?.name == "p0")              // each after what it requires
+        #expect(try host.lua.global("first_loaded") == .boolean(true))
+    }
+
     @Test func aMissingPluginDirectoryIsAnError() throws {
         let host = try makeHost()
         #expect(message { try host.loadLuaPlugins(searchPath: ["/nonexistent/plugins"]) }

@@ -61,37 +61,59 @@ extension FactoryHost {
         return String(cString: resolved)
     }
 
-    /// Plugins sorted so each comes after what it requires (ties by name).
+    /// Plugins sorted so each comes after what it requires (ties by name) —
+    /// depth first with a stack of its own and a set of the plugins being
+    /// visited: a chain of 20,000 plugins each requiring the next overflowed
+    /// the stack (SIGSEGV), and searching the path at each step was quadratic.
     private func dependencyOrder(_ manifests: [String: LuaPluginManifest]) throws -> [LuaPluginManifest] {
         var ordered: [LuaPluginManifest] = []
         var done: Set<String> = Set(pluginNames)
-        var visiting: [String] = []
-        func visit(_ manifest: LuaPluginManifest) throws {
-            if done.contains(manifest.name) { return }
-            if let start = visiting.firstIndex(of: manifest.name) {
-                let cycle = visiting[start...] + [manifest.name]
-                throw LuaError(.runtime, "plugin requirement cycle: \(cycle.joined(separator: " → "))"
-                               + " (\(cycle.dropLast().compactMap { manifests[$0]?.manifestPath }.joined(separator: ", ")))")
+        var visiting: [String] = []                  // the path, for a cycle's message
+        var onPath: Set<String> = []
+        struct Frame {
+            let manifest: LuaPluginManifest
+            var next = 0
+        }
+        func missing(_ requirement: String, of manifest: LuaPluginManifest) -> LuaError {
+            if let refusal = refusal(ofPlugin: requirement) {
+                return LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' requires '\(requirement)', "
+                                + "which is not installed: \(refusal)")
             }
-            visiting.append(manifest.name)
-            for requirement in manifest.requires where !done.contains(requirement) {
-                guard let required = manifests[requirement] else {
-                    if let refusal = refusal(ofPlugin: requirement) {
-                        throw LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' requires '\(requirement)', "
-                                       + "which is not installed: \(refusal)")
-                    }
-                    let available = (pluginNames + manifests.keys).sorted()
-                    throw LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' requires '\(requirement)', "
-                                   + "which is not installed (plugins: \(available.joined(separator: ", ")))")
-                }
-                try visit(required)
-            }
-            visiting.removeLast()
-            done.insert(manifest.name)
-            ordered.append(manifest)
+            let available = (pluginNames + manifests.keys).sorted()
+            let shown = available.count > 30 ? available.prefix(30).joined(separator: ", ") + ", … (\(available.count) in all)"
+                : available.joined(separator: ", ")
+            return LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' requires '\(requirement)', "
+                            + "which is not installed (plugins: \(shown))")
         }
         for name in manifests.keys.sorted() {
-            if let manifest = manifests[name] { try visit(manifest) }
+            guard let start = manifests[name], !done.contains(name) else { continue }
+            var stack = [Frame(manifest: start)]
+            visiting.append(name)
+            onPath.insert(name)
+            while let top = stack.indices.last {
+                let manifest = stack[top].manifest
+                guard stack[top].next < manifest.requires.count else {
+                    stack.removeLast()
+                    visiting.removeLast()
+                    onPath.remove(manifest.name)
+                    done.insert(manifest.name)
+                    ordered.append(manifest)
+                    continue
+                }
+                let requirement = manifest.requires[stack[top].next]
+                stack[top].next += 1
+                if done.contains(requirement) { continue }
+                guard let required = manifests[requirement] else { throw missing(requirement, of: manifest) }
+                if onPath.contains(requirement), let first = visiting.firstIndex(of: requirement) {
+                    let cycle = visiting[first...] + [requirement]
+                    let shown = cycle.count > 12 ? Array(cycle.prefix(6)) + ["… \(cycle.count - 11) more …"] + Array(cycle.suffix(5)) : Array(cycle)
+                    throw LuaError(.runtime, "plugin requirement cycle: \(shown.joined(separator: " → "))"
+                                   + " (\(cycle.dropLast().prefix(12).compactMap { manifests[$0]?.manifestPath }.joined(separator: ", ")))")
+                }
+                stack.append(Frame(manifest: required))
+                visiting.append(requirement)
+                onPath.insert(requirement)
+            }
         }
         return ordered
     }

@@ -38,8 +38,14 @@ package struct ReportFile: Sendable {
         // put a file in its place).
         var info = stat()
         if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
-            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard descriptor >= 0 else { throw failure() }
+            // Opened without blocking: a FIFO nobody reads is an error (ENXIO), not a hang.
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
+            guard descriptor >= 0 else {
+                if errno == ENXIO { throw Failure(path: path, reason: "it is a FIFO nobody reads") }
+                throw failure()
+            }
+            let flags = fcntl(descriptor, F_GETFL)
+            if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
             try writeAll(bytes, to: descriptor, removing: nil)
             guard close(descriptor) == 0 else { throw failure() }
             return

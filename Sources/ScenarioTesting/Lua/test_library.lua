@@ -298,8 +298,12 @@ local function deep_equal(a, b)
     pending[n - 1], pending[n], n = nil, nil, n - 2
     if x ~= y then
       if type(x) ~= "table" or type(y) ~= "table" then return false end
-      if seen[x] ~= y then
-        seen[x] = y
+      -- Each pair once (a set of pairs, not one partner per table: two
+      -- cycles of different lengths alternated partners forever).
+      local partners = seen[x]
+      if not partners then partners = {}; seen[x] = partners end
+      if not partners[y] then
+        partners[y] = true
         for key, value in pairs(x) do
           pending[n + 1], pending[n + 2], n = value, field(y, key), n + 2
         end
@@ -348,8 +352,10 @@ local function difference(a, b)
     local x, y = node[1], node[2]
     if x ~= y then
       if type(x) ~= "table" or type(y) ~= "table" then return path_of(node), x, y end
-      if seen[x] ~= y then
-        seen[x] = y
+      local partners = seen[x]
+      if not partners then partners = {}; seen[x] = partners end
+      if not partners[y] then
+        partners[y] = true
         local children = {}
         local keys = {}
         for key in pairs(x) do keys[#keys + 1] = key end

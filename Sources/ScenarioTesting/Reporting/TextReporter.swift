@@ -123,9 +123,11 @@ public final class TextReporter: TestReporter {
         write(summary.failed > 0 ? paint(line, "31") : paint(line, "32"))
     }
 
-    /// Printed output as lines (without the last newline's empty line).
+    /// Printed output as lines (without the last newline's empty line),
+    /// with no control character a terminal would act on (text and TAP
+    /// show it; what a test printed is the test's).
     static func lines(_ output: String) -> [String] {
-        var lines = output.reportLines().map { Substring($0).replacingTabs() }
+        var lines = output.reportLines().map { MessageText.terminalSafe(Substring($0).replacingTabs()) }
         if lines.last == "" { lines.removeLast() }
         return lines
     }
