@@ -23,7 +23,7 @@ struct ResolutionState {
     /// `unowned(unsafe)`: a state lives only in `ResolutionContext.run`'s frame, and every caller of `run` holds
     /// the container strongly for that call (`self`, `liveContainer()`, `Provider.call`'s `guard let`); the
     /// container holds the plan.
-    unowned(unsafe) let container: Container
+    @usableFromInline unowned(unsafe) let container: Container
     unowned(unsafe) let plan: ContainerPlan
     /// The plan's hot data, as raw views (the plan keeps them alive).
     @usableFromInline let hotRegistrations: UnsafeMutableBufferPointer<HotRegistration>
@@ -47,9 +47,6 @@ struct ResolutionState {
     /// Started by a provider's call: what it resolves was declared (as a
     /// provider), whoever calls it.
     @usableFromInline var fromProvider = false
-    /// The container was closed when this resolve began: its first
-    /// registration is refused, by name (a closed container builds nothing).
-    @usableFromInline var containerClosed = false
     /// A resolve inside the factory running now asked for what the factory
     /// does not declare: the factory fails with this, whatever it caught.
     var undeclared: RegistryError?
@@ -97,7 +94,6 @@ struct ResolutionContext {
                        _ body: (ResolutionContext) throws -> R) throws -> R {
         var state = ResolutionState(container: container, scope: scope)
         state.fromProvider = fromProvider
-        state.containerClosed = container.isClosedForResolving
         if currentStackAddress() < state.stackFloor { throw tooDeepOnEntry(container) }
         return try withUnsafeMutablePointer(to: &state) { pointer in
             var token: UInt64 = 0
@@ -125,12 +121,12 @@ struct ResolutionContext {
         if outer.pointee.container === pointer.pointee.container { pointer.pointee.outer = outer }
     }
 
-    /// A resolve from a container that was closed when it began: it builds
+    /// A resolve from a closed container (read where a top-level resolve
+    /// would build, so a built singleton's return pays nothing): it builds
     /// nothing more, not even a transient (which may need what closing released).
     @usableFromInline @inline(never)
-    func checkClosed(_ index: Int) throws {
-        guard state.pointee.containerClosed else { return }
-        throw RegistryError(.containerClosed, "cannot build \(plan.registrations[index].name): container '\(container.configuration)' is closed",
+    func closedError(_ index: Int) -> RegistryError {
+        RegistryError(.containerClosed, "cannot build \(plan.registrations[index].name): container '\(container.configuration)' is closed",
                             configuration: nil)
     }
 
@@ -248,8 +244,8 @@ struct ResolutionContext {
         // Deep paths take the general path, which also watches the stack.
         if state.pointee.pathCount >= InlinePath.capacity { return nil }
         if pathContains(Int32(index)) { throw cycleError(index) }
-        if state.pointee.pathCount == 0 && (state.pointee.outer != nil || state.pointee.containerClosed) {
-            try checkClosed(index)
+        if state.pointee.pathCount == 0 {
+            if state.pointee.container.isClosedForResolving { throw closedError(index) }
             // Started inside a factory, through a container it captured: not a
             // second resolve of what it builds, and one it declares.
             if state.pointee.outer != nil {
@@ -313,8 +309,8 @@ struct ResolutionContext {
     func resolve<T>(_ index: Int, as type: T.Type, arguments: Arguments) throws -> T {
         let entry = hotRegistrations[index]
         if pathContains(Int32(index)) { throw cycleError(index) }
-        if pathCount == 0 && (state.pointee.outer != nil || state.pointee.containerClosed) {
-            try checkClosed(index)
+        if pathCount == 0 {
+            if container.isClosedForResolving { throw closedError(index) }
             if state.pointee.outer != nil {
                 if entry.argumentCount == 0 { try checkReentry(index) }
                 try checkDeclaredByOuter(index)
