@@ -9,6 +9,7 @@ import Testing
 ///     -- status: 1                           (the exit status)
 ///     -- stderr: time limit exceeded (…)     (text stderr contains; `<none>`: empty)
 ///     -- stdout: closed                      (text stdout contains, when said)
+///     -- output under: 20000                 (stdout and stderr together are shorter, in bytes)
 ///
 /// Every one must end by itself, without a signal, within its time limit
 /// plus the one-second hard stop (and a little for a slow machine).
@@ -21,6 +22,7 @@ struct HostileScriptsTests {
         var status: Int32
         var stderr: String
         var stdout: String?
+        var outputLimit: Int?
         var timeout: Double
         var description: String { file }
     }
@@ -44,6 +46,8 @@ struct HostileScriptsTests {
                     fixture.stderr = String(words.dropFirst(8))
                 } else if words.hasPrefix("stdout: ") {
                     fixture.stdout = String(words.dropFirst(8))
+                } else if words.hasPrefix("output under: ") {
+                    fixture.outputLimit = Int(words.dropFirst(14))
                 }
             }
             if let i = fixture.arguments.firstIndex(of: "--timeout"), i + 1 < fixture.arguments.count {
@@ -76,6 +80,9 @@ struct HostileScriptsTests {
             #expect(result.stderr.contains(fixture.stderr), "\(result)")
         }
         if let stdout = fixture.stdout { #expect(result.stdout.contains(stdout), "\(result)") }
+        if let limit = fixture.outputLimit {
+            #expect(result.stdout.utf8.count + result.stderr.utf8.count < limit, "\(fixture.file): \(result.stdout.utf8.count + result.stderr.utf8.count) bytes of output")
+        }
         if fixture.timeout > 0 {
             // The limit plus the hard stop's second, plus slack for a loaded machine.
             #expect(result.seconds < fixture.timeout + 1 + 1.5, "\(result)")

@@ -121,9 +121,10 @@ struct ResolutionContext {
         if outer.pointee.container === pointer.pointee.container { pointer.pointee.outer = outer }
     }
 
-    /// A resolve from a closed container (read where a top-level resolve
-    /// would build, so a built singleton's return pays nothing): it builds
-    /// nothing more, not even a transient (which may need what closing released).
+    /// A resolve from a closed container (read before every build, also
+    /// within a resolve whose factory closed it; a built singleton's return
+    /// pays nothing): it builds nothing more, not even a transient (which may
+    /// need what closing released).
     @usableFromInline @inline(never)
     func closedError(_ index: Int) -> RegistryError {
         RegistryError(.containerClosed, "cannot build \(plan.registrations[index].name): container '\(container.configuration)' is closed",
@@ -244,8 +245,9 @@ struct ResolutionContext {
         // Deep paths take the general path, which also watches the stack.
         if state.pointee.pathCount >= InlinePath.capacity { return nil }
         if pathContains(Int32(index)) { throw cycleError(index) }
+        // Every build, not only the first: a factory may close the container mid-resolve.
+        if state.pointee.container.isClosedForResolving { throw closedError(index) }
         if state.pointee.pathCount == 0 {
-            if state.pointee.container.isClosedForResolving { throw closedError(index) }
             // Started inside a factory, through a container it captured: not a
             // second resolve of what it builds, and one it declares.
             if state.pointee.outer != nil {
@@ -309,8 +311,8 @@ struct ResolutionContext {
     func resolve<T>(_ index: Int, as type: T.Type, arguments: Arguments) throws -> T {
         let entry = hotRegistrations[index]
         if pathContains(Int32(index)) { throw cycleError(index) }
+        if container.isClosedForResolving { throw closedError(index) }
         if pathCount == 0 {
-            if container.isClosedForResolving { throw closedError(index) }
             if state.pointee.outer != nil {
                 if entry.argumentCount == 0 { try checkReentry(index) }
                 try checkDeclaredByOuter(index)

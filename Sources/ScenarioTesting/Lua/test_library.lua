@@ -108,7 +108,7 @@ end
 local function tag_list(tags)
   if type(tags) == "string" then return { tags } end
   local list = {}
-  for _, tag in ipairs(tags or {}) do list[#list + 1] = tostring(tag) end
+  for _, tag in ipairs(tags or {}) do list[#list + 1] = bounded_name(tostring(tag)) end
   return list
 end
 
@@ -133,11 +133,26 @@ local function all_tags(own)
   return list
 end
 
+-- A describe's or test's name as reports show it: at most ~256 bytes (its
+-- start and end, cut between UTF-8 characters), so a name built from data
+-- (a 4 MB string) costs no more than any other in every report and filter.
+local name_limit, name_head, name_tail = 256, 192, 48
+local byte = string.byte
+local function bounded_name(name)
+  local n = #name
+  if n <= name_limit then return name end
+  local head = name_head
+  while head > 0 and (byte(name, head + 1) or 0) >= 0x80 and (byte(name, head + 1) or 0) < 0xC0 do head = head - 1 end
+  local tail = n - name_tail + 1
+  while tail <= n and byte(name, tail) >= 0x80 and byte(name, tail) < 0xC0 do tail = tail + 1 end
+  return sub(name, 1, head) .. format("… (%d bytes left out) …", tail - head - 1) .. sub(name, tail)
+end
+
 local function add_test(name, opts, fn, pending)
   local file, line = caller(4)
   local path = {}
   for i = 2, #stack do path[#path + 1] = stack[i].name end
-  path[#path + 1] = name
+  path[#path + 1] = bounded_name(name)
   local blocks = {}
   for i = 1, #stack do blocks[i] = stack[i] end
   tests[#tests + 1] = {
@@ -153,7 +168,7 @@ function describe(name, a, b)
   not_in_test("describe")
   local opts, fn = options_and_body("describe", name, a, b)
   if fn == nil then error(format("describe '%s' needs a body: describe(name, function() … end)", name), 2) end
-  local block = { name = name, before = {}, after = {}, before_all = {}, after_all = {}, tags = tag_list(opts.tags),
+  local block = { name = bounded_name(name), before = {}, after = {}, before_all = {}, after_all = {}, tags = tag_list(opts.tags),
                   config = opts.config, timeout = opts.timeout }
   stack[#stack + 1] = block
   local ok, err = pcall(fn)
