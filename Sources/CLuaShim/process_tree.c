@@ -19,10 +19,24 @@
 
 void fh_adopt_orphans(void) { (void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 
+static void end_tree_and_die(int sig);
+
+/* SIGTERM, not SIGKILL, when the parent dies (even by SIGKILL): the handler
+   ends this process's own descendants first (a test's background child,
+   re-parented here), which SIGKILL would have left to init. */
 void fh_die_with_parent(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = end_tree_and_die;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGTERM, &action, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     pid_t parent = getppid();
-    (void)prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    if (getppid() != parent) _exit(1);          /* the parent died before the call */
+    (void)prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+    if (getppid() != parent) end_tree_and_die(SIGTERM);   /* the parent died before the call */
 }
 
 #define FH_MAX_PROCESSES 32768

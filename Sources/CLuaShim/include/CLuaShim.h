@@ -59,7 +59,8 @@ _Noreturn void fh_flush_and_exit(int status);
 
 /// Processes this one started, and theirs (process_tree.c; Linux, else no-ops):
 /// orphaned descendants re-parent to this process (so they can be found);
-/// this process is killed when its parent dies; and every descendant is
+/// this process ends, with its own descendants, when its parent dies (even
+/// by SIGKILL: SIGTERM comes here, and its handler ends the tree); and every descendant is
 /// killed with SIGKILL (returns how many) — system calls only: safe from
 /// the watchdog thread and from a signal handler.
 void fh_adopt_orphans(void);

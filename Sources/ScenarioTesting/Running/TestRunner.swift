@@ -289,7 +289,7 @@ public final class TestRunner: Sendable {
     /// closes with `LuaState.closeAndExit(status:)` — its finalizers run,
     /// its memory is left to the exit.
     public func runWorkerAndExit(file: String, position: Int, skip: Int) -> Never {
-        fh_die_with_parent()                       // a runner gone (even by SIGKILL) takes its workers
+        fh_die_with_parent()                       // a runner gone (even by SIGKILL) takes its workers and what they started
         let out = WorkerReportWriter()
         let session: SpecFileSession
         var tests: [TestCase]
