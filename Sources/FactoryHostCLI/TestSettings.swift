@@ -113,6 +113,14 @@ struct TestSettings: Equatable {
             reportError(DiscoveryError(message: "no *_spec.lua files under \(searched.joined(separator: ", "))"))
             return 1
         }
+        // Every worker reads each values file: a FIFO would block them or be read once.
+        for file in valueFiles {
+            if let kind = Directory.specialKind(file) {
+                reportError(DiscoveryError(message: "--values \(file): not a regular file (\(kind)): the test workers each "
+                                           + "read it; give a file"))
+                return 1
+            }
+        }
         // A report written over a file this run reads would destroy it: a
         // spec, a values file — or any Lua file (a module a spec requires,
         // the project file), which a report is never.

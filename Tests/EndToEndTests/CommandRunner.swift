@@ -113,12 +113,16 @@ enum CommandRunner {
         try run(factoryhost, arguments, in: directory, input: input, environment: environment, killAfter: killAfter)
     }
 
-    /// A new folder under the temporary directory holding `files` (name → text);
-    /// the caller removes it.
+    /// A new folder under the temporary directory holding `files` (name → text;
+    /// a name may have folders, `plugins/p/init.lua`); the caller removes it.
     static func scratchDirectory(_ files: [String: String], prefix: String = "fh") throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        for (name, text) in files { try Data(text.utf8).write(to: dir.appendingPathComponent(name)) }
+        for (name, text) in files {
+            let file = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
         return dir
     }
 }

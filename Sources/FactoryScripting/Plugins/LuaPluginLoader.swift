@@ -28,7 +28,12 @@ extension FactoryHost {
             guard let entries = Directory.entries(root) else { throw LuaError(.runtime, "cannot read plugin directory '\(root)'") }
             for entry in entries {
                 let directory = root.hasSuffix("/") ? root + entry : root + "/" + entry
-                guard Directory.isDirectory(directory), Directory.isRegularFile(directory + "/manifest.lua") else { continue }
+                guard Directory.isDirectory(directory) else { continue }
+                // A plugin is a folder with a manifest.lua file; one that is not a file is said, not skipped.
+                if let kind = Self.notAFile(directory + "/manifest.lua") {
+                    throw LuaError(.runtime, "\(directory)/manifest.lua: not a regular file (\(kind)): a plugin's manifest must be a file")
+                }
+                guard Directory.isRegularFile(directory + "/manifest.lua") else { continue }
                 // One plugin reached twice (a link to it in another root) is one plugin.
                 guard foundPlugins.insert(Self.canonicalPath(directory)).inserted else { continue }
                 let manifest = try LuaPluginManifest.read(directory: directory, in: lua)
@@ -44,6 +49,9 @@ extension FactoryHost {
         if manifests.isEmpty { return [] }
         let ordered = try dependencyOrder(manifests)
         for manifest in ordered {
+            if let kind = Self.notAFile(manifest.entryPath) {
+                throw LuaError(.runtime, "\(manifest.entryPath): not a regular file (\(kind)): plugin '\(manifest.name)' needs an init.lua file")
+            }
             guard Directory.isRegularFile(manifest.entryPath) else {
                 throw LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' has no init.lua")
             }
@@ -52,6 +60,12 @@ extension FactoryHost {
             pluginInstalled(manifest.name, manifest.version)
         }
         return ordered
+    }
+
+    /// What `path` is, when it exists and is neither a regular file nor missing
+    /// (a FIFO would block loading, a directory is no script).
+    static func notAFile(_ path: String) -> String? {
+        Directory.isDirectory(path) ? "a directory" : Directory.specialKind(path)
     }
 
     /// `path` with symbolic links, `.` and `..` resolved (as given if that fails).

@@ -28,6 +28,22 @@ package enum Directory {
     /// Whether `path` is a regular file (following links).
     package static func isRegularFile(_ path: String) -> Bool { kind(of: path) == S_IFREG }
 
+    /// What `path` is when it exists and is not a regular file or a
+    /// directory — `"a FIFO"`, `"a device"`, `"a socket"` — for a message
+    /// that refuses it (following links); nil otherwise.
+    ///
+    /// ```swift
+    /// Directory.specialKind("/dev/null")   // "a device"
+    /// ```
+    package static func specialKind(_ path: String) -> String? {
+        switch kind(of: path) {
+        case S_IFIFO?: "a FIFO"
+        case S_IFCHR?, S_IFBLK?: "a device"
+        case S_IFSOCK?: "a socket"
+        default: nil
+        }
+    }
+
     private static func kind(of path: String) -> mode_t? {
         var info = stat()
         return stat(path, &info) == 0 ? info.st_mode & S_IFMT : nil

@@ -12,7 +12,8 @@ public enum SpecDiscovery {
     /// The spec files under `paths`, each directory's sorted by path; a file
     /// given twice is run once.
     ///
-    /// - Throws: ``DiscoveryError`` for a path that does not exist or cannot be read.
+    /// - Throws: ``DiscoveryError`` for a path that does not exist or cannot be read,
+    ///   or a spec file that is a FIFO, a device or a socket.
     public static func files(in paths: [String]) throws(DiscoveryError) -> [String] {
         var found: [String] = []
         var visited = Set<FileIdentity>()          // directories walked: a symlink loop is walked once
@@ -23,9 +24,10 @@ public enum SpecDiscovery {
             }
             if info.st_mode & S_IFMT == S_IFDIR {
                 var inDirectory: [String] = []
-                walk(path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path, info, into: &inDirectory, visited: &visited)
+                try walk(path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path, info, into: &inDirectory, visited: &visited)
                 found += inDirectory.sorted()
             } else {
+                try refuseSpecial(path)
                 found.append(path)
             }
         }
@@ -48,7 +50,16 @@ public enum SpecDiscovery {
         }
     }
 
-    private static func walk(_ directory: String, _ info: stat, into files: inout [String], visited: inout Set<FileIdentity>) {
+    /// A spec file is read by a worker process (and by `--list`), each
+    /// opening it: a FIFO or device would block them or be read once.
+    private static func refuseSpecial(_ path: String) throws(DiscoveryError) {
+        if let kind = Directory.specialKind(path) {
+            throw DiscoveryError(message: "\(path): not a regular file (\(kind)): a spec file must be a file")
+        }
+    }
+
+    private static func walk(_ directory: String, _ info: stat, into files: inout [String],
+                             visited: inout Set<FileIdentity>) throws(DiscoveryError) {
         guard visited.insert(FileIdentity(info)).inserted else { return }
         guard let names = Directory.entries(directory, hidden: false) else { return }
         for name in names {                          // in order: the first path to a file is the one kept
@@ -58,8 +69,9 @@ public enum SpecDiscovery {
             if info.st_mode & S_IFMT == S_IFDIR {
                 // A package of its own below the folder given: its own host runs its specs (named, it is walked).
                 if Directory.isRegularFile(path + "/Package.swift") { continue }
-                walk(path, info, into: &files, visited: &visited)
+                try walk(path, info, into: &files, visited: &visited)
             } else if name.hasSuffix("_spec.lua") {
+                try refuseSpecial(path)
                 files.append(path)
             }
         }

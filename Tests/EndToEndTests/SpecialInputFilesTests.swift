@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// Inputs that are not files (#38): a FIFO nobody writes given as a spec
+/// file, a values file of `test`, or a plugin's manifest or init.lua is
+/// refused at once, by its path and kind — not a worker killed after 15 s
+/// and blamed on a spec, `--list` ending with 124, or a plugin skipped.
+@Suite("Inputs that are FIFOs are refused by name")
+struct SpecialInputFilesTests {
+    func directory(_ files: [String: String], fifos: [String]) throws -> URL {
+        let dir = try CommandRunner.scratchDirectory(files, prefix: "fh-fifo")
+        for fifo in fifos {
+            let path = dir.appendingPathComponent(fifo).path
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            #expect(mkfifo(path, 0o644) == 0)
+        }
+        return dir
+    }
+
+    static let spec = "describe('a', function() it('x', function() end) end)\n"
+
+    @Test(arguments: [["test", "f_spec.lua"], ["test", "--list", "f_spec.lua"], ["test", "."], ["test", "--list", "."]])
+    func aSpecFileThatIsAFIFO(_ arguments: [String]) throws {
+        let dir = try directory(["a_spec.lua": Self.spec], fifos: ["f_spec.lua"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(arguments, in: dir, killAfter: 20)
+        #expect(result.status == 1 && result.seconds < 5, "\(result)")
+        #expect(result.stderr.contains("f_spec.lua: not a regular file (a FIFO): a spec file must be a file"), "\(result)")
+    }
+
+    @Test func aValuesFileOfTestThatIsAFIFO() throws {
+        let dir = try directory(["a_spec.lua": Self.spec], fifos: ["values.lua"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "--values", "values.lua", "a_spec.lua"], in: dir, killAfter: 20)
+        #expect(result.status == 1 && result.seconds < 5, "\(result)")
+        #expect(result.stderr.contains("--values values.lua: not a regular file (a FIFO)"), "\(result)")
+        #expect(!result.stdout.contains("a_spec.lua"), "blamed on the spec: \(result)")
+    }
+
+    @Test(arguments: [("plugins/p/manifest.lua", "plugins/p/manifest.lua: not a regular file (a FIFO): a plugin's manifest must be a file"),
+                      ("plugins/p/init.lua", "plugins/p/init.lua: not a regular file (a FIFO): plugin 'p' needs an init.lua file")])
+    func aPluginFileThatIsAFIFO(_ fifo: String, _ message: String) throws {
+        var files = ["s.lua": "print('ran')\n"]
+        if fifo.hasSuffix("init.lua") { files["plugins/p/manifest.lua"] = "return { name = 'p', version = '1.0.0' }\n" }
+        let dir = try directory(files, fifos: [fifo])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["run", "--plugin-path", "plugins", "s.lua"], in: dir, killAfter: 20)
+        #expect(result.status == 1 && result.seconds < 5, "\(result)")
+        #expect(result.stderr.contains(message), "\(result)")
+        #expect(!result.stdout.contains("ran"), "\(result)")
+    }
+}
