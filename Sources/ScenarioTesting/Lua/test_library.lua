@@ -105,6 +105,21 @@ local function options_and_body(what, name, a, b)
   return opts, fn
 end
 
+-- A describe's or test's name as reports show it: at most ~256 bytes (its
+-- start and end, cut between UTF-8 characters), so a name built from data
+-- (a 4 MB string) costs no more than any other in every report and filter.
+local name_limit, name_head, name_tail = 256, 192, 48
+local byte = string.byte
+local function bounded_name(name)
+  local n = #name
+  if n <= name_limit then return name end
+  local head = name_head
+  while head > 0 and (byte(name, head + 1) or 0) >= 0x80 and (byte(name, head + 1) or 0) < 0xC0 do head = head - 1 end
+  local tail = n - name_tail + 1
+  while tail <= n and byte(name, tail) >= 0x80 and byte(name, tail) < 0xC0 do tail = tail + 1 end
+  return sub(name, 1, head) .. format("… (%d bytes left out) …", tail - head - 1) .. sub(name, tail)
+end
+
 local function tag_list(tags)
   if type(tags) == "string" then return { tags } end
   local list = {}
@@ -131,21 +146,6 @@ local function all_tags(own)
     if not seen[tag] then seen[tag] = true; list[#list + 1] = tag end
   end
   return list
-end
-
--- A describe's or test's name as reports show it: at most ~256 bytes (its
--- start and end, cut between UTF-8 characters), so a name built from data
--- (a 4 MB string) costs no more than any other in every report and filter.
-local name_limit, name_head, name_tail = 256, 192, 48
-local byte = string.byte
-local function bounded_name(name)
-  local n = #name
-  if n <= name_limit then return name end
-  local head = name_head
-  while head > 0 and (byte(name, head + 1) or 0) >= 0x80 and (byte(name, head + 1) or 0) < 0xC0 do head = head - 1 end
-  local tail = n - name_tail + 1
-  while tail <= n and byte(name, tail) >= 0x80 and byte(name, tail) < 0xC0 do tail = tail + 1 end
-  return sub(name, 1, head) .. format("… (%d bytes left out) …", tail - head - 1) .. sub(name, tail)
 end
 
 local function add_test(name, opts, fn, pending)
