@@ -16,8 +16,6 @@
 /// ("C stack overflow"), as Lua refuses nested resumes near LUAI_MAXCCALLS.
 #define FH_MAX_NESTED 190
 
-/// What stopped the running code (fh_control.exhausted).
-enum { FH_LIMIT_NONE = 0, FH_LIMIT_INSTRUCTIONS = 1, FH_LIMIT_TIME = 2, FH_LIMIT_STOP = 3, FH_LIMIT_INTERRUPT = 4 };
 
 /// Per-state bookkeeping, reachable from every thread of the state through
 /// the extra space (lua_newthread copies the main thread's extra space).
@@ -91,7 +89,44 @@ typedef struct fh_control {
     void *last_finalizer;            /* the sentinel userdata (see last_finalizer_gc) */
 } fh_control;
 
+/// The control block of the state `L` belongs to.
+static inline fh_control *control(lua_State *L) { return *(fh_control **)lua_getextraspace(L); }
 fh_control *fh_control_of(lua_State *L);
+
+/// How many VM instructions run between two looks at the limits.
+#define FH_HOOK_STEP 1000
+
+// Shared between the shim's files (limits.c, calls.c, objects.c, state.c,
+// libraries.c, collector.c); not part of the public header.
+
+/// Lua's allocator wrapped to count and cap (limits.c).
+void *fh_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+/// The hook that raises a limit or a stop, its arming on one thread, and
+/// the instructions until it looks again (limits.c).
+void fh_hook(lua_State *L, lua_Debug *ar);
+void fh_arm_stop(lua_State *L);
+int fh_hook_step(fh_control *c);
+/// A limit's seconds as Lua prints a float ("2.0", "0.3") (limits.c).
+void fh_format_seconds(char *out, size_t size, double seconds);
+/// Runs `f` with `nargs` arguments under lua_pcall, no message handler (calls.c).
+int fh_protected_call(lua_State *L, lua_CFunction f, int nargs, int nresults);
+/// Forgets the original value of the last error (calls.c).
+void fh_clear_error_value(lua_State *L);
+/// The bridge's tag of the userdata at `idx` (NULL for any other value), the
+/// Swift object inside it, the C function every Swift closure is, and a
+/// memoizing method's (objects.c).
+const void *fh_bridge_tag(lua_State *L, int idx);
+struct fh_object *fh_object_at(lua_State *L, int idx);
+int fh_trampoline(lua_State *L);
+int fh_memo_trampoline(lua_State *L);
+/// Registry slots and names the bridge's files share (objects.c).
+extern char fh_metatables_key;
+extern char fh_memo_tables_key;
+extern const char *const fh_closure_mt;
+/// Uninstalls the Ctrl-C handler if it stops `L` (a state closing) (limits.c).
+void fh_forget_sigint_for(lua_State *L);
+/// os.exit wrapped so a close-for-exit's inner close exits with its code (state.c).
+void fh_guard_os_exit(lua_State *L);
 double fh_now(void);
 
 /// Sets the stop hook on every Lua thread running in `c` (signal-safe).

@@ -25,6 +25,7 @@
 // remains for a process memory cap, for other systems, and if no timer can
 // be made.
 #include "control.h"
+#include "libc_internals.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -210,15 +211,16 @@ static void write_all(const char *text) { write_without_blocking(2, text, strlen
 /// written without blocking — by a caller that knows no one is inside
 /// stdio (the stream's lock is free), so the buffer is whole.
 static void write_pending_stdout(void) {
-#if defined(__GLIBC__)
-    const char *base = stdout->_IO_write_base, *end = stdout->_IO_write_ptr;
-    if (base != NULL && end > base) write_without_blocking(1, base, (size_t)(end - base));
-#else
+    const char *base = NULL;
+    size_t length = 0;
+    if (fh_stdout_buffered(&base, &length)) {
+        if (length > 0) write_without_blocking(1, base, length);
+        return;
+    }
     int flags = fcntl(1, F_GETFL);
     int set = flags >= 0 && !(flags & O_NONBLOCK) && fcntl(1, F_SETFL, flags | O_NONBLOCK) == 0;
     fflush(stdout);
     if (set) fcntl(1, F_SETFL, flags);
-#endif
 }
 
 /// Why a time limit stops the process: the code did not stop in the grace.
@@ -264,13 +266,11 @@ static int arm_timer(fh_control *c, double at) {
 /// script wrote to standard output so far (unless the thread is inside
 /// stdio), the message, and exit — nothing blocks.
 static void timer_hard_stop(fh_control *c) {
-    /* glibc's stream lock ({ int lock; int cnt; void *owner; }) taken: the
-       stuck thread is inside stdio, its buffer may be half written (written
-       out now, it could appear twice) — left, as the watchdog thread's
-       ftrylockfile leaves it. (ftrylockfile itself would succeed here: the
-       lock is recursive, and this is the thread holding it.) */
-    const volatile int *lock = (const volatile int *)(const void *)stdout->_lock;
-    if (lock == NULL || *lock == 0) write_pending_stdout();
+    /* The stream's lock taken: the stuck thread is inside stdio, its buffer
+       may be half written (written out now, it could appear twice) — left,
+       as the watchdog thread's ftrylockfile leaves it; unknown (not glibc):
+       left too. */
+    if (fh_stdout_lock_held() == 0) write_pending_stdout();
     write_all(c->timer_stop_text);
     fh_kill_descendants();
     _exit(c->hard_stop_status);
@@ -287,9 +287,8 @@ static int watch_with_timer(fh_control *c) {
     if (!c->timer_made) {
         struct sigevent event;
         memset(&event, 0, sizeof event);
-        event.sigev_notify = SIGEV_THREAD_ID;
+        fh_sigevent_to_thread(&event, tid);
         event.sigev_signo = FH_STOP_SIGNAL;
-        event._sigev_un._tid = tid;
         int id = 0;
         if (syscall(SYS_timer_create, CLOCK_MONOTONIC, &event, &id) != 0) return 0;
         c->timer_id = id;

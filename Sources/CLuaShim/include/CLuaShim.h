@@ -17,6 +17,14 @@
 #include <lualib.h>
 #include <lauxlib.h>
 
+// The bridge follows Lua 5.4's API and behaviour (the extra space,
+// lua_resetthread, to-be-closed variables, the generational collector, warn,
+// the message formats it reads back): another version must fail here, not
+// misbehave.
+#if !defined(LUA_VERSION_NUM) || LUA_VERSION_NUM != 504
+#error "factoryhost needs Lua 5.4 (pkg-config lua5.4)"
+#endif
+
 // MARK: Callbacks into Swift
 
 /// What a Swift closure returns to the trampoline: the number of results it
@@ -114,9 +122,15 @@ void fh_set_hard_stop(lua_State *L, double grace, const char *prefix, int status
 /// grown by more than `bytes` plus max(`bytes`, 32 MB) since this call, the
 /// watchdog ends it as a hard stop does ("memory limit exceeded"). 0 = off.
 void fh_set_process_memory_cap(lua_State *L, size_t bytes);
-/// The limit that ended the last outermost call: 0 none, 1 instructions,
-/// 2 time, 3 a stop (fh_stop), 4 Ctrl-C (fh_interrupt: like a limit, it
-/// stops the whole call — a pcall or a message handler cannot swallow it).
+/// What stopped the running code: no limit, the instruction count, the time
+/// limit, a stop (fh_stop), Ctrl-C (fh_interrupt: like a limit, it stops the
+/// whole call — a pcall or a message handler cannot swallow it).
+#define FH_LIMIT_NONE 0
+#define FH_LIMIT_INSTRUCTIONS 1
+#define FH_LIMIT_TIME 2
+#define FH_LIMIT_STOP 3
+#define FH_LIMIT_INTERRUPT 4
+/// The limit that ended the last outermost call (FH_LIMIT_…).
 int fh_limit_fired(lua_State *L);
 /// Makes C's standard output line-buffered (print, io.write, Swift's print).
 void fh_line_buffer_stdout(void);
@@ -265,7 +279,7 @@ int fh_close_value(lua_State *L);
 
 // MARK: Lua's macros, as functions
 
-int fh_errfile(void);
+static inline int fh_errfile(void) { return LUA_ERRFILE; }
 /// A number unique in the process (1, 2, …), for telling states apart when
 /// addresses may be reused.
 unsigned long long fh_new_serial(void);
@@ -279,16 +293,16 @@ int fh_mark_young(lua_State *L);
 /// Collects what became garbage since the mark: a young collection if no
 /// collection ran since, else a full one (generational mode restored), protected.
 int fh_collect_since_mark(lua_State *L);
-/// lua_next, protected (see shim.c): 1 pair pushed, 0 the end, -1 the
+/// lua_next, protected (see collector.c): 1 pair pushed, 0 the end, -1 the
 /// error message pushed. Needs 3 free stack slots.
 int fh_pnext(lua_State *L, int idx);
-void fh_pop(lua_State *L, int n);
-int fh_isnoneornil(lua_State *L, int idx);
-const char *fh_tolstring(lua_State *L, int idx, size_t *len);
-int fh_ref(lua_State *L);
-void fh_unref(lua_State *L, int ref);
-int fh_getref(lua_State *L, int ref);
-void fh_pushglobaltable(lua_State *L);
+static inline void fh_pop(lua_State *L, int n) { lua_pop(L, n); }
+static inline int fh_isnoneornil(lua_State *L, int idx) { return lua_isnoneornil(L, idx); }
+static inline const char *fh_tolstring(lua_State *L, int idx, size_t *len) { return lua_tolstring(L, idx, len); }
+static inline int fh_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
+static inline void fh_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }
+static inline int fh_getref(lua_State *L, int ref) { return lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
+static inline void fh_pushglobaltable(lua_State *L) { lua_pushglobaltable(L); }
 
 /// Whether the calling thread is the process's main thread (1) or not (0).
 int fh_is_main_thread(void);

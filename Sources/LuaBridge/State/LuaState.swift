@@ -255,7 +255,7 @@ public final class LuaState {
 
     /// Whether the last call from Swift ended because a time or instruction
     /// limit fired (or ``stop(_:)`` stopped it).
-    public var lastCallHitLimit: Bool { mainThread.map { fh_limit_fired($0) != 0 } ?? false }
+    public var lastCallHitLimit: Bool { mainThread.map { fh_limit_fired($0) != FH_LIMIT_NONE } ?? false }
 
     /// Stops the running call for good: from the next instruction or call
     /// on nothing runs — not a `pcall`'s message handler, a `__close` or
@@ -466,10 +466,10 @@ public final class LuaState {
             let (message, traceback) = LuaState.splitTraceback(text)
             let kind: LuaError.Kind
             switch fh_limit_fired(L) {
-            case 1: kind = .instructionLimit
-            case 2: kind = .timeLimit
-            case 3: kind = .stopped
-            case 4: kind = .interrupted
+            case FH_LIMIT_INSTRUCTIONS: kind = .instructionLimit
+            case FH_LIMIT_TIME: kind = .timeLimit
+            case FH_LIMIT_STOP: kind = .stopped
+            case FH_LIMIT_INTERRUPT: kind = .interrupted
             default: kind = .runtime
             }
             // A value that is not text is kept, for whoever catches the error.

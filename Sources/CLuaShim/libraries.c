@@ -1,0 +1,210 @@
+// The standard libraries a state opens: all, or the sandbox's subset, with
+// the guards every state gets (os.exit, debug's upvalue functions, pcall
+// and xpcall recognised).
+#include "CLuaShim.h"
+#include "control.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <time.h>
+
+static char fh_module_path_key;/* registry slot: the sandbox's module path */
+
+// MARK: - Libraries
+
+/// `load` for untrusted code: text chunks only, whatever mode is asked for.
+static int sandbox_load(lua_State *L) {
+    int n = lua_gettop(L);
+    if (n < 3) lua_settop(L, n = 3);
+    lua_pushliteral(L, "t");
+    lua_replace(L, 3);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/// package.searchers' Lua searcher for untrusted code: text files only, on
+/// the module path the host set (fh_set_module_path), which the script
+/// cannot change; the original package.searchpath is kept as an upvalue.
+static int sandbox_searcher(lua_State *L) {
+    const char *name = luaL_checkstring(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));                   /* searchpath */
+    lua_pushstring(L, name);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &fh_module_path_key) != LUA_TSTRING) {
+        lua_pushfstring(L, "no module path is set for untrusted code (module '%s')", name);
+        return 1;
+    }
+    lua_call(L, 2, 2);
+    if (lua_type(L, -2) != LUA_TSTRING) return 1;           /* the "no file ..." message */
+    const char *filename = lua_tostring(L, -2);
+    if (luaL_loadfilex(L, filename, "t") != LUA_OK)
+        return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s",
+                          name, filename, lua_tostring(L, -1));
+    lua_pushstring(L, filename);
+    return 2;
+}
+
+/// `setmetatable` for untrusted code: finalizers run outside every limit
+/// (Lua disables hooks while running them), so a metatable with __gc is refused.
+static int sandbox_setmetatable(lua_State *L) {
+    if (lua_type(L, 2) == LUA_TTABLE) {
+        lua_pushliteral(L, "__gc");
+        if (lua_rawget(L, 2) != LUA_TNIL)
+            return luaL_error(L, "untrusted code cannot set a __gc metamethod");
+        lua_pop(L, 1);
+    }
+    lua_settop(L, 2);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+void fh_set_module_path(lua_State *L, const char *path) {
+    lua_pushstring(L, path);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &fh_module_path_key);
+}
+
+static void remove_field(lua_State *L, int table, const char *name) {
+    lua_pushnil(L);
+    lua_setfield(L, table, name);
+}
+
+static void open_sandboxed(lua_State *L) {
+    static const luaL_Reg libs[] = {
+        {LUA_GNAME, luaopen_base},         {LUA_LOADLIBNAME, luaopen_package},
+        {LUA_COLIBNAME, luaopen_coroutine}, {LUA_TABLIBNAME, luaopen_table},
+        {LUA_OSLIBNAME, luaopen_os},       {LUA_STRLIBNAME, luaopen_string},
+        {LUA_MATHLIBNAME, luaopen_math},   {LUA_UTF8LIBNAME, luaopen_utf8},
+        {NULL, NULL}};
+    for (const luaL_Reg *lib = libs; lib->func; lib++) {
+        luaL_requiref(L, lib->name, lib->func, 1);
+        lua_pop(L, 1);
+    }
+    lua_pushglobaltable(L);
+    int g = lua_gettop(L);
+    remove_field(L, g, "dofile");
+    remove_field(L, g, "loadfile");
+    lua_getfield(L, g, "load");
+    lua_pushcclosure(L, sandbox_load, 1);
+    lua_setfield(L, g, "load");
+    lua_getfield(L, g, "setmetatable");
+    lua_pushcclosure(L, sandbox_setmetatable, 1);
+    lua_setfield(L, g, "setmetatable");
+
+    lua_getfield(L, g, "os");
+    int os = lua_gettop(L);
+    const char *os_removed[] = {"execute", "exit", "getenv", "remove", "rename", "tmpname", "setlocale", NULL};
+    for (const char **f = os_removed; *f; f++) remove_field(L, os, *f);
+    lua_pop(L, 1);
+
+    lua_getfield(L, g, "package");
+    int pkg = lua_gettop(L);
+    remove_field(L, pkg, "loadlib");
+    lua_pushliteral(L, "");
+    lua_setfield(L, pkg, "cpath");
+    lua_createtable(L, 2, 0);                       /* searchers: preload, text-only Lua */
+    lua_getfield(L, pkg, "searchers");
+    lua_rawgeti(L, -1, 1);
+    lua_rawseti(L, -3, 1);
+    lua_pop(L, 1);
+    lua_getfield(L, pkg, "searchpath");
+    lua_pushcclosure(L, sandbox_searcher, 1);
+    lua_rawseti(L, -2, 2);
+    lua_setfield(L, pkg, "searchers");
+    remove_field(L, pkg, "searchpath");             /* it opens any path: a probe of the file system */
+    lua_pushliteral(L, "");                         /* no modules until the host says where */
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &fh_module_path_key);
+    lua_pop(L, 2);                                  /* package, globals */
+}
+
+/// debug.setupvalue, refusing Swift functions: their upvalues are the box
+/// (and a memoizing method's memo) the trampoline trusts without looking
+/// (see fh_trampoline, fh_memo_trampoline). Upvalue 1 is the stock function.
+static int guarded_setupvalue(lua_State *L) {
+    lua_CFunction f = lua_tocfunction(L, 1);
+    if (f == fh_trampoline || f == fh_memo_trampoline)
+        return luaL_argerror(L, 1, "the upvalues of a Swift function cannot be changed");
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/// debug.getupvalue, which shows Swift functions as having none: their
+/// upvalues (a box, a memo) are the bridge's, not the script's.
+static int guarded_getupvalue(lua_State *L) {
+    lua_CFunction f = lua_tocfunction(L, 1);
+    if (f == fh_trampoline || f == fh_memo_trampoline) return 0;
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+static void guard_debug_library(lua_State *L) {
+    if (lua_getglobal(L, LUA_DBLIBNAME) == LUA_TTABLE) {
+        lua_getfield(L, -1, "setupvalue");
+        lua_pushcclosure(L, guarded_setupvalue, 1);
+        lua_setfield(L, -2, "setupvalue");
+        lua_getfield(L, -1, "getupvalue");
+        lua_pushcclosure(L, guarded_getupvalue, 1);
+        lua_setfield(L, -2, "getupvalue");
+    }
+    lua_pop(L, 1);
+}
+
+/* The C functions of pcall and xpcall (the guarded one) as the libraries
+   open them: the same in every state, so kept once. */
+static _Atomic(lua_CFunction) catching_pcall, catching_xpcall;
+
+static void remember_catching_functions(lua_State *L) {
+    lua_getglobal(L, "pcall");
+    lua_CFunction pcall = lua_tocfunction(L, -1);
+    lua_getglobal(L, "xpcall");
+    lua_CFunction xpcall = lua_tocfunction(L, -1);
+    lua_pop(L, 2);
+    if (pcall) atomic_store(&catching_pcall, pcall);
+    if (xpcall) atomic_store(&catching_xpcall, xpcall);
+}
+
+int fh_error_caught_by_script(lua_State *L) {
+    lua_CFunction pcall = atomic_load(&catching_pcall), xpcall = atomic_load(&catching_xpcall);
+    lua_Debug ar;
+    for (int level = 0; lua_getstack(L, level, &ar); level++) {
+        if (!lua_checkstack(L, 1)) return 0;      /* never raises: no room, no answer */
+        lua_getinfo(L, "f", &ar);                 /* pushes the frame's function; allocates nothing */
+        lua_CFunction function = lua_tocfunction(L, -1);
+        lua_pop(L, 1);
+        if (function != NULL && (function == pcall || function == xpcall)) return 1;
+    }
+    return 0;
+}
+
+static int do_openlibs(lua_State *L) {
+    int sandboxed = lua_toboolean(L, 1);
+    lua_gc(L, LUA_GCSTOP);
+    if (sandboxed) open_sandboxed(L);
+    else {
+        luaL_openlibs(L);
+        guard_debug_library(L);
+        fh_guard_os_exit(L);
+    }
+    fh_track_coroutines(L);
+    fh_guard_xpcall(L);
+    fh_guard_traceback(L);
+    remember_catching_functions(L);
+    lua_gc(L, LUA_GCRESTART);
+    lua_gc(L, LUA_GCGEN, 0, 0);                     /* as the stock interpreter does */
+    return 0;
+}
+
+int fh_openlibs(lua_State *L, int sandboxed) {
+    lua_pushboolean(L, sandboxed);
+    return fh_protected_call(L, do_openlibs, 1, 0);
+}
