@@ -8,7 +8,7 @@ import Testing
 ///     -- args: --timeout 1                   (options before the script)
 ///     -- status: 1                           (the exit status)
 ///     -- stderr: time limit exceeded (…)     (text stderr contains; `<none>`: empty)
-///     -- stdout: closed                      (text stdout contains, when said)
+///     -- stdout: closed                      (text stdout contains, when said; one line each)
 ///     -- output under: 20000                 (stdout and stderr together are shorter, in bytes)
 ///
 /// Every one must end by itself, without a signal, within its time limit
@@ -21,7 +21,7 @@ struct HostileScriptsTests {
         var arguments: [String]
         var status: Int32
         var stderr: String
-        var stdout: String?
+        var stdout: [String] = []
         var outputLimit: Int?
         var timeout: Double
         var description: String { file }
@@ -45,7 +45,7 @@ struct HostileScriptsTests {
                 } else if words.hasPrefix("stderr: ") {
                     fixture.stderr = String(words.dropFirst(8))
                 } else if words.hasPrefix("stdout: ") {
-                    fixture.stdout = String(words.dropFirst(8))
+                    fixture.stdout.append(String(words.dropFirst(8)))
                 } else if words.hasPrefix("output under: ") {
                     fixture.outputLimit = Int(words.dropFirst(14))
                 }
@@ -79,7 +79,7 @@ struct HostileScriptsTests {
         } else {
             #expect(result.stderr.contains(fixture.stderr), "\(result)")
         }
-        if let stdout = fixture.stdout { #expect(result.stdout.contains(stdout), "\(result)") }
+        for stdout in fixture.stdout { #expect(result.stdout.contains(stdout), "\(result)") }
         if let limit = fixture.outputLimit {
             #expect(result.stdout.utf8.count + result.stderr.utf8.count < limit, "\(fixture.file): \(result.stdout.utf8.count + result.stderr.utf8.count) bytes of output")
         }
