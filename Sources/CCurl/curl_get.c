@@ -3,7 +3,6 @@
 #include "CLibraryLoader.h"
 
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,19 +35,16 @@ static void load_curl(void) {
         snprintf(curl.failure, sizeof curl.failure, "libcurl could not be loaded (%s)", reason[0] != 0 ? reason : "not found");
         return;
     }
-#define LOAD(field, symbol) \
-    if ((*(void **)&curl.field = dlsym(lib, symbol)) == NULL) { \
-        snprintf(curl.failure, sizeof curl.failure, "libcurl has no %s", symbol); \
-        return; \
-    }
-    LOAD(global_init, "curl_global_init")
-    LOAD(easy_init, "curl_easy_init")
-    LOAD(easy_setopt, "curl_easy_setopt")
-    LOAD(easy_perform, "curl_easy_perform")
-    LOAD(easy_getinfo, "curl_easy_getinfo")
-    LOAD(easy_cleanup, "curl_easy_cleanup")
-    LOAD(easy_strerror, "curl_easy_strerror")
-#undef LOAD
+    const fh_symbol symbols[] = {
+        { "curl_global_init", (void **)&curl.global_init },
+        { "curl_easy_init", (void **)&curl.easy_init },
+        { "curl_easy_setopt", (void **)&curl.easy_setopt },
+        { "curl_easy_perform", (void **)&curl.easy_perform },
+        { "curl_easy_getinfo", (void **)&curl.easy_getinfo },
+        { "curl_easy_cleanup", (void **)&curl.easy_cleanup },
+        { "curl_easy_strerror", (void **)&curl.easy_strerror },
+    };
+    if (fh_load_symbols(lib, symbols, sizeof symbols / sizeof symbols[0], "libcurl", curl.failure, sizeof curl.failure) != 0) return;
     if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
         snprintf(curl.failure, sizeof curl.failure, "libcurl could not be initialised");
 }

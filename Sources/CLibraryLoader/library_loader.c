@@ -21,3 +21,14 @@ void *fh_dlopen_first(const char *const *names, char *reason, size_t reason_size
     }
     return NULL;
 }
+
+int fh_load_symbols(void *lib, const fh_symbol *symbols, size_t count, const char *library, char *failure, size_t failure_size) {
+    for (size_t i = 0; i < count; i++) {
+        *symbols[i].slot = dlsym(lib, symbols[i].name);
+        if (*symbols[i].slot == NULL) {
+            if (failure_size > 0) snprintf(failure, failure_size, "%s has no %s", library, symbols[i].name);
+            return -1;
+        }
+    }
+    return 0;
+}

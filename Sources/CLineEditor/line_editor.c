@@ -1,7 +1,6 @@
 #include "CLineEditor.h"
 #include "CLibraryLoader.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <locale.h>
 #include <pthread.h>
@@ -52,27 +51,24 @@ static void load_edit(void) {
         snprintf(edit.failure, sizeof edit.failure, "libedit could not be loaded: %s", reason[0] != 0 ? reason : "not found");
         return;
     }
-#define LOAD(field, symbol) \
-    if ((*(void **)&edit.field = dlsym(lib, symbol)) == NULL) { \
-        snprintf(edit.failure, sizeof edit.failure, "libedit has no %s", symbol); \
-        return; \
-    }
-    LOAD(readline, "readline")
-    LOAD(using_history, "using_history")
-    LOAD(stifle_history, "stifle_history")
-    LOAD(read_history, "read_history")
-    LOAD(write_history, "write_history")
-    LOAD(add_history, "add_history")
-    LOAD(history_truncate_file, "history_truncate_file")
-    LOAD(readline_name, "rl_readline_name")
-    LOAD(line_buffer, "rl_line_buffer")
-    LOAD(completer_word_break_characters, "rl_completer_word_break_characters")
-    LOAD(attempted_completion_function, "rl_attempted_completion_function")
-    LOAD(attempted_completion_over, "rl_attempted_completion_over")
-    LOAD(completion_append_character, "rl_completion_append_character")
-    LOAD(catch_signals, "rl_catch_signals")
-    LOAD(getc_function, "rl_getc_function")
-#undef LOAD
+    const fh_symbol symbols[] = {
+        { "readline", (void **)&edit.readline },
+        { "using_history", (void **)&edit.using_history },
+        { "stifle_history", (void **)&edit.stifle_history },
+        { "read_history", (void **)&edit.read_history },
+        { "write_history", (void **)&edit.write_history },
+        { "add_history", (void **)&edit.add_history },
+        { "history_truncate_file", (void **)&edit.history_truncate_file },
+        { "rl_readline_name", (void **)&edit.readline_name },
+        { "rl_line_buffer", (void **)&edit.line_buffer },
+        { "rl_completer_word_break_characters", (void **)&edit.completer_word_break_characters },
+        { "rl_attempted_completion_function", (void **)&edit.attempted_completion_function },
+        { "rl_attempted_completion_over", (void **)&edit.attempted_completion_over },
+        { "rl_completion_append_character", (void **)&edit.completion_append_character },
+        { "rl_catch_signals", (void **)&edit.catch_signals },
+        { "rl_getc_function", (void **)&edit.getc_function },
+    };
+    if (fh_load_symbols(lib, symbols, sizeof symbols / sizeof symbols[0], "libedit", edit.failure, sizeof edit.failure) != 0) return;
 }
 
 // MARK: - Line editing

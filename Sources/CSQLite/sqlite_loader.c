@@ -2,7 +2,6 @@
 #include "CSQLite.h"
 #include "CLibraryLoader.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,13 +51,10 @@ static void load_sqlite(void) {
         snprintf(sqlite.failure, sizeof sqlite.failure, "libsqlite3 could not be loaded (%s)", reason[0] != 0 ? reason : "not found");
         return;
     }
-#define LOAD(result, name, parameters, arguments) \
-    if ((*(void **)&sqlite.name = dlsym(lib, "sqlite3_" #name)) == NULL) { \
-        snprintf(sqlite.failure, sizeof sqlite.failure, "libsqlite3 has no sqlite3_%s", #name); \
-        return; \
-    }
-    FH_SQLITE_FUNCTIONS(LOAD)
-#undef LOAD
+#define SYMBOL(result, name, parameters, arguments) { "sqlite3_" #name, (void **)&sqlite.name },
+    const fh_symbol symbols[] = { FH_SQLITE_FUNCTIONS(SYMBOL) };
+#undef SYMBOL
+    fh_load_symbols(lib, symbols, sizeof symbols / sizeof symbols[0], "libsqlite3", sqlite.failure, sizeof sqlite.failure);
 }
 
 int fh_sqlite_load(char *why, size_t why_size) {

@@ -71,12 +71,10 @@ struct TypesCommand: ParsableCommand {
 
     /// Writes `text` to `path`, making the directories on the way.
     private static func write(_ text: String, to path: String) throws {
-        // Each directory above the file, from the top: "a/b/c.lua" makes "a", then "a/b".
-        for slash in path.indices where path[slash] == "/" && slash != path.startIndex {
-            let directory = String(path[..<slash])
-            if mkdir(directory, 0o755) != 0 && errno != EEXIST {
-                throw TypesWriteError(path: directory, reason: String(cString: strerror(errno)))
-            }
+        do {
+            try POSIX.makeParentDirectories(of: path, mode: 0o755)
+        } catch {
+            throw TypesWriteError(path: error.path, reason: error.reason)
         }
         do {
             try text.write(toFile: path)

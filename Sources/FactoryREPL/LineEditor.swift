@@ -23,7 +23,8 @@ public final class LineEditor: LineInput {
     public init(historyFile: String?, complete: @escaping (String) -> (candidates: [String], replacing: Int)) throws(LineEditorUnavailable) {
         self.historyFile = historyFile
         LineEditor.completer = complete
-        if let historyFile { LineEditor.makeParentDirectory(of: historyFile) }
+        // (A folder that cannot be made only means no history is kept.)
+        if let historyFile { try? POSIX.makeParentDirectories(of: historyFile, mode: 0o700) }
         var why = [CChar](repeating: 0, count: 256)
         let status = fh_edit_setup(ProgramName.current, Self.wordBreaks, { line, text in
             LineEditor.completions(line: line.map { String(cString: $0) } ?? "", word: text.map { String(cString: $0) } ?? "")
@@ -83,14 +84,6 @@ public final class LineEditor: LineInput {
         return matches
     }
 
-    private static func makeParentDirectory(of path: String) {
-        var current = ""
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true).dropLast()
-        for part in parts {
-            current += (current.isEmpty && !path.hasPrefix("/") ? "" : "/") + part
-            mkdir(current, 0o700)
-        }
-    }
 
     /// `$XDG_STATE_HOME/factoryhost/history`, else `~/.local/state/factoryhost/history`.
     public static func defaultHistoryFile() -> String? {

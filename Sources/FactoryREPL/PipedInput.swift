@@ -46,9 +46,8 @@ public final class PipedInput: LineInput {
                     return .interrupted
                 }
             } else {
-                count = read(0, &chunk, chunk.count)
+                count = POSIX.retryingInterrupts { read(0, &chunk, chunk.count) }
             }
-            if count < 0 && errno == EINTR { continue }
             if count <= 0 {
                 if showsPrompts && !ended { print("") }     // Ctrl-D: end the prompt's line, as lua5.4 does
                 ended = true

@@ -37,5 +37,35 @@ struct LibraryLoaderTests {
         let result = open(["/nonexistent/libfirst.so", "libc.so.6"])
         #expect(result.loaded)
     }
+
+    @Test func everySymbolIsLoadedOrTheFirstMissingOneIsNamed() throws {
+        let library = try #require(dlopen("libc.so.6", RTLD_NOW))
+        defer { dlclose(library) }
+        var strlenSlot: UnsafeMutableRawPointer?, getpidSlot: UnsafeMutableRawPointer?, missingSlot: UnsafeMutableRawPointer?
+        var failure = [CChar](repeating: 0, count: 256)
+        let status = withUnsafeMutablePointer(to: &strlenSlot) { strlenPointer in
+            withUnsafeMutablePointer(to: &getpidSlot) { getpidPointer in
+                withUnsafeMutablePointer(to: &missingSlot) { missingPointer in
+                    ["strlen", "fh_no_such_symbol", "getpid"].withCStringArray { names in
+                        let symbols = [fh_symbol(name: names[0], slot: strlenPointer), fh_symbol(name: names[1], slot: missingPointer),
+                                       fh_symbol(name: names[2], slot: getpidPointer)]
+                        return fh_load_symbols(library, symbols, 3, "libc", &failure, failure.count)
+                    }
+                }
+            }
+        }
+        #expect(status == -1)
+        #expect(strlenSlot != nil && missingSlot == nil && getpidSlot == nil)
+        #expect(String(decoding: failure.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) == "libc has no fh_no_such_symbol")
+    }
     #endif
+}
+
+private extension Array where Element == String {
+    /// The strings as C strings, for the length of `body`.
+    func withCStringArray<R>(_ body: ([UnsafePointer<CChar>]) -> R) -> R {
+        let copies = map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        return body(copies.compactMap { $0.map { UnsafePointer($0) } })
+    }
 }

@@ -77,9 +77,8 @@ package struct ReportFile: Sendable {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
-                systemWrite(descriptor, buffer.baseAddress.map { $0 + offset }, bytes.count - offset)
+                POSIX.retryingInterrupts { systemWrite(descriptor, buffer.baseAddress.map { $0 + offset }, bytes.count - offset) }
             }
-            if written < 0 && errno == EINTR { continue }
             guard written > 0 else {
                 let error = failure()
                 close(descriptor)

@@ -157,8 +157,7 @@ final class WorkerProcess {
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 { continue }                 // the deadline is checked above
             var buffer = [UInt8](repeating: 0, count: 65536)
-            let count = read(reports, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
+            let count = POSIX.retryingInterrupts { read(reports, &buffer, buffer.count) }
             if count <= 0 {
                 ended = true
                 if !pending.isEmpty {                  // a last line without its newline
@@ -193,13 +192,13 @@ final class WorkerProcess {
                 if ContinuousClock.now >= deadline {
                     overdue = true
                     _ = kill(pid, SIGKILL)
-                    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                    _ = POSIX.retryingInterrupts { waitpid(pid, &status, 0) }
                     break
                 }
                 usleep(10_000)
             }
         } else {
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            _ = POSIX.retryingInterrupts { waitpid(pid, &status, 0) }
         }
         let signal = status & 0x7f
         return signal != 0 ? (-1, signal, overdue) : ((status >> 8) & 0xff, nil, overdue)
