@@ -26,7 +26,7 @@ struct DeferredPluginTests {
         try host.installWhenNeeded([CountedPlugin(counter: counter), NetworkingFixturePlugin()])
         #expect(try host.run("return 1 + 1", name: "plain.lua") == [2])
         #expect(counter.count == 0)
-        #expect(host.pluginNames == ["counted", "networking"])
+        #expect(host.pluginInstaller.pluginNames == ["counted", "networking"])
         #expect(try host.run("return require('factoryhost.counted').answer(), require('factoryhost.networking').Cache ~= nil",
                              name: "req.lua") == [42, true])
         #expect(counter.count == 1)

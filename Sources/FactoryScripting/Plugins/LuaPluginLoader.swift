@@ -40,7 +40,7 @@ extension FactoryHost {
                 if let other = manifests[manifest.name] {
                     throw LuaError(.runtime, "two plugins are named '\(manifest.name)': \(other.manifestPath) and \(manifest.manifestPath)")
                 }
-                if pluginNames.contains(manifest.name) {
+                if pluginInstaller.pluginNames.contains(manifest.name) {
                     throw LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' is already installed (a Swift plugin has that name)")
                 }
                 manifests[manifest.name] = manifest
@@ -57,7 +57,7 @@ extension FactoryHost {
             }
             _ = try lua.runFile(manifest.entryPath)
             try finishScript()
-            pluginInstalled(manifest.name, manifest.version)
+            pluginInstaller.pluginInstalled(manifest.name, manifest.version)
         }
         return ordered
     }
@@ -81,7 +81,7 @@ extension FactoryHost {
     /// the stack (SIGSEGV), and searching the path at each step was quadratic.
     private func dependencyOrder(_ manifests: [String: LuaPluginManifest]) throws -> [LuaPluginManifest] {
         var ordered: [LuaPluginManifest] = []
-        var done: Set<String> = Set(pluginNames)
+        var done: Set<String> = Set(pluginInstaller.pluginNames)
         var visiting: [String] = []                  // the path, for a cycle's message
         var onPath: Set<String> = []
         struct Frame {
@@ -89,11 +89,11 @@ extension FactoryHost {
             var next = 0
         }
         func missing(_ requirement: String, of manifest: LuaPluginManifest) -> LuaError {
-            if let refusal = refusal(ofPlugin: requirement) {
+            if let refusal = pluginInstaller.refusal(ofPlugin: requirement) {
                 return LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' requires '\(requirement)', "
                                 + "which is not installed: \(refusal)")
             }
-            let available = (pluginNames + manifests.keys).sorted()
+            let available = (pluginInstaller.pluginNames + manifests.keys).sorted()
             let shown = available.count > 30 ? available.prefix(30).joined(separator: ", ") + ", … (\(available.count) in all)"
                 : available.joined(separator: ", ")
             return LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' requires '\(requirement)', "
