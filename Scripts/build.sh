@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release `factoryhost` binary and prints its path.
 # On Linux the Swift runtime is linked statically: it starts in about half the
-# time (see README, "Performance").
+# time (see docs/Performance.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/install-deps.sh

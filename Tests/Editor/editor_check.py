@@ -7,7 +7,7 @@ annotations as lua-language-server) over LSP, as an editor asks it.
     editor_check.py FACTORYHOST LANGUAGE_SERVER
 
 The definitions are written outside a scratch workspace whose .luarc.json
-and .emmyrc.json name them as a library, as the README says. Once the server
+and .emmyrc.json name them as a library, as docs/Editors.md says. Once the server
 has indexed (it answers for a function the script defines itself): the
 signature help at `net.MovieLoader.new(` must be exactly the constructor's,
 with both parameters' types and the result; at `loader:load(` the method's;
@@ -142,7 +142,7 @@ def ask(server_path, workspace, seconds):
 def workspace_with(library):
     """A scratch workspace for the scripts; with `library` (a directory
     outside it), its .luarc.json and .emmyrc.json name that as a library, as
-    the README tells users to."""
+    docs/Editors.md tells users to."""
     workspace = tempfile.mkdtemp(prefix="factoryhost-editor-")
     if library:
         with open(os.path.join(workspace, ".luarc.json"), "w") as file:

@@ -465,10 +465,11 @@ struct TestCommandTests {
         #expect(noConfig.stdout.contains("config_spec.lua:3: this test has no container, so it has no \"resolve\" (give its describe or it a config"), "\(noConfig)")
     }
 
+    /// The first spec of docs/Testing.md (moved there from the README).
     @Test func theReadmeSpecRunsAsShown() throws {
-        let readme = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.range(of: "## Scenario tests"))
-        let rest = readme[section.upperBound...]
+        let page = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("docs/Testing.md"), encoding: .utf8)
+        let section = try #require(page.range(of: "# Scenario tests"))
+        let rest = page[section.upperBound...]
         let start = try #require(rest.range(of: "```lua\n"))
         let end = try #require(rest[start.upperBound...].range(of: "```"))
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-readme-spec-\(UUID().uuidString)")
@@ -488,14 +489,15 @@ struct TestCommandTests {
             """, stderr: ""))
     }
 
+    /// The doubles spec of docs/Testing.md (moved there from the README).
     @Test func theReadmeDoublesSpecRunsAsShown() throws {
-        let readme = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let start = try #require(readme.range(of: "```lua\n-- doubles_spec.lua\n"))
-        let end = try #require(readme[start.upperBound...].range(of: "```"))
+        let page = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("docs/Testing.md"), encoding: .utf8)
+        let start = try #require(page.range(of: "```lua\n-- doubles_spec.lua\n"))
+        let end = try #require(page[start.upperBound...].range(of: "```"))
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-readme-doubles-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        try String(readme[start.upperBound..<end.lowerBound]).write(to: dir.appendingPathComponent("doubles_spec.lua"), atomically: true, encoding: .utf8)
+        try String(page[start.upperBound..<end.lowerBound]).write(to: dir.appendingPathComponent("doubles_spec.lua"), atomically: true, encoding: .utf8)
         let result = try CommandRunner.factoryhost(["test", "doubles_spec.lua"], in: dir)
         #expect(result == ProcessResult(status: 0, stdout: """
             doubles_spec.lua

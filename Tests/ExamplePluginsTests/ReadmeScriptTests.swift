@@ -3,7 +3,8 @@ import Foundation
 import FactoryScripting
 import Testing
 
-/// The README's script-side example: its Lua block, run by its Swift lines.
+/// The README's script-side example (its section *Scripts declare
+/// configurations*): its Lua block, run by its Swift lines.
 @Suite("README: the script side")
 struct ReadmeScriptTests {
     @Test func theReadmeScriptRunsFromSwiftAsShown() throws {

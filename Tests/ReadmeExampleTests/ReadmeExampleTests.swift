@@ -1,8 +1,8 @@
 import Testing
 import FactoryRegistry
 
-// The README's registry example, verbatim inside `readmeExample()`, with the
-// types it assumes.
+// The registry example of docs/Embedding.md (once the README's), verbatim
+// inside `readmeExample()`, with the types it assumes.
 final class Logger: Sendable {}
 protocol Store: AnyObject, Sendable { var kind: String { get } }
 final class SQLiteStore: Store {
