@@ -155,7 +155,7 @@ struct CheckSettings: Equatable {
             "    {\"kind\": \(jsonString(problem.kind)), \"message\": \(jsonString(problem.message)), "
                 + "\"configuration\": \(problem.configuration.map(jsonString) ?? "null"), "
                 + "\"configurations\": \(list(problem.configurations)), \"origin\": \(origin(problem.origin)), "
-                + "\"path\": \(list(problem.path)), \"details\": \(list(problem.details))}"
+                + "\"path\": \(list(problem.path)), \"details\": \(list(problem.details.map { MessageText.bounded($0) }))}"
         }
         let stopped = stop.map {
             "{\"reason\": \(jsonString($0.reason.rawValue)), \"origin\": \(origin($0.origin)), \"message\": \(jsonString($0.message))}"

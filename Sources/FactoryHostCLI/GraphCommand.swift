@@ -102,7 +102,7 @@ struct GraphSettings: Equatable {
             // A graph of declarations the run did not all see would be a guess: say what is missing.
             let unseen = host.problems(after: dry.run).filter { $0.kind == "declarationError" || $0.kind == "notChecked" }
             if !unseen.isEmpty {
-                writeToStandardError(unseen.map { "\(ProgramName.current): \($0)\n" }.joined())
+                writeToStandardError(unseen.map { "\(ProgramName.current): \(MessageText.printable("\($0)"))\n" }.joined())
                 DryDeclaration.finish(1)
             }
             let names = configuration.map { [$0] } ?? host.registry.configurationNames
@@ -122,8 +122,8 @@ struct GraphSettings: Equatable {
                 DryDeclaration.finish(1)
             }
             if names.count > 1 && format != .tree {
-                writeToStandardError("\(ProgramName.current): graph: the script declares \(names.count) configurations "
-                                     + "(\(names.joined(separator: ", "))): give --config NAME (the tree format draws each)\n")
+                writeToStandardError("\(ProgramName.current): " + MessageText.printable("graph: the script declares \(names.count) configurations "
+                                     + "(\(names.joined(separator: ", "))): give --config NAME (the tree format draws each)") + "\n")
                 DryDeclaration.finish(64)
             }
             var drawn = 0

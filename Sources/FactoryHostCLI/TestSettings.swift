@@ -132,8 +132,10 @@ struct TestSettings: Equatable {
                                            + "would destroy it; give the report another path"))
                 return 1
             }
-            if path.hasSuffix(".lua") {
-                reportError(DiscoveryError(message: "\(option) \(path) is a Lua file (a module, the project file?): a report "
+            // (A link is judged by what it points at: a report is written through one.)
+            if path.hasSuffix(".lua") || ReportFile.linkTarget(of: path)?.hasSuffix(".lua") == true {
+                reportError(DiscoveryError(message: "\(option) \(path) is a Lua file (a module, the project file?)"
+                                           + (path.hasSuffix(".lua") ? "" : ", through a link") + ": a report "
                                            + "is XML or JSON; give it another path"))
                 return 1
             }

@@ -80,6 +80,13 @@ struct ReportFilesTests {
         #expect(module.status == 1 && module.stderr.contains("--junit helper.lua is a Lua file"), "\(module)")
         let values = try CommandRunner.factoryhost(["test", "--values", "values.lua", "--coverage-json", "./values.lua", "a_spec.lua"], in: dir)
         #expect(values.status == 1 && values.stderr.contains("is a file this run reads"), "\(values)")
+        // Through a link: a report is written into a link, so the link's target is what counts.
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("report.xml.link").path, withDestinationPath: "helper.lua")
+        let linked = try CommandRunner.factoryhost(["test", "--junit", "report.xml.link", "a_spec.lua"], in: dir)
+        #expect(linked.status == 1 && linked.stderr.contains("--junit report.xml.link is a Lua file (a module, the project file?), through a link"), "\(linked)")
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("dangling.xml").path, withDestinationPath: "new.lua")
+        let dangling = try CommandRunner.factoryhost(["test", "--coverage-json", "dangling.xml", "a_spec.lua"], in: dir)
+        #expect(dangling.status == 1 && dangling.stderr.contains("through a link"), "\(dangling)")
         #expect(try String(contentsOf: dir.appendingPathComponent("helper.lua"), encoding: .utf8) == "return {}\n")
         #expect(try String(contentsOf: dir.appendingPathComponent("values.lua"), encoding: .utf8) == "return {}\n")
         #expect(mkfifo(dir.appendingPathComponent("report.xml").path, 0o600) == 0)

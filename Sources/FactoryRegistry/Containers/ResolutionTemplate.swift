@@ -31,9 +31,13 @@ public struct ResolutionEntry: Sendable {
         self.scope = scope
     }
 
-    /// The container, or an error if it is gone (a handle can outlive it).
+    /// The container, or an error if it is gone (a handle can outlive it)
+    /// or the scope resolved through is closed: a closed scope builds
+    /// nothing through it, not even what lives elsewhere (a transient, a
+    /// singleton), and gives no provider — as a closed container does.
     @inlinable
     func liveContainer() throws -> Container {
+        if let scope, scope.isClosed { throw scope.closedError() }
         if let container { return container }
         throw containerGone()
     }

@@ -97,7 +97,8 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
         }
     }
 
-    private func closedError() -> RegistryError {
+    @usableFromInline
+    func closedError() -> RegistryError {
         RegistryError(.scopeClosed, "the '\(name)' scope is closed", configuration: container?.configuration)
     }
 

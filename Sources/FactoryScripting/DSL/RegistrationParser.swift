@@ -389,7 +389,10 @@ struct RegistrationParser {
     /// bytes — text that is not valid UTF-8 is an error, not repaired into
     /// another key.
     private static func labelText(_ label: LuaSlot, what: String) throws -> String {
-        if let text = label.validText { return text }
+        if let text = label.validText {
+            try ScriptNames.checkLength(text, what: "\(what): a dependency label")
+            return text
+        }
         let bytes = (try? label.value.luaString().bytes) ?? []
         throw LuaError(.typeMismatch, "\(what): dependency label \(LuaString(bytes: bytes).literal) is not valid UTF-8")
     }

@@ -30,6 +30,7 @@ extension FactoryHost {
         try lua.setGlobal("configuration", .function(lua.frameFunction("configuration") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
+            try ScriptNames.checkLength(name, what: "a configuration name")
             if !frame.isNoneOrNil(2) {
                 // configuration("app", { … }) would declare nothing: its body goes to what configuration "app" returns.
                 throw frame.argumentError(2, "the body is not a second argument: write configuration \"\(name)\" { register … }, "
@@ -81,6 +82,7 @@ extension FactoryHost {
         try lua.setGlobal("scope", .function(lua.frameFunction("scope") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
+            try ScriptNames.checkLength(name, what: "a scope name")
             var parent: String?
             if !frame.isNoneOrNil(2) {
                 guard case .table(let options) = frame.value(2) else { throw frame.typeError(2, expected: "table") }

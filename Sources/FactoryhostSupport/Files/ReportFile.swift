@@ -91,6 +91,20 @@ package struct ReportFile: Sendable {
 
     private func failure() -> Failure { Failure(path: path, reason: String(cString: strerror(errno))) }
 
+    /// Where `path` leads, if it is a symbolic link: followed to the end, or
+    /// for a link to nothing (yet), what it names. Nil for anything else.
+    package static func linkTarget(of path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return nil }
+        if let resolved = realpath(path, nil) {
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        return length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : nil
+    }
+
     /// The file a path names, to tell two paths of one file apart from two
     /// files: the device and inode when it exists, else its directory's
     /// real path and its name.

@@ -32,6 +32,32 @@ public struct LuaString: Hashable, Sendable, ExpressibleByStringLiteral, CustomS
     /// The bytes as text, invalid sequences replaced by U+FFFD (for display).
     public var description: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// The bytes as text for a message that must stay true: valid UTF-8 as
+    /// it is, each byte of an invalid sequence as `\xNN` — so `"\255"` and a
+    /// real U+FFFD read differently, and a message is never lost for one bad byte.
+    ///
+    /// ```swift
+    /// LuaString(bytes: [0x61, 0xFF, 0x62]).shown   // a\xFFb
+    /// ```
+    public var shown: String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        var out = ""
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length = lead < 0x80 ? 1 : lead >= 0xC2 && lead < 0xE0 ? 2 : lead >= 0xE0 && lead < 0xF0 ? 3 : lead >= 0xF0 && lead < 0xF5 ? 4 : 0
+            if length > 0, index + length <= bytes.count,
+               let character = String(validating: bytes[index..<(index + length)], as: UTF8.self) {
+                out += character
+                index += length
+            } else {
+                out += "\\x" + (lead < 16 ? "0" : "") + String(lead, radix: 16, uppercase: true)
+                index += 1
+            }
+        }
+        return out
+    }
+
     /// The bytes as a Lua literal that spells them exactly: printable ASCII
     /// as it is, `"` and `\` escaped, every other byte as `\ddd` — for a
     /// message about bytes that are not text.

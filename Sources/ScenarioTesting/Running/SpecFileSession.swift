@@ -241,10 +241,10 @@ final class SpecFileSession {
 
     private static func testCase(_ value: LuaValue, index: Int) throws -> TestCase {
         let table = try value.table()
-        let path = try table.rawGet("path").table().array().map { try $0.string() }
-        let tags = try table.rawGet("tags").table().array().map { try $0.string() }
-        return TestCase(index: index, name: try table.rawGet("name").string(), path: path,
-                        file: try table.rawGet("file").string(), line: try table.rawGet("line").int(),
+        let path = try table.rawGet("path").table().array().map { try $0.luaString().shown }
+        let tags = try table.rawGet("tags").table().array().map { try $0.luaString().shown }
+        return TestCase(index: index, name: try table.rawGet("name").luaString().shown, path: path,
+                        file: try table.rawGet("file").luaString().shown, line: try table.rawGet("line").int(),
                         tags: tags, configuration: try optionalString(table.rawGet("config")),
                         timeout: try table.rawGet("timeout").isNil ? nil : table.rawGet("timeout").double(),
                         isPending: try table.rawGet("pending").isTruthy)
@@ -279,8 +279,10 @@ final class SpecFileSession {
         return lines.count <= 1 ? nil : lines.joined(separator: "\n")
     }
 
+    /// A string the library gave, as text that stays true: invalid UTF-8 in
+    /// a message (`error("\\255")`) or a name is shown as `\\xFF`, not lost.
     private static func optionalString(_ value: LuaValue) throws -> String? {
-        value.isNil ? nil : try value.string()
+        value.isNil ? nil : try value.luaString().shown
     }
 
     /// `"spec.lua:12: boom"` → `("spec.lua:12", "boom")`; a message without
