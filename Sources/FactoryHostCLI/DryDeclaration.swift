@@ -73,7 +73,14 @@ struct DryDeclaration {
                 if ready == 0 { continue }              // the deadline is checked above
             }
             let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if count > 0 { bytes += buffer[..<count]; continue }
+            if count > 0 {
+                bytes += buffer[..<count]
+                if bytes.count > FactoryHost.streamedSourceLimit {
+                    throw LuaError(.file, "standard input gave more than \(FactoryHost.streamedSourceLimit >> 20) MB without ending: "
+                                   + "a script is read whole, and reading stopped")
+                }
+                continue
+            }
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             return bytes
         }

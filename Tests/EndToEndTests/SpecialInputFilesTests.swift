@@ -49,4 +49,24 @@ struct SpecialInputFilesTests {
         #expect(result.stderr.contains(message), "\(result)")
         #expect(!result.stdout.contains("ran"), "\(result)")
     }
+
+    @Test(arguments: ["check", "graph"])
+    func aDeviceAsTheScriptOfCheckOrGraph(_ command: String) throws {
+        // /dev/zero was read into memory until the process died (SIGABRT past 4 GB).
+        let result = try CommandRunner.factoryhost([command, "--timeout", "5", "/dev/zero"], killAfter: 30)
+        #expect(!result.signalled && result.status == 1 && result.seconds < 5, "\(result)")
+        #expect(result.stderr.contains("/dev/zero gave more than 1 MB without ending (a device)"), "\(result)")
+        let empty = try CommandRunner.factoryhost([command, "/dev/null"], killAfter: 30)
+        #expect(!empty.stderr.contains("device"), "\(empty)")
+    }
+
+    @Test(arguments: [["run"], ["repl", "--timeout", "1s"], ["check"], ["graph"]])
+    func aValuesFileThatIsAFIFOEverywhere(_ command: [String]) throws {
+        // The REPL blocked for ever (no whole-command deadline there).
+        let dir = try directory(["s.lua": "configuration 'app' {}\n"], fifos: ["values.lua"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(command + ["--values", "values.lua", "s.lua"], in: dir, killAfter: 20)
+        #expect(result.status == 1 && result.seconds < 5, "\(result)")
+        #expect(result.stderr.contains("values file values.lua: not a regular file (a FIFO)"), "\(result)")
+    }
 }

@@ -383,6 +383,9 @@ extension FactoryHost {
     /// of its own (64 KB: ~1,000 lines; scanning takes ~1 ms, starting a thread ~50 µs).
     static let backgroundScanSize = 64 * 1024
 
+    /// The most a script read from a pipe, FIFO or standard input may hold.
+    public static let streamedSourceLimit = 256 << 20
+
     static func readSource(_ path: String) throws -> [UInt8] {
         let file = path == "-" ? fdopen(dup(0), "rb") : fopen(path, "rb")
         guard let file else {
@@ -391,7 +394,12 @@ extension FactoryHost {
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var status = stat()
-        if fstat(fileno(file), &status) == 0, status.st_size > 0, status.st_size < 1 << 31 {
+        let known = fstat(fileno(file), &status) == 0
+        // A device (/dev/zero, a disk) may never end, and is no script: 1 MB of it at most (/dev/null, a terminal: fine).
+        let isDevice = known && ((status.st_mode & S_IFMT) == S_IFCHR || (status.st_mode & S_IFMT) == S_IFBLK)
+        let limit = isDevice ? 1 << 20 : Self.streamedSourceLimit
+        let isRegular = known && (status.st_mode & S_IFMT) == S_IFREG
+        if isRegular, status.st_size > 0, status.st_size < 1 << 31 {
             bytes.reserveCapacity(Int(status.st_size))       // one buffer, not a doubling series of them
         }
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -399,6 +407,11 @@ extension FactoryHost {
             let count = fread(&buffer, 1, buffer.count, file)
             if count <= 0 { break }
             bytes += buffer[..<count]
+            // A pipe or FIFO may never end: past this much it is not a script anyone wrote.
+            if !isRegular && bytes.count > limit {
+                throw LuaError(.file, "\(path == "-" ? "standard input" : path) gave more than \(limit >> 20) MB "
+                               + "without ending\(isDevice ? " (a device)" : ""): a script is read whole, and reading stopped")
+            }
         }
         if ferror(file) != 0 { throw LuaError(.file, "cannot read \(path)") }
         if bytes.first == 0x1B { throw LuaError(.file, "\(path) is a precompiled chunk: check reads Lua source") }

@@ -127,6 +127,11 @@ public final class ConfigurationValues {
     ///
     /// - Throws: a `LuaError` naming the file: it cannot be read or compiled, it raised an error or ran out of time, or it did not return a table of valid names and values.
     public func addFile(_ path: String) throws {
+        // A FIFO nobody writes would block before any limit runs (the REPL has no
+        // whole-command deadline), and a device may never end: values come from a file.
+        if let kind = Directory.specialKind(path) {
+            throw LuaError(.file, "values file \(path): not a regular file (\(kind)): give a file, or the values with --set")
+        }
         let lua = try LuaState(libraries: .sandboxed)
         lua.timeLimit = .seconds(2)
         lua.memoryLimit = 64 << 20
