@@ -90,7 +90,9 @@ struct TestSettings: Equatable {
     /// (`> /dev/full`: a CI step must not pass on a report nobody got).
     func run() -> Int32 {
         if let workerFile {
-            makeRunner(files: [workerFile], seed: seed).runWorkerAndExit(file: workerFile, position: workerPosition, skip: workerSkip)
+            let runner = makeRunner(files: [workerFile], seed: seed)
+            if list { runner.listWorkerAndExit(file: workerFile) }
+            runner.runWorkerAndExit(file: workerFile, position: workerPosition, skip: workerSkip)
         }
         return StandardOutput.flushed(runSelected())
     }
@@ -144,7 +146,7 @@ struct TestSettings: Equatable {
             // The previous run's reports go now: an interrupted run leaves none passing as its own.
             for path in [junit, coverageJSON].compactMap({ $0 }) { ReportFile(path: path).clear() }
         }
-        if list { return listTests(makeRunner(files: files, seed: seed ?? (shuffle ? UInt64.random(in: 1...999_999) : nil))) }
+        if list { return listTests(withWorkers(makeRunner(files: files, seed: seed ?? (shuffle ? UInt64.random(in: 1...999_999) : nil)))) }
         // --repeat: the whole selection again and again, each run reported;
         // a shuffled run without --seed gets a new order each time.
         var failedRuns: [Int] = []
@@ -174,14 +176,7 @@ struct TestSettings: Equatable {
     /// One run of the selection: 0 all passed, 1 some failed (or the JUnit
     /// file could not be written), 2 nothing matched.
     private func runOnce(files: [String], seed shuffleSeed: UInt64?) -> Int32 {
-        var runner = makeRunner(files: files, seed: shuffleSeed)
-        if let executable = TestCommand.ownExecutable() {
-            // Each file in a worker process, so a test stuck in C code past its
-            // limit ends its worker, not the run.
-            var options = runner.options
-            options.workerCommand = [executable, "test"] + workerArguments(seed: shuffleSeed)
-            runner = TestRunner(files: files, options: options, makeHost: runner.makeHost)
-        }
+        let runner = withWorkers(makeRunner(files: files, seed: shuffleSeed))
         let main: any TestReporter = switch reporter {
         case "tap": TAPReporter(durations: profile != nil)
         case "json": JSONReporter()
@@ -261,6 +256,16 @@ struct TestSettings: Equatable {
             host.lua.setDeadline(after: nil)
             return host
         }
+    }
+
+    /// `runner` with each file in a worker process (when this program's
+    /// executable can be found), so a test stuck in C code past its limit
+    /// ends its worker, not the run, and no spec code runs in the runner.
+    private func withWorkers(_ runner: TestRunner) -> TestRunner {
+        guard let executable = TestCommand.ownExecutable() else { return runner }
+        var options = runner.options
+        options.workerCommand = [executable, "test"] + workerArguments(seed: options.shuffleSeed)
+        return TestRunner(files: runner.files, options: options, makeHost: runner.makeHost)
     }
 
     /// The options a worker needs to select, order and time tests as this run does.

@@ -126,4 +126,30 @@ struct RunnerRunsNoSpecCodeTests {
         let loads = try String(contentsOf: dir.appendingPathComponent("loads.txt"), encoding: .utf8).split(separator: "\n")
         #expect(loads.count == 2, "\(loads)")
     }
+
+    /// `--list` loads each file in a worker too: a spec that blocks at its
+    /// top level fails its own listing (it ended the whole listing with 124),
+    /// the other files are listed, and what a spec started ends with it.
+    @Test func listingRunsNoSpecCodeInTheRunner() throws {
+        let dir = try CommandRunner.scratchDirectory([
+            "a_spec.lua": """
+                local f = io.open("loads.txt", "a"); f:write(io.open("/proc/self/stat"):read("n"), "\\n"); f:close()
+                it("a", function() end)
+                os.execute("sleep 30")
+                """,
+            "b_spec.lua": """
+                os.execute("(sleep 30 & echo $! > child.pid)")
+                describe("b", function() it("x", { tags = "t" }, function() end) end)
+                """], prefix: "fh-list")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "--list", "--timeout", "1", "."], in: dir, killAfter: 30)
+        #expect(result.status == 1 && result.seconds < 10, "\(result)")
+        #expect(result.stdout.contains("a_spec.lua: cannot be listed"), "\(result)")
+        #expect(result.stdout.contains("b_spec.lua:2: b > x [t]\n1 test in 2 files"), "\(result)")
+        let loads = try String(contentsOf: dir.appendingPathComponent("loads.txt"), encoding: .utf8).split(separator: "\n")
+        #expect(loads.count == 1, "\(loads)")
+        for pid in ProcessTreeTests.pids(in: dir.appendingPathComponent("child.pid")) {
+            #expect(ProcessTreeTests.ends(pid), "process \(pid) outlived the listing")
+        }
+    }
 }

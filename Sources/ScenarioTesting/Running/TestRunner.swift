@@ -217,6 +217,7 @@ public final class TestRunner: Sendable {
                     result.loadFailure = failure
                     if options.failFast { stop.withLock { $0 = true } }
                 case .coverage(let entry)?: result.coverage.append(entry)
+                case .listed?: broken = "a listing in a run"
                 case .done?: finished = true
                 case .mark(let offset)?: printed = offset
                 case nil: broken = "a report line that is not the protocol's"
@@ -341,16 +342,81 @@ public final class TestRunner: Sendable {
     // MARK: Listing
 
     /// The selected tests of every file, without running any; files that
-    /// fail to load are listed with their failure.
+    /// fail to load are listed with their failure. With a worker command,
+    /// each file is loaded in a worker process, as for a run: no spec code
+    /// runs in the runner (a blocking call there ended the whole listing),
+    /// and what a spec starts ends with the listing.
     public func list() -> [(file: String, tests: [TestCase], failure: TestFailure?)] {
-        files.map { file in
+        guard let command = options.workerCommand else {
+            return files.map { file in
+                do throws(TestFailure) {
+                    let (session, tests) = try open(file)
+                    session.host.lua.close()
+                    return (file, tests, nil)
+                } catch {
+                    return (file, [], error)
+                }
+            }
+        }
+        fh_end_tree_on_signals()
+        defer { fh_kill_descendants() }
+        return files.map { file in
             do throws(TestFailure) {
-                let (session, tests) = try open(file)
-                session.host.lua.close()
-                return (file, tests, nil)
+                return (file, try listInWorker(file, command: command), nil)
             } catch {
                 return (file, [], error)
             }
+        }
+    }
+
+    /// The selected tests of `file`, as a worker process loaded it.
+    private func listInWorker(_ file: String, command: [String]) throws(TestFailure) -> [TestCase] {
+        let worker = try WorkerProcess(command: command, arguments: ["--worker-file=\(file)", "--list"])
+        var tests: [TestCase] = [], failure: TestFailure?, finished = false, broken = false
+        let patience = options.timeLimit + Self.workerGrace
+        while !broken, !finished, let line = worker.nextLine(within: patience) {
+            switch WorkerProtocol.event(line) {
+            case .listed(let test)?: tests.append(test)
+            case .load(let loadFailure)?: failure = loadFailure
+            case .done?: finished = true
+            case .mark?: break
+            default: broken = true
+            }
+        }
+        let stalled = worker.timedOut
+        if stalled { worker.end() }
+        let (status, signal, _) = worker.wait(within: options.timeLimit + 1 + Self.workerGrace)
+        if let failure { throw failure }
+        if broken {
+            throw TestFailure(kind: .error, message: "the worker process listing this file sent a report line that is not "
+                              + "the protocol's (does the file write to file descriptor 3?)", location: file)
+        }
+        guard finished else {
+            let how = stalled ? "stopped responding (nothing for \(SpecFileSession.format(seconds: patience)) s), so it was killed"
+                : signal.map { "was killed by signal \($0)" } ?? "exited with status \(status)"
+            throw TestFailure(kind: .error, message: "the worker process listing this file \(how) before reporting"
+                              + (status == WorkerProcess.hardStopStatus ? " (loading it ran past the time limit and did not stop)" : ""),
+                              location: file)
+        }
+        return tests
+    }
+
+    /// The worker side of `--list` with a worker command: loads `file`,
+    /// reports its selected tests on descriptor 3, and exits.
+    public func listWorkerAndExit(file: String) -> Never {
+        fh_die_with_parent()
+        let out = WorkerReportWriter()
+        do {
+            let (session, tests) = try open(file)
+            for test in tests { out.write(WorkerProtocol.listed(test)) }
+            out.write(WorkerProtocol.done)
+            session.host.lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): \(file): closing the file's Lua state: ",
+                                                     status: WorkerProcess.closingStopStatus)
+            session.host.lua.closeAndExit(status: 0)
+        } catch {
+            out.write(WorkerProtocol.load(error))
+            out.write(WorkerProtocol.done)
+            ScriptRunner.exitWithoutFinalizers(0)
         }
     }
 

@@ -8,6 +8,7 @@ import FactoryhostSupport
 ///                                            the runner needs to name it if the worker dies)
 ///     result <TAB> test… <TAB> outcome…      a test ended
 ///     load <TAB> failure…                    the file could not be loaded
+///     test <TAB> test…                       a selected test (`--list`: nothing runs)
 ///     coverage <TAB> configuration <TAB> key <TAB> origin <TAB> 0|1
 ///                                            a registration, and whether the tests built it (--coverage)
 ///     done                                   every selected test ran
@@ -42,6 +43,8 @@ enum WorkerProtocol {
     }
 
     static func load(_ failure: TestFailure) -> String { (["load"] + fields(of: failure)).joined(separator: "\t") }
+
+    static func listed(_ test: TestCase) -> String { (["test"] + fields(of: test)).joined(separator: "\t") }
 
     static let done = "done"
 
@@ -81,6 +84,7 @@ enum WorkerProtocol {
         case start(TestCase, limit: Double)
         case result(TestResult)
         case load(TestFailure)
+        case listed(TestCase)
         case coverage(RegistrationCoverage.Entry)
         case done
         case mark(offset: Int64)
@@ -94,6 +98,9 @@ enum WorkerProtocol {
             guard fields.count == 11, let limit = Double(fields[1]), limit.isFinite,
                   let test = testCase(fields[2...10], rawPath: raw[4], rawTags: raw[7]) else { return nil }
             return .start(test, limit: limit)
+        case "test":
+            guard fields.count == 10, let test = testCase(fields[1...9], rawPath: raw[3], rawTags: raw[6]) else { return nil }
+            return .listed(test)
         case "done": return fields.count == 1 ? .done : nil
         case "coverage":
             guard fields.count == 5, fields[4] == "0" || fields[4] == "1" else { return nil }
