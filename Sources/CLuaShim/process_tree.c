@@ -42,10 +42,12 @@ void fh_die_with_parent(void) {
 #define FH_MAX_PROCESSES 32768
 static pid_t process_ids[FH_MAX_PROCESSES];
 static pid_t parent_ids[FH_MAX_PROCESSES];
+static pid_t group_ids[FH_MAX_PROCESSES];
 
 /// The parent of process `pid` from /proc/<pid>/stat (the field after the
-/// command, which may itself hold spaces and parentheses); -1 if gone.
-static pid_t parent_of(const char *pid_text) {
+/// command, which may itself hold spaces and parentheses), and its process
+/// group in `group`; -1 if gone.
+static pid_t parent_of(const char *pid_text, pid_t *group) {
     char path[64] = "/proc/";
     size_t at = 6;
     for (const char *p = pid_text; *p && at < sizeof path - 6; p++) path[at++] = *p;
@@ -64,10 +66,15 @@ static pid_t parent_of(const char *pid_text) {
     if (close_paren == NULL) return -1;
     char *p = close_paren + 1;
     while (*p == ' ') p++;
+    if (*p == 'Z' || *p == 'X') return -1;       /* a zombie: nothing to end, and it forks no more */
     if (*p) p++;                                 /* the state */
     while (*p == ' ') p++;
     pid_t parent = 0;
     while (*p >= '0' && *p <= '9') parent = parent * 10 + (*p++ - '0');
+    while (*p == ' ') p++;
+    pid_t pgrp = 0;
+    while (*p >= '0' && *p <= '9') pgrp = pgrp * 10 + (*p++ - '0');
+    *group = pgrp;
     return parent;
 }
 
@@ -93,10 +100,12 @@ static int read_processes(void) {
                 pid = pid * 10 + (*p - '0');
             }
             if (!numeric || count >= FH_MAX_PROCESSES) continue;
-            pid_t parent = parent_of(name);
+            pid_t group = 0;
+            pid_t parent = parent_of(name, &group);
             if (parent < 0) continue;
             process_ids[count] = pid;
             parent_ids[count] = parent;
+            group_ids[count] = group;
             count++;
         }
     }
@@ -104,36 +113,85 @@ static int read_processes(void) {
     return count;
 }
 
+/* Index arrays sorted by a key (heapsort: no malloc, no recursion — safe
+   in a signal handler), for finding a process's children and a group's
+   members by binary search instead of scanning every process for each. */
+static int by_parent[FH_MAX_PROCESSES], by_group[FH_MAX_PROCESSES], pending[FH_MAX_PROCESSES];
+static unsigned char ours[FH_MAX_PROCESSES];
+
+static void sift_down(int *order, const pid_t *key, int start, int end) {
+    int root = start;
+    while (2 * root + 1 < end) {
+        int child = 2 * root + 1;
+        if (child + 1 < end && key[order[child + 1]] > key[order[child]]) child++;
+        if (key[order[root]] >= key[order[child]]) return;
+        int swap = order[root]; order[root] = order[child]; order[child] = swap;
+        root = child;
+    }
+}
+
+static void sort_by(int *order, const pid_t *key, int count) {
+    for (int i = 0; i < count; i++) order[i] = i;
+    for (int start = count / 2 - 1; start >= 0; start--) sift_down(order, key, start, count);
+    for (int end = count - 1; end > 0; end--) {
+        int swap = order[0]; order[0] = order[end]; order[end] = swap;
+        sift_down(order, key, 0, end);
+    }
+}
+
+/* The first position in `order` whose key is at least `value`. */
+static int lower_bound(const int *order, const pid_t *key, int count, pid_t value) {
+    int low = 0, high = count;
+    while (low < high) {
+        int middle = low + (high - low) / 2;
+        if (key[order[middle]] < value) low = middle + 1; else high = middle;
+    }
+    return low;
+}
+
 int fh_kill_descendants(void) {
     static volatile int busy = 0;                 /* one at a time (a signal during a hard stop) */
     if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQ_REL)) return 0;
     pid_t self = getpid();
+    pid_t own_group = getpgrp();
     int killed = 0;
     /* A few passes: a child may fork while we look. */
     for (int pass = 0; pass < 3; pass++) {
         int count = read_processes();
-        /* Mark descendants: ours[i] once process i is known to descend from this one. */
-        static unsigned char ours[FH_MAX_PROCESSES];
+        sort_by(by_parent, parent_ids, count);
+        /* Descendants: from this process down, children found by parent. */
         for (int i = 0; i < count; i++) ours[i] = 0;
-        int changed = 1;
-        while (changed) {
-            changed = 0;
-            for (int i = 0; i < count; i++) {
-                if (ours[i]) continue;
-                if (parent_ids[i] == self) { ours[i] = 1; changed = 1; continue; }
-                for (int j = 0; j < count; j++) {
-                    if (ours[j] && process_ids[j] == parent_ids[i]) { ours[i] = 1; changed = 1; break; }
-                }
-            }
-        }
-        int found = 0;
-        for (int i = 0; i < count; i++) {
-            if (ours[i] && process_ids[i] != self) {
-                if (kill(process_ids[i], SIGKILL) == 0) killed++;
+        int queued = 0, found = 0;
+        pending[queued++] = -1;                    /* -1: this process itself */
+        while (queued > 0) {
+            int at = pending[--queued];
+            pid_t parent = at < 0 ? self : process_ids[at];
+            for (int k = lower_bound(by_parent, parent_ids, count, parent); k < count && parent_ids[by_parent[k]] == parent; k++) {
+                int child = by_parent[k];
+                if (ours[child] || process_ids[child] == self) continue;
+                ours[child] = 1;
                 found = 1;
+                if (queued < FH_MAX_PROCESSES) pending[queued++] = child;
             }
         }
         if (!found) break;
+        /* A process group other than ours whose every member descends from
+           this process (a test worker's, a setsid child's): ended at once — a
+           process that forks itself and exits, without end, is never caught
+           one pid at a time. */
+        sort_by(by_group, group_ids, count);
+        for (int k = 0; k < count;) {
+            pid_t group = group_ids[by_group[k]];
+            int all_ours = 1, any_ours = 0, end = k;
+            for (; end < count && group_ids[by_group[end]] == group; end++) {
+                if (ours[by_group[end]]) any_ours = 1; else all_ours = 0;
+            }
+            if (group > 0 && group != own_group && any_ours && all_ours) (void)kill(-group, SIGKILL);
+            k = end;
+        }
+        for (int i = 0; i < count; i++) {
+            if (ours[i] && kill(process_ids[i], SIGKILL) == 0) killed++;
+        }
     }
     __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
     return killed;

@@ -37,6 +37,60 @@ struct ProcessTreeTests {
         for pid in started { #expect(Self.ends(pid), "process \(pid) outlived the hard stop") }
     }
 
+    /// Runs `line` with /bin/sh, in a process group of its own, and waits (at
+    /// most `killAfter` seconds, then SIGKILL): its exit status, or 128 + the
+    /// signal that ended it.
+    static func runInShell(_ line: String, killAfter: Double) throws -> Int32 {
+        let words = ["/bin/sh", "-c", line]
+        let argv = words.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        // In a process group of its own, which the caller may end as a whole.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var child: pid_t = 0
+        try #require(posix_spawn(&child, "/bin/sh", nil, &attributes, argv, environ) == 0)
+        var status: Int32 = 0, waited: pid_t = 0
+        let deadline = Date().addingTimeInterval(killAfter)
+        while waited == 0 {
+            waited = waitpid(child, &status, WNOHANG)
+            if waited == 0 {
+                if Date() > deadline { kill(child, SIGKILL); waited = waitpid(child, &status, 0) } else { usleep(10_000) }
+            }
+        }
+        return status & 0x7f != 0 ? 128 + (status & 0x7f) : (status >> 8) & 0xff
+    }
+
+    /// A process that forks itself and exits, without end, is never caught
+    /// one pid at a time (nor seen by ps): a test worker leads a process
+    /// group of its own, ended as a whole. The hopper touches a file at each
+    /// step; once the run is over, the file must stop changing.
+    @Test func aProcessThatKeepsForkingEndsWithItsWorker() throws {
+        let hopper = #"perl -e 'open(my $f, ">", "group"); print $f getpgrp(); close $f; "#
+            + #"while (1) { exit if fork; utime(undef, undef, "beat"); select(undef, undef, undef, 0.002) }' &"#
+        let spec = "it('hops', { timeout = 1 }, function()\n  io.open('beat', 'w'):close()\n  os.execute([[" + hopper
+            + "]])\n  os.execute('sleep 0.3')\n  while true do end\nend)\n"
+        let dir = try directory(["hop_spec.lua": spec])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // Spawned and waited for here: Foundation's Process does not see the
+        // command end while a process it started lives on (the test would hang).
+        let status = try Self.runInShell("cd '\(dir.path)' && exec '\(CommandRunner.factoryhost)' test hop_spec.lua > out.txt 2>&1",
+                                         killAfter: 30)
+        let out = (try? String(contentsOf: dir.appendingPathComponent("out.txt"), encoding: .utf8)) ?? ""
+        #expect(status == 1 && out.contains("timed out after 1 s"), "\(status): \(out)")
+        func beat() -> Date? {
+            (try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("beat").path))?[.modificationDate] as? Date
+        }
+        usleep(300_000)
+        let before = beat()
+        usleep(700_000)
+        #expect(before != nil && beat() == before, "the process kept forking after the run")
+        // (Should it live on, end it here: never this process's own group.)
+        if let group = Self.pids(in: dir.appendingPathComponent("group")).first, group > 1, group != getpgrp() { kill(-group, SIGKILL) }
+    }
+
     @Test func aTimeLimitEndsWhatTheScriptLeftInTheBackground() throws {
         let dir = try directory(["leave.lua": "os.execute('(sleep 30 & echo $! > child.pid)')\nwhile true do end\n"])
         defer { try? FileManager.default.removeItem(at: dir) }

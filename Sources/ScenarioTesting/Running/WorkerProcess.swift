@@ -75,8 +75,15 @@ final class WorkerProcess {
         }
         let argv = (command + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // A process group of its own: what its tests start stays in it (unless
+        // it leaves), so the whole group can be ended at once (see `wait`).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+        posix_spawnattr_setpgroup(&attributes, 0)
         var child: pid_t = 0
-        let status = posix_spawn(&child, command[0], &actions, nil, argv, environ)
+        let status = posix_spawn(&child, command[0], &actions, &attributes, argv, environ)
         close(fds[1])
         guard status == 0 else {
             close(fds[0])
@@ -200,6 +207,9 @@ final class WorkerProcess {
         } else {
             _ = POSIX.retryingInterrupts { waitpid(pid, &status, 0) }
         }
+        // What its tests left behind in its process group ends with it — also a
+        // process that forks itself and exits without end, which no walk catches.
+        _ = kill(-pid, SIGKILL)
         let signal = status & 0x7f
         return signal != 0 ? (-1, signal, overdue) : ((status >> 8) & 0xff, nil, overdue)
     }
