@@ -44,8 +44,14 @@ public struct TestFailure: Error, Sendable, Equatable {
     /// state (finalizers) — not loading it.
     public static let closingTheFile = "closing the file"
 
-    /// What a file-level failure happened in: `loading the file`, or ``closingTheFile``.
-    public var fileStage: String { phase == Self.closingTheFile ? Self.closingTheFile : "loading the file" }
+    /// The phase of a file's failure while its tests ran, that no one test
+    /// owns: its worker's report broke off (a test wrote to the report pipe).
+    public static let runningTheTests = "the run of its tests"
+
+    /// What a file-level failure happened in: `loading the file`, ``runningTheTests`` or ``closingTheFile``.
+    public var fileStage: String {
+        phase == Self.closingTheFile || phase == Self.runningTheTests ? phase ?? "" : "loading the file"
+    }
 
     /// `location: message` (with the hook named, if a hook failed).
     public var headline: String {

@@ -97,7 +97,8 @@ public final class TextReporter: TestReporter {
         if let failure = result.loadFailure {
             showFile()
             failures.append(("\(Self.shown(result.file)) (\(failure.fileStage))", failure, result.output))
-            let what = failure.phase == TestFailure.closingTheFile ? "closing the file failed" : "the file failed to load"
+            let what = failure.phase == TestFailure.closingTheFile ? "closing the file failed"
+                : failure.phase == TestFailure.runningTheTests ? "the file's run broke off" : "the file failed to load"
             write("  " + paint("✗ \(what) (\(failures.count))", "31"))
         }
     }

@@ -236,9 +236,12 @@ public final class TestRunner: Sendable {
                 : signal.map { "was killed by signal \($0)" } ?? "exited with status \(status)"
             if let broken {
                 // Something wrote to the report pipe that the runner did not (a test?).
-                let failure = TestFailure(kind: .error, message: "the worker process running this file sent \(broken) "
+                // Named by the test that was running, if one was: it wrote there.
+                let during = running != nil ? runningTest.map { " while '\($0.name)' (\($0.location)) ran" } ?? "" : ""
+                let failure = TestFailure(kind: .error, message: "the worker process running this file sent \(broken)\(during) "
                                           + "(does a test write to file descriptor 3?); its results from here on are not trusted",
-                                          location: file)
+                                          location: running != nil ? runningTest?.location ?? file : file,
+                                          phase: result.results.isEmpty && running == nil ? nil : TestFailure.runningTheTests)
                 result.loadFailure = failure
                 return result
             }
