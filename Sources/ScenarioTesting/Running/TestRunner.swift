@@ -328,8 +328,13 @@ public final class TestRunner: Sendable {
             if outcome.failure != nil, options.failFast { break }
         }
         out.write(WorkerProtocol.done)
-        // Finalizers run as the state closes, under the time limit: one that
-        // overruns is the file's, after its tests — not a test's, not loading.
+        Self.closeAndExit(session, file: file)
+    }
+
+    /// Ends a worker after its report: finalizers run as the state closes,
+    /// under the time limit — one that overruns is the file's, after its
+    /// tests, not a test's, not loading.
+    private static func closeAndExit(_ session: SpecFileSession, file: String) -> Never {
         session.host.lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): \(file): closing the file's Lua state: ",
                                                  status: WorkerProcess.closingStopStatus)
         session.host.lua.closeAndExit(status: 0)
@@ -413,9 +418,7 @@ public final class TestRunner: Sendable {
             let (session, tests) = try open(file)
             for test in tests { out.write(WorkerProtocol.listed(test)) }
             out.write(WorkerProtocol.done)
-            session.host.lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): \(file): closing the file's Lua state: ",
-                                                     status: WorkerProcess.closingStopStatus)
-            session.host.lua.closeAndExit(status: 0)
+            Self.closeAndExit(session, file: file)
         } catch {
             out.write(WorkerProtocol.load(error))
             out.write(WorkerProtocol.done)
