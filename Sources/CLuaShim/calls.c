@@ -32,6 +32,7 @@ static fh_entry enter(lua_State *L, fh_control *c) {
         atomic_store(&c->exhausted, FH_LIMIT_NONE);
         c->last_limit = FH_LIMIT_NONE;
         c->limit_message[0] = 0;
+        c->limit_traceback[0] = 0;
         c->instr_left = c->instr_limit;
         c->nrunning = 0;
         double now = 0, deadline = 0, length = 0;
@@ -76,6 +77,11 @@ static int leave(lua_State *L, fh_control *c, fh_entry e, int status, int base) 
             if (!keep) {
                 lua_settop(L, base - 1);
                 lua_pushstring(L, c->limit_message);
+                if (c->limit_traceback[0] != 0) {       /* and where it fired */
+                    lua_pushliteral(L, "\n");
+                    lua_pushstring(L, c->limit_traceback);
+                    lua_concat(L, 3);
+                }
                 status = LUA_ERRRUN;
             }
         }
@@ -131,7 +137,16 @@ static int fh_msghandler(lua_State *L) {
         c->enforce = saved;
         return 1;
     }
-    fh_traceback(L, L, msg, 1);
+    int limit = atomic_load(&c->exhausted);
+    if (limit != FH_LIMIT_NONE && c->limit_traceback[0] != 0) {
+        /* A limit: the stack where it first fired, not where it was raised again. */
+        lua_pushstring(L, msg);
+        lua_pushliteral(L, "\n");
+        lua_pushstring(L, c->limit_traceback);
+        lua_concat(L, 3);
+    } else {
+        fh_traceback(L, L, msg, 1);
+    }
     c->enforce = saved;
     return 1;
 }

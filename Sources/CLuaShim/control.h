@@ -41,6 +41,7 @@ typedef struct fh_control {
     _Atomic int interrupted;
     int last_limit;          /* the limit that ended the last outermost call (FH_LIMIT_…) */
     char limit_message[512]; /* the first "… limit exceeded" message (or a stop's), with its place */
+    char limit_traceback[2048]; /* the stack where that limit was first raised ("stack traceback:…"), cut at a line */
 
     int depth;               /* nesting of protected calls from Swift */
     int script_status;       /* the inner status seen by fh_pcall_script */

@@ -102,6 +102,18 @@ static int raise_limit(lua_State *L, fh_control *c) {
         if (len >= sizeof c->limit_message) len = sizeof c->limit_message - 1;
         memcpy(c->limit_message, text, len);
         c->limit_message[len] = 0;
+        /* Where it was stopped, kept: the traceback the outermost handler
+           makes later is from wherever the error is raised again (a test
+           library's xpcall that caught it), not where the code was. */
+        fh_traceback(L, L, NULL, level);
+        const char *trace = lua_tolstring(L, -1, &len);
+        if (len >= sizeof c->limit_traceback) {
+            len = sizeof c->limit_traceback - 1;
+            while (len > 0 && trace[len] != '\n') len--;       /* whole lines only */
+        }
+        memcpy(c->limit_traceback, trace, len);
+        c->limit_traceback[len] = 0;
+        lua_pop(L, 1);
     }
     c->enforce = saved;
     return lua_error(L);

@@ -197,7 +197,12 @@ int fh_kill_descendants(void) {
     return killed;
 }
 
+static volatile sig_atomic_t tree_ending;
+
+int fh_tree_is_ending(void) { return tree_ending; }
+
 static void end_tree_and_die(int sig) {
+    tree_ending = 1;                     /* before the kill: a worker's death is not news now */
     fh_kill_descendants();
     signal(sig, SIG_DFL);
     raise(sig);
@@ -226,6 +231,7 @@ void fh_end_tree_on_signals(void) {
 
 #else
 void fh_end_tree_on_signals(void) {}
+int fh_tree_is_ending(void) { return 0; }
 void fh_adopt_orphans(void) {}
 void fh_die_with_parent(void) {}
 int fh_kill_descendants(void) { return 0; }

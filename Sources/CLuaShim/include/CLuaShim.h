@@ -77,6 +77,10 @@ int fh_kill_descendants(void);
 /// SIGINT, SIGTERM and SIGHUP (unless ignored) kill every descendant first,
 /// then end this process as the signal would (a runner's workers end with it).
 void fh_end_tree_on_signals(void);
+/// Nonzero once such a signal (or the parent's death) is ending this
+/// process: its descendants are being killed, and it dies next — a worker
+/// found dead now was killed by it, and is not to be reported.
+int fh_tree_is_ending(void);
 /// The whole command's deadline, from now (a SIGALRM timer): after `seconds` it writes
 /// `message` (and a newline) to standard error, kills every descendant and
 /// ends the process with `status` — wherever the command is (blocked

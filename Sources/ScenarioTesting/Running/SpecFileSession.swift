@@ -190,12 +190,12 @@ final class SpecFileSession {
             let cleanup = abandon(test, timeLimit: timeLimit)
             try? endingContainer()?.close()
             // Where the code was when it was stopped (a factory's loop, say), not the test's first line.
-            let stoppedAt = Self.splitLocation(error.message).0
+            let stoppedAt = Self.userLocation(Self.splitLocation(error.message).0, traceback: error.traceback)
             return .failed(TestFailure(kind: .timeout,
                                        message: "timed out after \(Self.format(seconds: timeLimit)) s; "
                                        + "give it longer with it(name, { timeout = seconds }, fn) or --timeout"
                                        + (cleanup.map { "\n(and in its cleanup: \($0))" } ?? ""),
-                                       location: stoppedAt ?? test.location, traceback: Self.userFrames(error.traceback)))
+                                       location: stoppedAt ?? test.location, traceback: Self.deeperFrames(error.traceback)))
         } catch let error as LuaError {
             var failure = Self.failure(from: error)
             if failure.location == nil { failure.location = test.location }
@@ -268,15 +268,47 @@ final class SpecFileSession {
 
     private static func failure(from error: LuaError) -> TestFailure {
         let (location, text) = splitLocation(error.message)
-        return TestFailure(kind: .error, message: text, location: location, traceback: userFrames(error.traceback))
+        return TestFailure(kind: .error, message: text, location: userLocation(location, traceback: error.traceback),
+                           traceback: userFrames(error.traceback))
+    }
+
+    /// A stopped test's user frames when it was stopped deeper than its
+    /// own body (in a factory, a helper): the one frame of the body only
+    /// repeats the location.
+    static func deeperFrames(_ traceback: String?) -> String? {
+        guard let frames = userFrames(traceback), frames.split(separator: "\n").count > 2 else { return nil }
+        return frames
+    }
+
+    /// Where in the user's code an error happened: `location` unless it is
+    /// inside the test library (a limit that stopped `to_equal` mid-walk),
+    /// then the innermost user frame of the traceback (the `expect` line).
+    static func userLocation(_ location: String?, traceback: String?) -> String? {
+        guard location == nil || location?.hasPrefix("[factoryhost test]") == true else { return location }
+        for line in traceback?.split(separator: "\n") ?? [] {
+            let frame = line.drop { $0 == "\t" || $0 == " " }
+            guard !frame.hasPrefix("[factoryhost test]"), !frame.hasPrefix("[C]"), !frame.hasPrefix("stack traceback"),
+                  case (let place?, _) = splitLocation(String(frame)) else { continue }
+            return place
+        }
+        return location
     }
 
     /// The traceback without the runner's own frames.
     static func userFrames(_ traceback: String?) -> String? {
         guard var lines = traceback?.split(separator: "\n", omittingEmptySubsequences: false) else { return nil }
         while lines.first?.isEmpty == true { lines.removeFirst() }
-        lines.removeAll { $0.contains("[factoryhost test]") || $0.contains("[C]: in function 'error'") }
-        return lines.count <= 1 ? nil : lines.joined(separator: "\n")
+        func isLibrary(_ line: Substring) -> Bool { line.contains("[factoryhost test]") }
+        func isC(_ line: Substring) -> Bool { line.drop { $0 == "\t" || $0 == " " }.hasPrefix("[C]:") }
+        // Innermost first: a C function's caller is the line after it, and
+        // one the library called (table.sort in to_equal, xpcall) is its own too.
+        var kept: [Substring] = []
+        for (index, line) in lines.enumerated() {
+            if isLibrary(line) || line.contains("[C]: in function 'error'") { continue }
+            if isC(line), let caller = lines[(index + 1)...].first(where: { !isC($0) }), isLibrary(caller) { continue }
+            kept.append(line)
+        }
+        return kept.count <= 1 ? nil : kept.joined(separator: "\n")
     }
 
     /// A string the library gave, as text that stays true: invalid UTF-8 in

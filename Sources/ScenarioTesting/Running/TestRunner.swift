@@ -229,6 +229,7 @@ public final class TestRunner: Sendable {
             // After its report a worker only closes its state: its finalizers get the limit and the hard stop's second.
             let exitGrace = options.timeLimit + 1 + Self.workerGrace
             let (status, signal, overdue) = worker.wait(within: exitGrace)
+            Self.awaitTheEndIfEnding()
             let leftOver = worker.takeOutput()             // of the test it died in, or outside any
             if running == nil { result.output += leftOver }
             let how = stalled
@@ -278,6 +279,17 @@ public final class TestRunner: Sendable {
             onTest(failed)
             flushOutput()
             if options.failFast { stop.withLock { $0 = true }; return result }
+        }
+    }
+
+    /// When SIGINT, SIGTERM or SIGHUP is ending the run (its handler killed
+    /// the workers and ends the process next), a worker found dead is not a
+    /// failure to report ("the file failed to load"): wait for the end.
+    static func awaitTheEndIfEnding() {
+        var waited = 0
+        while fh_tree_is_ending() != 0, waited < 100 {
+            usleep(50_000)
+            waited += 1
         }
     }
 
@@ -394,6 +406,7 @@ public final class TestRunner: Sendable {
         let stalled = worker.timedOut
         if stalled { worker.end() }
         let (status, signal, _) = worker.wait(within: options.timeLimit + 1 + Self.workerGrace)
+        Self.awaitTheEndIfEnding()
         if let failure { throw failure }
         if broken {
             throw TestFailure(kind: .error, message: "the worker process listing this file sent a report line that is not "
