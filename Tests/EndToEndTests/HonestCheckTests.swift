@@ -122,6 +122,61 @@ struct HonestCheckTests {
             """, stderr: ""), "\(result)")
     }
 
+    /// Every dependency whose type is misspelled, in one registration, each at
+    /// its line, in the same order every run — and what else the registration
+    /// gets wrong (a value's name): one bad key hid the others, which one was
+    /// reported changed from run to run (Lua's hash order), and at the
+    /// `register` line. `run` names the first and how many more.
+    @Test func everyMisspelledDependencyOfARegistrationIsReportedAtItsLine() throws {
+        let script = """
+            interface "Clock" { "now" }
+            interface "Logger" { "info" }
+            interface "Orders" { "place" }
+            value "currency" { type = "string", default = "EUR" }
+            configuration "app" {
+              register "Orders" {
+                deps = { clock = "Clokc",
+                         log = "Loger",
+                         currency = value "curency" },
+                make = function(d) return {} end,
+              },
+            }
+            """
+        for _ in 0..<3 {
+            let result = try CommandRunner.factoryhost(["check", "-"], in: fixtures, input: script, killAfter: 30)
+            #expect(result == ProcessResult(status: 1, stdout: """
+                stdin:7: register "Orders": dependency 'clock': unknown type 'Clokc', did you mean 'Clock'?
+                stdin:8: register "Orders": dependency 'log': unknown type 'Loger', did you mean 'Logger'?
+                stdin:9: no value 'curency' is declared, did you mean 'currency'?
+                  used by Orders (stdin:6)
+                3 problems in 1 configuration, 1 registration
+
+                """, stderr: ""), "\(result)")
+        }
+        let run = try CommandRunner.factoryhost(["run", "-"], in: fixtures, input: script, killAfter: 30)
+        #expect(run.status == 1 && run.stderr.hasPrefix(
+            "factoryhost: stdin:6: register \"Orders\": dependency 'clock': unknown type 'Clokc', did you mean 'Clock'? (and 1 more bad dependency)"),
+                "\(run)")
+    }
+
+    /// `container "oders"` ends what check sees, and its name is checked all
+    /// the same: check said ok for a script whose run fails at that line.
+    @Test func aContainerOfAnUnknownConfigurationIsAProblem() throws {
+        let script = """
+            configuration "orders" { register "table#Clock" { make = function() return {} end } }
+            local app = container "oders"
+            """
+        let result = try CommandRunner.factoryhost(["check", "-"], in: fixtures, input: script, killAfter: 30)
+        #expect(result == ProcessResult(status: 1, stdout: """
+            stdin:2: no configuration named 'oders', did you mean 'orders'?
+            1 problem in 1 configuration, 1 registration
+
+            """, stderr: ""), "\(result)")
+        let known = try CommandRunner.factoryhost(["check", "-"], in: fixtures,
+                                                  input: script.replacingOccurrences(of: "\"oders\"", with: "\"orders\""), killAfter: 30)
+        #expect(known.status == 0, "\(known)")
+    }
+
     /// Every typo of every configuration at once, each once; a repeated key, an
     /// unknown field and a bad extends do not hide what follows them; a problem
     /// inherited by two configurations is one problem naming all three.

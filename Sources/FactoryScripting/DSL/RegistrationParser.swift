@@ -19,6 +19,12 @@ struct RegistrationParser {
     /// a parse error is raised at the `register` call, whose place Lua puts
     /// first (`app.lua:5: register "X": …`), and check prints it first too.
     var showsOrigin = false
+    /// In a dry run, dependencies whose key is wrong (an unknown type, a
+    /// typo) are left out and kept here, each with the key text as written,
+    /// so `check` reports every one, at the line naming it, and goes on
+    /// with the rest of the registration (its value dependencies, say).
+    let badDependencies = BadDependencies()
+
     /// How messages name the registration (made only for a message).
     var what: String { "\(verb) \"\(keyText)\"" + (showsOrigin ? " (\(origin))" : "") }
 
@@ -345,6 +351,7 @@ struct RegistrationParser {
         }
         var result: [Dependency] = []
         var values: [(label: String, name: String)] = []
+        var bad: [(label: String, message: String, key: String)] = []
         // Read in place: converting each label and key to a LuaValue, and
         // the table to an array of them, was a tenth of `check`'s time.
         try table.forEachEntry { label, entry in
@@ -375,9 +382,18 @@ struct RegistrationParser {
             do {
                 key = try ScriptKey(parsing: keyText, catalog: catalog)
             } catch let error as LuaError {
-                throw LuaError(.typeMismatch, "\(what): dependency \(describeKey(LuaValue(labelText))): \(error.message)")
+                bad.append((labelText, "\(what): dependency \(describeKey(LuaValue(labelText))): \(error.message)", keyText))
+                return
             }
             result.append(Dependency(key.serviceKey, kind: kind, label: labelText))
+        }
+        if !bad.isEmpty {
+            // Every one, in label order (pairs() order is Lua's hash order, which changes from run to run).
+            bad.sort { $0.label < $1.label }
+            guard host.isDryRun else {
+                throw LuaError(.typeMismatch, bad[0].message + (bad.count == 2 ? " (and 1 more bad dependency)" : bad.count > 2 ? " (and \(bad.count - 1) more bad dependencies)" : ""))
+            }
+            badDependencies.problems += bad.map { (message: $0.message, key: $0.key) }
         }
         // pairs() order is Lua's hash order: sort for stable graphs and messages.
         result.sort { $0.label ?? "" < $1.label ?? "" }
@@ -450,4 +466,9 @@ func describeKey(_ key: LuaValue) -> String {
 func shownName(_ name: String) -> String {
     let shown = name.count > 60 ? String(name.prefix(60)) + "… (\(name.utf8.count) bytes)" : name
     return MessageText.terminalSafe(shown)
+}
+
+/// The dependencies a dry run's parse left out because their keys are wrong.
+final class BadDependencies {
+    var problems: [(message: String, key: String)] = []
 }

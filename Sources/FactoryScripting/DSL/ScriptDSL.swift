@@ -47,9 +47,17 @@ extension FactoryHost {
             }
             let parser = RegistrationParser(catalog: self.types, keyText: keyText, origin: origin)
             let spec: RegistrationSpec
+            // (A dry run only: the dependencies left out, each reported at the line naming it.)
+            func recordBadDependencies() {
+                for bad in parser.badDependencies.problems {
+                    _ = self.recordDeclarationError(LuaError(.typeMismatch, bad.message), at: origin, in: body, namingKey: bad.key)
+                }
+            }
             do {
                 spec = try parser.parse(body: table, host: self)
+                recordBadDependencies()
             } catch where self.recordDeclarationError(error, at: origin, in: body) {
+                recordBadDependencies()
                 // check goes on: a stand-in of the key keeps what depends on it from a second,
                 // derived problem (nil when the key itself is bad: the item is skipped).
                 try body.reserve(1)
@@ -98,7 +106,15 @@ extension FactoryHost {
         try lua.setGlobal("container", .function(lua.frameFunction("container") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
-            if self.stopsAtFirstContainer { throw self.stopForCheck(frame, "container \"\(name)\"") }
+            if self.stopsAtFirstContainer {
+                // Declarations end here; the name is checked all the same (run fails on it).
+                if self.registry.configuration(name) == nil {
+                    do { _ = try self.registry.registrationCount(in: name) } catch {
+                        _ = self.recordDeclarationError(error, at: frame.origin(), in: frame)
+                    }
+                }
+                throw self.stopForCheck(frame, "container \"\(name)\"")
+            }
             let container = try self.registry.container(name, disposer: self)
             try frame.push(.userdata(self.lua.pushObject(ScriptContainer(container), type: try self.containerType())))
             return 1
@@ -413,7 +429,10 @@ extension FactoryHost {
     /// reports every problem at once; otherwise (a run, an error the script
     /// catches with `pcall` on purpose, or one that is not about the declaration:
     /// a stop, a limit, no memory) returns false.
-    func recordDeclarationError(_ error: Error, at origin: Origin, in frame: LuaFrame) -> Bool {
+    ///
+    /// `namingKey`: the key text the problem is about, when it names one
+    /// (`"Clokc"`): check points at the line that names it.
+    func recordDeclarationError(_ error: Error, at origin: Origin, in frame: LuaFrame, namingKey: String? = nil) -> Bool {
         guard isDryRun, !frame.errorIsCaughtByScript else { return false }
         if let error = error as? RegistryError {
             var problem = CheckProblem(error)
@@ -424,8 +443,9 @@ extension FactoryHost {
         }
         guard let error = error as? LuaError, error.kind == .typeMismatch || error.kind == .encoding else { return false }
         let (place, message) = Self.splitPlace(error.message)
-        declarationErrors.append(CheckProblem(kind: "declarationError", message: message,
-                                              origin: place.map(Origin.init(parsingWhere:)) ?? origin))
+        var problem = CheckProblem(kind: "declarationError", message: message, origin: place.map(Origin.init(parsingWhere:)) ?? origin)
+        problem.missingKey = namingKey
+        declarationErrors.append(problem)
         return true
     }
 

@@ -259,8 +259,10 @@ public final class ConfigurationValues {
             do {
                 _ = try value(use.name)
             } catch let error as LuaError {
-                problems.append(RegistryError(.missingRegistration, error.message,
-                                              details: ["used by \(use.user) (\(use.origin))"], origin: use.origin))
+                var problem = RegistryError(.missingRegistration, error.message,
+                                            details: ["used by \(use.user) (\(use.origin))"], origin: use.origin)
+                problem.missingKey = use.name          // check points at the line naming it (value "curency")
+                problems.append(problem)
             } catch {}
         }
         let given = fromCommandLine.values.map(\.source) + fromFiles.values.map(\.source) + fromScripts.values.map(\.source)
