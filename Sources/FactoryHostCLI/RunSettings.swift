@@ -29,6 +29,7 @@ struct RunSettings: Equatable {
             ScriptRunner.exitWithoutFinalizers(1)
         }
         host.defaultConfiguration = configuration
+        host.noteMisplacedOptions(in: Array(runner.commandLine.dropFirst(runner.scriptIndex + 1)), command: "run")
         let status = runner.run(in: host.lua, limitsApplied: true, finish: host.finishScript)
         // Past its limit, a script's finalizers do not run (they could loop or exit 0).
         if status != 0 && host.lua.lastCallHitLimit {

@@ -112,6 +112,7 @@ public final class REPLSession {
         let host = try settings.makeHost()
         host.defaultConfiguration = settings.configuration
         host.configurationAdvice = ":use NAME (or start with --config NAME)"
+        host.noteMisplacedOptions(in: settings.arguments, command: "repl")
         let lua = host.lua
         lua.timeLimit = settings.timeLimit
         let describe = try lua.frameFunction("describe") { [unowned host] frame in

@@ -18,6 +18,13 @@ struct ScriptCommandsTests {
         let none = try CommandRunner.factoryhost(["run", "app.lua"], in: dsl)
         #expect(none.stderr.hasPrefix("factoryhost: app.lua:31: resolve needs a configuration: run with --config NAME, "
                                       + "or resolve from a container (container \"name\"):resolve(…) — configurations: app, app-tests\n"))
+        // --config after the script is the script's own argument (as lua5.4 passes it): the message says so.
+        for command in ["run", "repl"] {
+            let misplaced = try CommandRunner.factoryhost([command, "app.lua", "--config", "app-tests"], in: dsl, input: "")
+            #expect(misplaced.stderr.contains("configurations: app, app-tests (the --config after the script went to the script's arg: "
+                                              + "options come before the script, factoryhost \(command) --config NAME script.lua)\n"),
+                    "\(misplaced)")
+        }
     }
 
     @Test func checkPassesAGoodScriptWithoutRunningIt() throws {

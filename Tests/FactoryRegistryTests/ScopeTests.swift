@@ -118,7 +118,7 @@ struct ScopeTests {
         #expect(noScope?.description == """
             no 'session' scope is open to hold UserSession in configuration 'app'
               resolution path: UserSession
-              open one first (container.openScope("session"))
+              open one first: c:openScope "session" (in Swift, container.openScope("session"))
             """)
         let session = try c.openScope("session")
         do {

@@ -608,7 +608,7 @@ struct ResolutionContext {
         }
         guard let handle = container.activeScope(named: name) else {
             throw error(.scopeNotOpen, "no '\(name)' scope is open to hold \(planned.name)",
-                        details: ["open one first (container.openScope(\"\(name)\"))"], origin: planned.registration.origin)
+                        details: ["open one first: c:openScope \"\(name)\" (in Swift, container.openScope(\"\(name)\"))"], origin: planned.registration.origin)
         }
         return handle
     }

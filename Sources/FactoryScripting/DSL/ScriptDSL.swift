@@ -105,6 +105,13 @@ extension FactoryHost {
         }))
         try lua.setGlobal("container", .function(lua.frameFunction("container") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
+            if frame.isNoneOrNil(1) {
+                // container(): the one plain resolve uses (to open its scopes, say).
+                if self.stopsAtFirstContainer { throw self.stopForCheck(frame, "container()") }
+                let container = try self.sharedContainer()
+                try frame.push(.userdata(self.lua.pushObject(ScriptContainer(container), type: try self.containerType())))
+                return 1
+            }
             let name = try frame.string(1)
             if self.stopsAtFirstContainer {
                 // Declarations end here; the name is checked all the same (run fails on it).

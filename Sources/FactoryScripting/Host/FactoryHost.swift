@@ -336,6 +336,20 @@ public final class FactoryHost {
     /// message when none is chosen: "run with --config NAME" (the REPL says `:use NAME`).
     public var configurationAdvice = "run with --config NAME"
 
+    /// Adds to ``configurationAdvice`` when `--config` stands among the
+    /// script's own arguments (`factoryhost run app.lua --config x`): there
+    /// it went to the script's `arg`, as lua5.4 passes what follows a script.
+    ///
+    /// ```swift
+    /// host.noteMisplacedOptions(in: ["--config", "app-tests"], command: "repl")
+    /// ```
+    public func noteMisplacedOptions(in scriptArguments: [String], command: String) {
+        guard scriptArguments.contains(where: { $0 == "--config" || $0.hasPrefix("--config=") }) else { return }
+        misplacedOptionsNote = " (the --config after the script went to the script's arg: options come before the script, "
+            + "factoryhost \(command) --config NAME script.lua)"
+    }
+    private var misplacedOptionsNote = ""
+
     /// The container unqualified `resolve` calls use: one of
     /// ``defaultConfiguration``, made on first use.
     func sharedContainer() throws -> Container {
@@ -345,7 +359,7 @@ public final class FactoryHost {
             throw RegistryError(.unknownConfiguration,
                                 "resolve needs a configuration: \(configurationAdvice), or resolve from a container "
                                 + "(container \"name\"):resolve(…)"
-                                + (names.isEmpty ? "" : " — configurations: \(names.joined(separator: ", "))"))
+                                + (names.isEmpty ? "" : " — configurations: \(names.joined(separator: ", "))") + misplacedOptionsNote)
         }
         let container = try registry.container(name, disposer: self)
         defaultContainer = container
