@@ -91,6 +91,16 @@ struct ReplPipedTests {
                 "\(result)")
     }
 
+    /// A line stopped while the prompt's own code ran for it (its
+    /// environment's metamethod, as a loop assigns a global) is placed at
+    /// the user's line, not "[factoryhost repl]:31"; the session goes on.
+    @Test func aLineStoppedInThePromptsOwnCodeIsPlacedAtTheUsersLine() throws {
+        let result = try CommandRunner.factoryhost(["repl", "--timeout", "0.5"], in: dir,
+                                                   input: "n = 0 while true do n = n + 1 end\nprint(n > 0)\n", killAfter: 30)
+        #expect(result.stdout == "true\n" && result.stderr.hasPrefix("stdin:1: time limit exceeded (0.5 seconds)")
+                && !result.stderr.contains("[factoryhost repl]"), "\(result)")
+    }
+
     @Test func runMinusIAndLua54sMinusEAndMinusLRunInOrder() throws {
         let result = try CommandRunner.factoryhost(["run", "-e", "order = 'e1'", "-l", "mod=order_module", "-e", "order = order .. ' e2'",
                                                     "-i", "app.lua"], in: dir, input: "order\nmod.loaded\ngreeting\n", killAfter: 30)
