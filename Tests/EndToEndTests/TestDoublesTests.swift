@@ -116,12 +116,12 @@ struct TestDoublesTests {
                  doubles/matchers_spec.lua:21: expect.extend cannot be used inside a test (it is running in 'refuses expect.extend inside a test, even under a pcall'): declare tests and hooks at the file's top level or in describe blocks
 
               14) says which calls there were
-                 doubles/spies_spec.lua:24: expected the spy to have been called with ("b", { 3 }) (its calls: ("a", 1), ("b", { 2 }))
+                 doubles/spies_spec.lua:28: expected the spy to have been called with ("b", { 3 }) (its calls: ("a", 1), ("b", { 2 }))
                    expected: ("b", { 3 })
                    actual:   ("a", 1), ("b", { 2 })
 
               15) fails the test on a strict stub's unexpected call, even one Swift catches
-                 doubles/spies_spec.lua:37: unexpected call to AuthRemoteAPI.signIn: the strict stub was given no signIn (inside a stub's method; the code that called it caught the error)
+                 doubles/spies_spec.lua:41: unexpected call to AuthRemoteAPI.signIn: the strict stub was given no signIn (inside a stub's method; the code that called it caught the error)
 
             13 passed, 15 failed
             """ + "\n", stderr: ""), "\(result)")

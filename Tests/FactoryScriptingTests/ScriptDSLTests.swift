@@ -130,7 +130,7 @@ struct ScriptDSLTests {
          "x.lua:1: register \"Cache\": argument 'n': unknown type 'Nope'; to name a type of your own, declare it with interface \"Nope\" { … }, or take any table as \"table#Nope\""),
         ("configuration 'app' { 'Cache' }", "x.lua:1: configuration 'app' (x.lua:1): item [1] is string \"Cache\", not a register \"Type\" { … }"),
         ("configuration 'app' { extend = 'base' }",
-         "x.lua:1: configuration 'app' (x.lua:1): unknown field 'extend' (a configuration holds register \"…\" { … } items and 'extends')"),
+         "x.lua:1: configuration 'app' (x.lua:1): unknown field 'extend', did you mean 'extends'? (a configuration holds register \"…\" { … } items and 'extends')"),
         ("configuration 'app' { register 'Cache' { make = print }, register 'Cache' { make = print } }",
          "x.lua:1: Cache is registered twice in configuration 'app'\n  first at x.lua:1\n  again at x.lua:1 (say it overrides to replace the first)"),
         ("register 'Cache' { make = print }",

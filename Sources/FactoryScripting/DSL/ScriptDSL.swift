@@ -242,7 +242,8 @@ extension FactoryHost {
                     }
                     parent = text
                 } else {
-                    throw LuaError(.typeMismatch, "configuration '\(name)' (\(origin)): unknown field \(describeKey(key.value)) "
+                    let suggestion = key.text.map { NameSuggestion.didYouMean($0, among: ["extends"]) } ?? ""
+                    throw LuaError(.typeMismatch, "configuration '\(name)' (\(origin)): unknown field \(describeKey(key.value))\(suggestion) "
                                    + "(a configuration holds register \"…\" { … } items and 'extends')")
                 }
             } catch where recordDeclarationError(error, at: origin, in: frame) {

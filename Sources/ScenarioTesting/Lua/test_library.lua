@@ -651,8 +651,9 @@ matchers.to_have_been_called_times = function(s, times)
   local record = spy_record(s, "to_have_been_called_times", 5)
   if type(times) == "number" and times == floor(times) and times >= 0 and times < 2^53 then times = floor(times) end
   if mathtype(times) ~= "integer" then error("to_have_been_called_times needs a whole number, got " .. P(times), 4) end
-  return #record.calls == times, "expected %s to have been called " .. times .. " times (it was called " .. #record.calls .. ")",
-         times .. " calls", #record.calls .. " calls"
+  local function count(n) return n == 1 and "once" or n .. " times" end
+  return #record.calls == times, "expected %s to have been called " .. count(times) .. " (it was called " .. count(#record.calls) .. ")",
+         times .. (times == 1 and " call" or " calls"), #record.calls .. (#record.calls == 1 and " call" or " calls")
 end
 matchers.to_have_been_called_with = function(s, ...)
   local record = spy_record(s, "to_have_been_called_with", 5)
