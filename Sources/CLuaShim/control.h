@@ -128,6 +128,12 @@ extern const char *const fh_closure_mt;
 void fh_forget_sigint_for(lua_State *L);
 /// os.exit wrapped so a close-for-exit's inner close exits with its code (state.c).
 void fh_guard_os_exit(lua_State *L);
+/// os.execute and io.popen starting their child in a process group of its own
+/// when no standard stream is a terminal (child_processes.c).
+void fh_group_child_processes(lua_State *L);
+/// Remembers a process group such a child leads, ended whole with the
+/// descendants (process_tree.c).
+void fh_note_child_group(pid_t group);
 double fh_now(void);
 
 /// Sets the stop hook on every Lua thread running in `c` (signal-safe).

@@ -194,6 +194,7 @@ static int do_openlibs(lua_State *L) {
         luaL_openlibs(L);
         guard_debug_library(L);
         fh_guard_os_exit(L);
+        fh_group_child_processes(L);
     }
     fh_track_coroutines(L);
     fh_guard_xpcall(L);

@@ -91,6 +91,32 @@ struct ProcessTreeTests {
         if let group = Self.pids(in: dir.appendingPathComponent("group")).first, group > 1, group != getpgrp() { kill(-group, SIGKILL) }
     }
 
+    /// The same process, started by `run` (os.execute, then io.popen): off a
+    /// terminal, each child starts in a process group of its own, which the
+    /// hard stop ends as a whole (it shared `run`'s own group, which cannot
+    /// be killed whole, and outlived the command).
+    @Test(arguments: ["os.execute([[%@]])", "io.popen([[%@]]):close()"])
+    func aProcessThatKeepsForkingEndsWithRunsHardStop(_ start: String) throws {
+        let hopper = #"perl -e 'open(my $f, ">", "group"); print $f getpgrp(); close $f; "#
+            + #"while (1) { exit if fork; utime(undef, undef, "beat"); select(undef, undef, undef, 0.002) }' &"#
+        let script = "io.open('beat', 'w'):close()\n" + start.replacingOccurrences(of: "%@", with: hopper)
+            + "\nos.execute('sleep 0.3')\nos.execute('sleep 30')\n"
+        let dir = try directory(["hop.lua": script])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let status = try Self.runInShell("cd '\(dir.path)' && exec '\(CommandRunner.factoryhost)' run --timeout 1 hop.lua "
+                                         + "< /dev/null > out.txt 2>&1", killAfter: 30)
+        let out = (try? String(contentsOf: dir.appendingPathComponent("out.txt"), encoding: .utf8)) ?? ""
+        #expect(status == 1 && out.contains("the process was stopped"), "\(status): \(out)")
+        func beat() -> Date? {
+            (try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent("beat").path))?[.modificationDate] as? Date
+        }
+        usleep(300_000)
+        let before = beat()
+        usleep(700_000)
+        #expect(before != nil && beat() == before, "the process kept forking after the run")
+        if let group = Self.pids(in: dir.appendingPathComponent("group")).first, group > 1, group != getpgrp() { kill(-group, SIGKILL) }
+    }
+
     @Test func aTimeLimitEndsWhatTheScriptLeftInTheBackground() throws {
         let dir = try directory(["leave.lua": "os.execute('(sleep 30 & echo $! > child.pid)')\nwhile true do end\n"])
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -51,7 +51,8 @@ struct ReportFilesTests {
         process.waitUntilExit()
         #expect(!FileManager.default.fileExists(atPath: report.path), "the previous run's report is still there")
         // And a run that ends writes it whole, with no temporary file left.
-        let finished = try CommandRunner.factoryhost(["test", "--junit", "junit.xml", "slow_spec.lua"], in: dir, killAfter: 60)
+        // (3 s of CPU time: under the default 5 s limit it failed when the whole suite loaded the machine.)
+        let finished = try CommandRunner.factoryhost(["test", "--timeout", "30", "--junit", "junit.xml", "slow_spec.lua"], in: dir, killAfter: 60)
         #expect(finished.status == 0, "\(finished)")
         #expect(try String(contentsOf: report, encoding: .utf8).contains("tests=\"1\" failures=\"0\""))
         let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".partial") }

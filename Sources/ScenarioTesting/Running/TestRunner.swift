@@ -349,6 +349,10 @@ public final class TestRunner: Sendable {
     private static func closeAndExit(_ session: SpecFileSession, file: String) -> Never {
         session.host.lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): \(file): closing the file's Lua state: ",
                                                  status: WorkerProcess.closingStopStatus)
+        // What the tests started ends with the worker: its process group is
+        // ended whole by the runner, and the groups os.execute and io.popen
+        // started children in (off a terminal) are ended here.
+        fh_kill_descendants()
         session.host.lua.closeAndExit(status: 0)
     }
 

@@ -1,0 +1,166 @@
+// os.execute and io.popen, as Lua 5.4's loslib.c and liolib.c have them,
+// plus one thing: when no standard stream is a terminal (a CI job, a pipe,
+// a test worker), the child starts in a process group of its own. A hard
+// stop or a time limit ends every descendant (process_tree.c), and a
+// whole group of them at once: a child that forks itself and exits without
+// end is then never missed one pid at a time — it cannot leave its group.
+// On a terminal the stock functions run (the child stays in the foreground
+// group, where Ctrl-C and reading the terminal reach it).
+#include "control.h"
+
+#include <lauxlib.h>
+#include <lualib.h>
+
+#if defined(__linux__) || defined(__APPLE__)
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/// Whether a child may be put in a group of its own: no standard stream is
+/// a terminal.
+static int detached_from_terminal(void) {
+    return !isatty(0) && !isatty(1) && !isatty(2);
+}
+
+/// Starts `/bin/sh -c command` in a process group of its own, its
+/// `child_fd` (0 or 1; -1: none) being the child's end of `pipe_fds`.
+/// Returns the pid, or -1 with errno set.
+static pid_t spawn_shell(const char *command, int child_fd, int pipe_fds[2]) {
+    posix_spawnattr_t attributes;
+    posix_spawn_file_actions_t actions;
+    if (posix_spawnattr_init(&attributes) != 0) return -1;
+    if (posix_spawn_file_actions_init(&actions) != 0) {
+        posix_spawnattr_destroy(&attributes);
+        return -1;
+    }
+    sigset_t empty;
+    sigemptyset(&empty);
+    posix_spawnattr_setsigmask(&attributes, &empty);     /* not a thread's blocked signals */
+    posix_spawnattr_setpgroup(&attributes, 0);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
+    if (child_fd >= 0) {
+        int child_side = child_fd == 0 ? pipe_fds[0] : pipe_fds[1];
+        posix_spawn_file_actions_adddup2(&actions, child_side, child_fd);   /* the copy is not close-on-exec */
+    }
+    char *argv[] = {"sh", "-c", (char *)command, NULL};
+    pid_t pid = -1;
+    int failed = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    if (failed) {
+        errno = failed;
+        return -1;
+    }
+    fh_note_child_group(pid);
+    return pid;
+}
+
+/// waitpid, again when a signal interrupts it; the status, or -1.
+static int wait_for(pid_t pid) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) return -1;
+    }
+    return status;
+}
+
+/// os.execute([command]); upvalue 1 is the stock function.
+static int grouped_execute(lua_State *L) {
+    const char *command = luaL_optstring(L, 1, NULL);
+    if (command == NULL || !detached_from_terminal()) {
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_insert(L, 1);
+        lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    errno = 0;
+    pid_t pid = spawn_shell(command, -1, NULL);
+    int status = pid < 0 ? -1 : wait_for(pid);
+    return luaL_execresult(L, status);
+}
+
+/// A popen'd file: Lua's stream, then the child to wait for at close.
+typedef struct grouped_stream {
+    luaL_Stream stream;          /* first: the io library reads it as its own */
+    pid_t pid;
+} grouped_stream;
+
+/// The stream's close function (file:close(), io.close, or collection).
+static int grouped_pclose(lua_State *L) {
+    grouped_stream *p = (grouped_stream *)luaL_checkudata(L, 1, LUA_FILEHANDLE);
+    fclose(p->stream.f);
+    errno = 0;
+    return luaL_execresult(L, wait_for(p->pid));
+}
+
+/// io.popen(command [, mode]); upvalue 1 is the stock function.
+static int grouped_popen(lua_State *L) {
+    const char *command = luaL_checkstring(L, 1);
+    const char *mode = luaL_optstring(L, 2, "r");
+    if (!detached_from_terminal()) {
+        lua_pushvalue(L, lua_upvalueindex(1));
+        lua_insert(L, 1);
+        lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    grouped_stream *p = (grouped_stream *)lua_newuserdatauv(L, sizeof(grouped_stream), 0);
+    p->stream.closef = NULL;                          /* closed, until it is open */
+    p->stream.f = NULL;
+    p->pid = -1;
+    luaL_setmetatable(L, LUA_FILEHANDLE);
+    luaL_argcheck(L, (mode[0] == 'r' || mode[0] == 'w') && mode[1] == '\0', 2, "invalid mode");
+    int fds[2];
+    errno = 0;
+    if (pipe(fds) != 0) return luaL_fileresult(L, 0, command);
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    int reading = mode[0] == 'r';
+    pid_t pid = spawn_shell(command, reading ? 1 : 0, fds);
+    int saved = errno;
+    close(reading ? fds[1] : fds[0]);                 /* the child's end */
+    int own = reading ? fds[0] : fds[1];
+    if (pid < 0) {
+        close(own);
+        errno = saved;
+        return luaL_fileresult(L, 0, command);
+    }
+    p->stream.f = fdopen(own, mode);
+    if (p->stream.f == NULL) {
+        saved = errno;
+        close(own);
+        (void)kill(-pid, SIGKILL);
+        (void)wait_for(pid);
+        errno = saved;
+        return luaL_fileresult(L, 0, command);
+    }
+    p->pid = pid;
+    p->stream.closef = grouped_pclose;
+    return 1;
+}
+
+void fh_group_child_processes(lua_State *L) {
+    if (lua_getglobal(L, LUA_OSLIBNAME) == LUA_TTABLE && lua_getfield(L, -1, "execute") == LUA_TFUNCTION) {
+        lua_pushcclosure(L, grouped_execute, 1);
+        lua_setfield(L, -2, "execute");
+    } else {
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    if (lua_getglobal(L, LUA_IOLIBNAME) == LUA_TTABLE && lua_getfield(L, -1, "popen") == LUA_TFUNCTION) {
+        lua_pushcclosure(L, grouped_popen, 1);
+        lua_setfield(L, -2, "popen");
+    } else {
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+#else
+void fh_group_child_processes(lua_State *L) { (void)L; }
+#endif
