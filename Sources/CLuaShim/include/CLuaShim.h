@@ -9,6 +9,15 @@
 //  - the memory-capped allocator and the instruction / time / interrupt hook.
 // It also re-exports Lua's macros (lua_pcall, lua_pop, …) as functions, which
 // Swift cannot import.
+//
+// The sources, by concern: calls.c (entering Lua, the message handler,
+// protected calls and table access), objects.c (Swift objects and functions
+// in Lua), limits.c (memory cap, hook, Ctrl-C), watchdog.c (time limits),
+// state.c (a state's life), libraries.c (the standard libraries and their
+// guards), coroutines.c and xpcall.c (stock functions made stoppable),
+// child_processes.c (os.execute and io.popen in a group of their own),
+// process_tree.c (descendants ended with the process), collector.c,
+// close_value.c, error_values.c and main_thread.c.
 #ifndef CLUASHIM_H
 #define CLUASHIM_H
 
