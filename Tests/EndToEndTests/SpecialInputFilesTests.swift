@@ -50,6 +50,36 @@ struct SpecialInputFilesTests {
         #expect(!result.stdout.contains("ran"), "\(result)")
     }
 
+    /// A manifest.lua or init.lua that is a directory is named as such (it is not a FIFO, but no file either).
+    @Test(arguments: [("plugins/p/manifest.lua", "plugins/p/manifest.lua: not a regular file (a directory): a plugin's manifest must be a file"),
+                      ("plugins/p/init.lua", "plugins/p/init.lua: not a regular file (a directory): plugin 'p' needs an init.lua file")])
+    func aPluginFileThatIsADirectory(_ directoryPath: String, _ message: String) throws {
+        var files = ["s.lua": "print('ran')\n"]
+        if directoryPath.hasSuffix("init.lua") { files["plugins/p/manifest.lua"] = "return { name = 'p', version = '1.0.0' }\n" }
+        let dir = try directory(files, fifos: [])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent(directoryPath), withIntermediateDirectories: true)
+        for command in ["run", "check"] {
+            let result = try CommandRunner.factoryhost([command, "--plugin-path", "plugins", "s.lua"], in: dir, killAfter: 20)
+            #expect(result.status == 1 && result.stderr.contains(message), "\(command): \(result)")
+            #expect(!result.stdout.contains("ran"), "\(result)")
+        }
+    }
+
+    /// A file that writes to the report descriptor while it is listed: its
+    /// listing is refused, named, and the others are listed.
+    @Test func aFileThatWritesToTheReportPipeWhileListed() throws {
+        let dir = try directory(["a_spec.lua": Self.spec,
+                                 "junk_spec.lua": "local f = io.open('/dev/fd/3', 'w') if f then f:write('garbage\\n') f:close() end\n" + Self.spec],
+                                fifos: [])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "--list", "."], in: dir, killAfter: 20)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("a_spec.lua:1: a > x"), "\(result)")
+        #expect((result.stdout + result.stderr).contains("junk_spec.lua: the worker process listing this file sent a report line that is not the protocol's"),
+                "\(result)")
+    }
+
     @Test(arguments: ["check", "graph"])
     func aDeviceAsTheScriptOfCheckOrGraph(_ command: String) throws {
         // /dev/zero was read into memory until the process died (SIGABRT past 4 GB).
