@@ -1,3 +1,5 @@
+import FactoryhostSupport
+
 /// A registration as a container uses it: its index, scope, factory, and
 /// its declared dependencies resolved to indices.
 // @unchecked Sendable: the vars are written only by `ContainerPlan.lay`, before the plan that owns this is
@@ -47,6 +49,9 @@ final class ContainerPlan: Sendable {
     /// What resolution reads, without reference counting.
     let hot: HotTable
     let scopes: [String: ScopeDeclaration]
+    /// Which of `scopes` nest in which, made at the first question (most
+    /// plans never ask: they have no custom scopes, or nothing to check).
+    private let nesting = Protected<ScopeNesting?>(nil)
     let eagerSingletons: [Int]
     /// Unknown or cyclic parents, duplicates, overrides of nothing.
     let problems: [RegistryError]
@@ -316,14 +321,15 @@ final class ContainerPlan: Sendable {
 
     /// Whether scope `inner` is `outer` or nested (at any depth) inside it.
     func scope(_ inner: String, isWithin outer: String) -> Bool {
-        var cursor: String? = inner
-        var steps = 0
-        while let current = cursor, steps <= scopes.count {
-            if current == outer { return true }
-            cursor = scopes[current]?.parent
-            steps += 1
+        if inner == outer { return true }
+        if scopes[inner]?.parent == outer { return true }      // the common case, without the table
+        let nesting = self.nesting.withLock { made in
+            if let made { return made }
+            let built = ScopeNesting(scopes)
+            made = built
+            return built
         }
-        return false
+        return nesting.scope(inner, isWithin: outer)
     }
 
     /// Whether an instance of `holder` may keep an instance of custom scope
