@@ -80,6 +80,42 @@ struct SpecialInputFilesTests {
                 "\(result)")
     }
 
+    /// A spec below a path longer than the system allows (17 nested
+    /// folders of 250 characters) cannot be run: the run fails naming it (it was skipped in
+    /// silence, and a failing spec there left the run green).
+    @Test(arguments: [["test", "."], ["test", "--list", "."]])
+    func aSpecTooDeepToReachFailsTheRun(_ arguments: [String]) throws {
+        let dir = try directory(["top_spec.lua": Self.spec], fifos: [])
+        defer {
+            let remove = Process()
+            remove.executableURL = URL(fileURLWithPath: "/bin/rm")
+            remove.arguments = ["-rf", dir.path]
+            try? remove.run()
+            remove.waitUntilExit()
+        }
+        // 17 folders of 250 characters (made relative to each other: a path that long cannot be named whole).
+        var folder = open(dir.path, O_RDONLY | O_DIRECTORY)
+        try #require(folder >= 0)
+        let name = String(repeating: "d", count: 250)
+        for _ in 0..<17 {
+            try #require(mkdirat(folder, name, 0o755) == 0)
+            let next = openat(folder, name, O_RDONLY | O_DIRECTORY)
+            close(folder)
+            folder = next
+            try #require(folder >= 0)
+        }
+        let spec = openat(folder, "z_spec.lua", O_WRONLY | O_CREAT, 0o644)
+        close(folder)
+        try #require(spec >= 0)
+        let text = Array("it('deep', function() error('deep fails') end)\n".utf8)
+        #expect(write(spec, text, text.count) == text.count)
+        close(spec)
+        let result = try CommandRunner.factoryhost(arguments, in: dir, killAfter: 30)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("cannot be read (File name too long): the path is longer than the system allows"), "\(result)")
+        #expect(result.stderr.utf8.count < 4096, "\(result.stderr.utf8.count) bytes")
+    }
+
     @Test(arguments: ["check", "graph"])
     func aDeviceAsTheScriptOfCheckOrGraph(_ command: String) throws {
         // /dev/zero was read into memory until the process died (SIGABRT past 4 GB).

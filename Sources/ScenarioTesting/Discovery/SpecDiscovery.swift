@@ -61,11 +61,22 @@ public enum SpecDiscovery {
     private static func walk(_ directory: String, _ info: stat, into files: inout [String],
                              visited: inout Set<FileIdentity>) throws(DiscoveryError) {
         guard visited.insert(FileIdentity(info)).inserted else { return }
-        guard let names = Directory.entries(directory, hidden: false) else { return }
+        // Nothing under the folders given is skipped in silence: a spec that
+        // cannot be reached would make a failing run green.
+        guard let names = Directory.entries(directory, hidden: false) else {
+            throw DiscoveryError(message: "\(shown(directory)): cannot read this directory (\(String(cString: strerror(errno))))")
+        }
         for name in names {                          // in order: the first path to a file is the one kept
             let path = directory == "." ? name : "\(directory)/\(name)"
             var info = stat()
-            guard stat(path, &info) == 0 else { continue }
+            guard stat(path, &info) == 0 else {
+                let reason = errno
+                // A link to nothing (a build's leftover) is not a folder or a spec; a file gone meanwhile is not either.
+                var link = stat()
+                if reason == ENOENT && (lstat(path, &link) != 0 || !name.hasSuffix("_spec.lua")) { continue }
+                throw DiscoveryError(message: "\(shown(path)): cannot be read (\(String(cString: strerror(reason))))"
+                                     + (reason == ENAMETOOLONG ? ": the path is longer than the system allows (\(path.utf8.count) bytes)" : ""))
+            }
             if info.st_mode & S_IFMT == S_IFDIR {
                 // A package of its own below the folder given: its own host runs its specs (named, it is walked).
                 if Directory.isRegularFile(path + "/Package.swift") { continue }
@@ -75,6 +86,13 @@ public enum SpecDiscovery {
                 files.append(path)
             }
         }
+    }
+
+    /// A path as a message shows it: escaped, and its middle cut when it is long.
+    private static func shown(_ path: String) -> String {
+        let escaped = path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+        guard escaped.count > 300 else { return escaped }
+        return String(escaped.prefix(100)) + "…(\(escaped.count - 300) characters)…" + String(escaped.suffix(200))
     }
 
     private static func normalized(_ path: String) -> String {
