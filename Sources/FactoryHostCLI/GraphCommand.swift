@@ -100,7 +100,16 @@ struct GraphSettings: Equatable {
                                          values: .given(files: valueFiles, assignments: valueAssignments), timeLimit: timeLimit)
             let host = dry.host
             // A graph of declarations the run did not all see would be a guess: say what is missing.
-            let unseen = host.problems(after: dry.run).filter { $0.kind == "declarationError" || $0.kind == "notChecked" }
+            // And one whose extends names nothing or runs in a cycle: the chain
+            // of the configuration drawn (of any, drawing all) is broken.
+            var chain: Set<String> = []
+            var cursor = configuration
+            while let name = cursor, chain.insert(name).inserted { cursor = host.registry.configuration(name)?.parent }
+            let unseen = host.problems(after: dry.run).filter {
+                $0.kind == "declarationError" || $0.kind == "notChecked"
+                    || (($0.kind == "unknownConfiguration" || $0.kind == "configurationCycle")
+                        && (configuration == nil || ([$0.configuration].compactMap { $0 } + $0.configurations).contains(where: chain.contains)))
+            }
             if !unseen.isEmpty {
                 writeToStandardError(unseen.map { "\(ProgramName.current): \(MessageText.printable("\($0)"))\n" }.joined())
                 DryDeclaration.finish(1)

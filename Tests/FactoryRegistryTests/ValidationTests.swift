@@ -233,7 +233,9 @@ struct ValidateAllTests {
         let together = registry.validate().map(\.description)
         let oneByOne = registry.configurationNames.flatMap { registry.validate($0) }.map(\.description)
         #expect(!together.isEmpty)
-        #expect(together == oneByOne)
+        // …except that a cycle is one problem, on its first member declared (each member restated it).
+        #expect(together == oneByOne.filter { !$0.hasPrefix("configurations extend each other in a cycle: y → x") })
+        #expect(oneByOne.contains { $0.hasPrefix("configurations extend each other in a cycle: y → x") })
         #expect(registry.registrationCounts() == Dictionary(uniqueKeysWithValues: registry.configurationNames.map {
             ($0, (try? registry.registrationCount(in: $0)) ?? -1)
         }))
