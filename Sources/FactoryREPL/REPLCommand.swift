@@ -230,16 +230,22 @@ extension REPLSession {
         for live in singletons {
             lines.append("    \(live.registration.key) [\(live.registration.scope)] = \(describeInstance(live.instance))  \(live.registration.origin)")
         }
-        for scope in container.openScopes {
+        // Bounded, whatever the script opened: 200 scopes at most, indented
+        // up to 16 levels (deeper ones say their depth) — 20,000 nested
+        // scopes made a quadratic text (40 s, 1.2 GB) before the output cap.
+        let scopes = container.openScopes
+        let shownScopes = 200, deepestIndent = 16
+        for scope in scopes.prefix(shownScopes) {
             var depth = 1
             var parent = scope.parent
-            while let outer = parent { depth += 1; parent = outer.parent }
-            let indent = String(repeating: "  ", count: depth)
-            lines.append("\(indent)scope '\(scope.name)' (open)")
-            for live in scope.liveInstances() {
+            while let outer = parent, depth <= deepestIndent { depth += 1; parent = outer.parent }
+            let indent = String(repeating: "  ", count: min(depth, deepestIndent))
+            lines.append("\(indent)scope '\(scope.name)' (open)" + (depth > deepestIndent ? " — nested deeper than \(deepestIndent)" : ""))
+            for live in scope.liveInstances().prefix(100) {
                 lines.append("\(indent)  \(live.registration.key) = \(describeInstance(live.instance))  \(live.registration.origin)")
             }
         }
+        if scopes.count > shownScopes { lines.append("  … and \(scopes.count - shownScopes) more open scopes") }
         output.result(lines.joined(separator: "\n"))
     }
 

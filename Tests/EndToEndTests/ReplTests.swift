@@ -101,6 +101,27 @@ struct ReplPipedTests {
                 && !result.stderr.contains("[factoryhost repl]"), "\(result)")
     }
 
+    /// `:live` of 3,000 nested open scopes: 200 shown, indented 16 levels
+    /// at most, and how many more (its text grew with the square of the
+    /// nesting: 20,000 took 40 s and 1.2 GB).
+    @Test func liveOfDeeplyNestedScopesIsBounded() throws {
+        let input = """
+            scope "s0"
+            for i = 1, 3000 do scope("s" .. i, { within = "s" .. (i - 1) }) end
+            configuration "app" { register "table#x" { scope = "s3000", make = function() return {} end } }
+            c = container "app"
+            s = c:openScope "s0"
+            for i = 1, 3000 do s = s:openScope("s" .. i) end
+            x = s:resolve "table#x"
+            :live c
+
+            """
+        let result = try CommandRunner.factoryhost(["repl"], in: dir, input: input, killAfter: 60)
+        #expect(result.status == 0 && result.stdout.contains("  … and 2801 more open scopes\n"), "\(result.stdout.suffix(300))")
+        #expect(result.stdout.contains(String(repeating: "  ", count: 16) + "scope 's199' (open) — nested deeper than 16\n"))
+        #expect(result.stdout.utf8.count < 20_000, "\(result.stdout.utf8.count) bytes")
+    }
+
     @Test func runMinusIAndLua54sMinusEAndMinusLRunInOrder() throws {
         let result = try CommandRunner.factoryhost(["run", "-e", "order = 'e1'", "-l", "mod=order_module", "-e", "order = order .. ' e2'",
                                                     "-i", "app.lua"], in: dir, input: "order\nmod.loaded\ngreeting\n", killAfter: 30)
