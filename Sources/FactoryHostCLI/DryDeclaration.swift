@@ -15,6 +15,7 @@ struct DryDeclaration {
     init(script: String, arguments: [String], pluginPaths: [String], values: ValueOptions = .given(files: [], assignments: []),
          timeLimit: Duration) throws {
         var setup = HostSetup(pluginPaths: pluginPaths)
+        setup.timeLimit = timeLimit
         values.apply(to: &setup)
         // A script on standard input is read first: a plugin that reads
         // standard input must not take it (check would then say ok of nothing).

@@ -110,6 +110,9 @@ struct HostSetup: Equatable {
     /// Configuration values: `--values FILE`s in order, then `--set name=value`s.
     var valueFiles: [String] = []
     var valueAssignments: [String] = []
+    /// The command's `--timeout`: a values file's Lua runs at most this long
+    /// (and at most 2 s), not a fixed 2 s past a shorter limit.
+    var timeLimit: Duration?
 
     /// The plugin path: `--plugin-path` entries, then `FACTORYHOST_PLUGIN_PATH`'s.
     var searchPath: [String] {
@@ -139,7 +142,8 @@ extension HostSetup {
     /// environment variable for a value unless granted the environment).
     func applyValues(to host: FactoryHost) throws {
         if libraries == .sandboxed && !granted.contains(.environment) { host.values.readsEnvironment = false }
-        for file in valueFiles { try host.values.addFile(file) }
+        let limit = min(timeLimit ?? .seconds(2), .seconds(2))
+        for file in valueFiles { try host.values.addFile(file, timeLimit: limit) }
         for assignment in valueAssignments { try host.values.set(assignment: assignment) }
     }
 

@@ -107,6 +107,7 @@ struct ReplCommand: ParsableCommand {
                       sandbox: Bool, granted: PluginCapabilities, memoryLimit: Int?, timeLimit: Duration?,
                       preludes: [ScriptRunner.Prelude], values: ValueOptions = .given(files: [], assignments: [])) -> Int32 {
         var setup = HostSetup(pluginPaths: pluginPaths)
+        setup.timeLimit = timeLimit
         setup.libraries = sandbox ? .sandboxed : .standard
         setup.granted = granted
         values.apply(to: &setup)

@@ -19,6 +19,7 @@ struct RunSettings: Equatable {
         CommandDeadline.arm(runner.timeLimit, doing: "reading its files or closing")
         var setup = self.setup
         setup.libraries = runner.libraries
+        setup.timeLimit = runner.timeLimit
         let host: FactoryHost
         do {
             host = try setup.makeHost { runner.applyLimits(to: $0) }   // Lua plugins run under them too

@@ -123,6 +123,17 @@ struct TestSettings: Equatable {
                 return 1
             }
         }
+        // A values file that fails (loops, raises, returns no table) fails the
+        // command once, here, under the tests' limit — not each spec file's
+        // loading in its worker. (Its Lua is sandboxed: no spec code runs here.)
+        do {
+            let limit = min(Limits.duration(timeout) ?? .seconds(2), .seconds(2))
+            let values = ConfigurationValues()
+            for file in valueFiles { try values.addFile(file, timeLimit: limit) }
+        } catch {
+            reportError(error)
+            return 1
+        }
         // A report written over a file this run reads would destroy it: a
         // spec, a values file — or any Lua file (a module a spec requires,
         // the project file), which a report is never.
@@ -239,6 +250,7 @@ struct TestSettings: Equatable {
         var setup = HostSetup(pluginPaths: pluginPath)
         setup.valueFiles = valueFiles
         setup.valueAssignments = valueAssignments
+        setup.timeLimit = .milliseconds(Int64(min(max(options.timeLimit, 0.001), 1e9) * 1000))
         let plugins = UncheckedPlugins(FactoryHostCLI.plugins)
         let searchPath = setup.searchPath
         let pluginTimeLimit = Duration.milliseconds(Int64(min(max(options.timeLimit, 0.001), 1e9) * 1000))

@@ -44,6 +44,23 @@ struct ConfigurationValuesCommandTests {
         #expect(granted.stdout == "hola\n", "\(granted)")
     }
 
+    /// A values file that loops is stopped by the command's own --timeout
+    /// (it had a fixed 2 s), and `test` reports it once, as the command's
+    /// error, not as each spec file failing to load.
+    @Test(arguments: [["run", "--timeout", "0.3s"], ["check", "--timeout", "0.3s"], ["graph", "--timeout", "0.3s"], ["test", "--timeout", "0.3s"]])
+    func aValuesFileThatLoopsHasTheCommandsLimit(_ command: [String]) throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(script.utf8).write(to: dir.appendingPathComponent("app.lua"))
+        try Data("describe('d', function() it('x', function() end) end)\n".utf8).write(to: dir.appendingPathComponent("a_spec.lua"))
+        try Data("while true do end\n".utf8).write(to: dir.appendingPathComponent("loop.lua"))
+        let target = command[0] == "test" ? "a_spec.lua" : "app.lua"
+        let result = try CommandRunner.factoryhost(command + ["--values", "loop.lua", target], in: dir, killAfter: 30)
+        #expect(result.status == 1 && result.seconds < 1.5, "\(result)")
+        #expect(result.stderr.contains("values file loop.lua: loop.lua:1: time limit exceeded (0.3 seconds)"), "\(result)")
+        #expect(!result.stdout.contains("failed to load"), "\(result)")
+    }
+
     @Test func checkGraphTestAndReplTakeThemToo() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -72,7 +89,9 @@ struct ConfigurationValuesCommandTests {
         for jobs in ["1", "2"] {
             let test = try CommandRunner.factoryhost(["test", "--jobs", jobs, "--values", "v.lua", "--set", "greeting=hey", "--set", "times=2",
                                                       "greeter_spec.lua"], in: dir)
-            #expect(test.status == 1 && test.stdout.contains("values file v.lua: cannot open"), "a missing values file: \(test)")
+            // Once, as the command's error (as run says it), not as each spec file failing to load.
+            #expect(test.status == 1 && test.stderr.contains("values file v.lua: cannot open") && test.stdout.isEmpty,
+                    "a missing values file: \(test)")
         }
         let test = try CommandRunner.factoryhost(["test", "--set", "greeting=hey", "greeter_spec.lua"], in: dir)
         #expect(test.status == 0 && test.stdout.hasSuffix("5 passed, 0 failed\n"), "\(test)")

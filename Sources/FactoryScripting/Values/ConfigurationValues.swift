@@ -64,7 +64,9 @@ public final class ConfigurationValues {
     /// that was not granted the environment).
     public var readsEnvironment = true
 
-    init() {}
+    /// Values with nothing declared or given yet (a host makes its own;
+    /// `factoryhost test` makes one to read its values files once, up front).
+    public init() {}
 
     // MARK: Sources
 
@@ -125,15 +127,19 @@ public final class ConfigurationValues {
     /// (`return { baseURL = "https://…", retries = 5 }`), run with no
     /// library and a time limit, in a state of its own.
     ///
+    /// `timeLimit`: how long its Lua may run (2 s unless a command's own limit is shorter).
+    ///
     /// - Throws: a `LuaError` naming the file: it cannot be read or compiled, it raised an error or ran out of time, or it did not return a table of valid names and values.
-    public func addFile(_ path: String) throws {
+    public func addFile(_ path: String, timeLimit: Duration = .seconds(2)) throws {
         // A FIFO nobody writes would block before any limit runs (the REPL has no
         // whole-command deadline), and a device may never end: values come from a file.
         if let kind = Directory.specialKind(path) {
             throw LuaError(.file, "values file \(path): not a regular file (\(kind)): give a file, or the values with --set")
         }
         let lua = try LuaState(libraries: .sandboxed)
-        lua.timeLimit = .seconds(2)
+        lua.timeLimit = timeLimit
+        // Stuck where no hook reaches (a long C builtin): the process ends a second past the limit.
+        lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): values file \(path): ")
         lua.memoryLimit = 64 << 20
         let chunk: LuaFunction
         do {
