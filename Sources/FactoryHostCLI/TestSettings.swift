@@ -307,7 +307,8 @@ struct TestSettings: Equatable {
         var failed = false
         for entry in runner.list() {
             if let failure = entry.failure {
-                print("\(entry.file): cannot be listed: \(failure.headline)")
+                // (Names, tags and paths are the spec's: escaped, each on its line.)
+                print(MessageText.oneLine("\(entry.file): cannot be listed: \(failure.headline)"))
                 failed = true
             }
             for test in entry.tests {
@@ -315,7 +316,7 @@ struct TestSettings: Equatable {
                 var line = "\(test.location): \(test.name)"
                 if !test.tags.isEmpty { line += " [\(test.tags.joined(separator: ", "))]" }
                 if test.isPending { line += " (pending)" }
-                print(line)
+                print(MessageText.oneLine(line))
             }
         }
         print("\(count) test\(count == 1 ? "" : "s") in \(runner.files.count) file\(runner.files.count == 1 ? "" : "s")")

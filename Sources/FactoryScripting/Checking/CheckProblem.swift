@@ -1,3 +1,4 @@
+import FactoryhostSupport
 import FactoryRegistry
 import LuaBridge
 
@@ -51,15 +52,18 @@ public struct CheckProblem: CustomStringConvertible, Equatable {
     }
 
     /// `origin: message in configuration 'c'` (`in configurations 'a', 'b'`), then each detail indented.
+    /// One head line, then a line per detail: each kept on its line (a
+    /// newline in a name or a message is written `\n`), so no text a script
+    /// declared can forge a `file:line: problem` line.
     public var description: String {
         var head = origin.map { "\($0): " } ?? ""
-        head += message
+        head += MessageText.oneLine(message)
         if configurations.count > 1 {
             head += " in configurations " + configurations.map { "'\($0)'" }.joined(separator: ", ")
         } else if let configuration, !message.contains("configuration '\(configuration)'") {
             head += " in configuration '\(configuration)'"
         }
-        return ([head] + details.map { "  " + $0 }).joined(separator: "\n")
+        return ([head] + details.map { "  " + MessageText.oneLine($0) }).joined(separator: "\n")
     }
 }
 

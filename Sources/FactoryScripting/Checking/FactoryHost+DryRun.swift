@@ -447,7 +447,10 @@ extension FactoryHost {
         while let colon = message[index...].firstIndex(of: ":") {
             var end = message.index(after: colon)
             while end < message.endIndex, message[end].isASCII, message[end].isNumber { end = message.index(after: end) }
-            if end > message.index(after: colon), message[end...].hasPrefix(": ") {
+            // (A place is one line, and never holds ": " — text a script wrote, a
+            // name quoted in the message, must not pass for a place.)
+            if end > message.index(after: colon), message[end...].hasPrefix(": "),
+               !message[..<colon].contains("\n"), !message[..<colon].contains(": ") {
                 let after = message.index(end, offsetBy: 2)
                 return (String(message[..<after]), String(message[after...]))
             }

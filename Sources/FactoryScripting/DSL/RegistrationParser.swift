@@ -406,7 +406,7 @@ struct RegistrationParser {
     /// another key.
     private static func labelText(_ label: LuaSlot, what: String) throws -> String {
         if let text = label.validText {
-            try ScriptNames.checkLength(text, what: "\(what): a dependency label")
+            try ScriptNames.check(text, what: "\(what): a dependency label")
             return text
         }
         let bytes = (try? label.value.luaString().bytes) ?? []

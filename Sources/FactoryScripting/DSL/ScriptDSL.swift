@@ -30,7 +30,7 @@ extension FactoryHost {
         try lua.setGlobal("configuration", .function(lua.frameFunction("configuration") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
-            try ScriptNames.checkLength(name, what: "a configuration name")
+            try ScriptNames.check(name, what: "a configuration name")
             if !frame.isNoneOrNil(2) {
                 // configuration("app", { … }) would declare nothing: its body goes to what configuration "app" returns.
                 throw frame.argumentError(2, "the body is not a second argument: write configuration \"\(name)\" { register … }, "
@@ -90,7 +90,7 @@ extension FactoryHost {
         try lua.setGlobal("scope", .function(lua.frameFunction("scope") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
             let name = try frame.string(1)
-            try ScriptNames.checkLength(name, what: "a scope name")
+            try ScriptNames.check(name, what: "a scope name")
             var parent: String?
             if !frame.isNoneOrNil(2) {
                 guard case .table(let options) = frame.value(2) else { throw frame.typeError(2, expected: "table") }
@@ -450,7 +450,8 @@ extension FactoryHost {
             return true
         }
         guard let error = error as? LuaError, error.kind == .typeMismatch || error.kind == .encoding else { return false }
-        let (place, message) = Self.splitPlace(error.message)
+        // (Only Lua puts a place first: a message Swift made may quote a name that looks like one.)
+        let (place, message) = error.wasRaisedByLua ? Self.splitPlace(error.message) : (nil, error.message)
         var problem = CheckProblem(kind: "declarationError", message: message, origin: place.map(Origin.init(parsingWhere:)) ?? origin)
         problem.missingKey = namingKey
         declarationErrors.append(problem)

@@ -9,8 +9,8 @@ struct ScriptKey {
     var description: String { name.map { "\(type.name)#\($0)" } ?? type.name }
 
     init(parsing text: String, catalog: TypeCatalog, name explicitName: String? = nil) throws {
-        try ScriptNames.checkLength(text, what: "a key", factor: 2)
-        if let explicitName { try ScriptNames.checkLength(explicitName, what: "a registration name") }
+        try ScriptNames.check(text, what: "a key", factor: 2)
+        if let explicitName { try ScriptNames.check(explicitName, what: "a registration name") }
         // Read as bytes: Characters (and Substrings) cost more, and keys are parsed by the thousand.
         func isCollection(_ key: String) -> Bool {
             let first = key.utf8.first, last = key.utf8.last

@@ -1,3 +1,4 @@
+import FactoryhostSupport
 import LuaBridge
 
 /// The length a name a script declares may have: configurations, scopes,
@@ -7,18 +8,28 @@ import LuaBridge
 /// declared, it costs one clear error.
 ///
 /// ```swift
-/// try ScriptNames.checkLength(name, what: "configuration")   // "configuration name is 102400 bytes long: …"
+/// try ScriptNames.check(name, what: "configuration")   // "configuration name is 102400 bytes long: …"
 /// ```
 enum ScriptNames {
     /// The most bytes a name may have (a key `Type#name` may have twice that).
     static let limit = 256
 
     /// Throws a `LuaError` if `name` is longer than `limit` bytes (`factor`
-    /// times it, for a key of two names), showing its start.
-    static func checkLength(_ name: String, what: String, factor: Int = 1) throws {
+    /// times it, for a key of two names), showing its start — or holds a
+    /// control character (a newline in a name forged whole lines of
+    /// `check`'s `file:line: problem` output; an escape sequence set the
+    /// terminal's title).
+    static func check(_ name: String, what: String, factor: Int = 1) throws {
         let count = name.utf8.count
-        guard count > limit * factor else { return }
-        let start = String(decoding: name.utf8.prefix(40), as: UTF8.self)
-        throw LuaError(.typeMismatch, "\(what) is \(count) bytes long, starting '\(start)…': a name is at most \(limit * factor) bytes")
+        if count > limit * factor {
+            let start = MessageText.oneLine(String(decoding: name.utf8.prefix(40), as: UTF8.self))
+            throw LuaError(.typeMismatch, "\(what) is \(count) bytes long, starting '\(start)…': a name is at most \(limit * factor) bytes")
+        }
+        if let offset = name.unicodeScalars.firstIndex(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            let scalar = name.unicodeScalars[offset]
+            let at = name.unicodeScalars.distance(from: name.unicodeScalars.startIndex, to: offset)
+            throw LuaError(.typeMismatch, "\(what) '\(MessageText.oneLine(String(name.prefix(60))))' holds a control character "
+                           + "(\(scalar == "\n" ? "a newline" : "\\\(scalar.value)") at character \(at + 1)): a name is printable text")
+        }
     }
 }

@@ -49,6 +49,19 @@ package enum MessageText {
         (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (scalar.value >= 0x7F && scalar.value <= 0x9F)
     }
 
+    /// `text` made terminal-safe and kept on one line: a newline is written
+    /// `\n` — for a name, or one line of a report whose lines each mean one
+    /// thing (`file:line: problem`), where a newline would forge another.
+    ///
+    /// ```swift
+    /// MessageText.oneLine("app\nstdin:1: ok")   // "app\\nstdin:1: ok"
+    /// ```
+    package static func oneLine(_ text: String) -> String {
+        let safe = terminalSafe(text)
+        guard safe.contains("\n") else { return safe }
+        return safe.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
+    }
+
     /// `text` bounded, then made terminal-safe: what a message from a script
     /// or a file becomes before it is printed.
     package static func printable(_ text: String) -> String { terminalSafe(bounded(text)) }

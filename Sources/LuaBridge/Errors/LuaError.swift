@@ -53,6 +53,15 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
     /// says where), rather than Swift making it. A Swift function called from
     /// Lua that throws one Swift made gets the caller's `file:line: ` in front.
     let raisedByLua: Bool
+
+    /// Whether Lua raised it (a script's `error`, a limit, a failed call) —
+    /// its message may then begin with the place, `file:line: ` — rather
+    /// than Swift making it, whose messages begin with no place.
+    ///
+    /// ```swift
+    /// let (place, text) = error.wasRaisedByLua ? split(error.message) : (nil, error.message)
+    /// ```
+    public var wasRaisedByLua: Bool { raisedByLua }
     /// When Lua raised a value that is not text (a table, say), the number
     /// it is kept under: ``LuaState/errorValue(_:)`` gives it back (a state
     /// keeps the newest 32, until raised again), and a Swift function that fails with this

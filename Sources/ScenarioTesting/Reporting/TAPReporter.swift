@@ -37,7 +37,7 @@ public final class TAPReporter: TestReporter {
     }
 
     /// Writes `# <file>`.
-    public func fileStarted(_ file: String) { write("# \(file.oneLine())") }
+    public func fileStarted(_ file: String) { write("# \(MessageText.oneLine(file))") }
 
     /// Writes `ok` or `not ok` (with a YAML block for a failure), then what the test printed as `# ` lines.
     public func testFinished(_ result: TestResult) {
