@@ -73,6 +73,9 @@ struct PluginTests {
          "{root}/p/manifest.lua: bad plugin manifest: unknown field '\(String(repeating: "k", count: 60))… (30000 bytes)' (fields: name, requires, version)"),
         (["p/manifest.lua": "return { name = 'p\\27]0;title\\7', version = '1' }"],
          "{root}/p/manifest.lua: bad plugin manifest: 'name' must be a plugin name — letters, digits, _ and -, at most 64 (got 'p\\27]0;title\\7')"),
+        // A newline stays written, not a line of its own that could pass for another message.
+        (["p/manifest.lua": "return { name = 'p', version = '1', requires = { 'a\\nfactoryhost: forged' } }"],
+         "{root}/p/manifest.lua: bad plugin manifest: 'requires' must list plugin names — letters, digits, _ and -, at most 64 (got 'a\\nfactoryhost: forged')"),
         (["p/manifest.lua": "return { name = 'p', version = '١.٢' }"],
          "{root}/p/manifest.lua: bad plugin manifest: 'version' must be a version string such as \"1.0.0\""),
         (["p/manifest.lua": "return { name = 'p', version = '1', requires = { '\(String(repeating: "r", count: 100000))' } }"],

@@ -462,10 +462,10 @@ func describeKey(_ key: LuaValue) -> String {
 }
 
 /// A name a script or a file gave, as a message echoes it: its first 60
-/// characters (and its length, when longer), no control character raw.
+/// characters (and its length, when longer), no control character raw, on one line.
 func shownName(_ name: String) -> String {
     let shown = name.count > 60 ? String(name.prefix(60)) + "… (\(name.utf8.count) bytes)" : name
-    return MessageText.terminalSafe(shown)
+    return MessageText.oneLine(shown)
 }
 
 /// The dependencies a dry run's parse left out because their keys are wrong.
