@@ -140,9 +140,14 @@ public struct Resolver {
 public struct Provider<T>: Sendable {
     /// Weak: a singleton that keeps a provider must not keep its container alive.
     weak var container: Container?
-    /// Weak too; once that scope is closed, the provider resolves in the
-    /// scopes open at the time of the call.
+    /// Weak too. Once that scope is closed (or gone) the provider refuses,
+    /// as the scope does: closed means closed — it built into whichever
+    /// scope of the name was open by then. (A provider of a container, or
+    /// one a singleton holds, has no scope: it resolves in the scopes open
+    /// when it is called.)
     weak var scope: ScopeHandle?
+    /// Whether it was made with a scope (which may since be gone).
+    let boundToScope: Bool
     let index: Int
     /// Made for a factory that declares it (a `provider` dependency): its
     /// calls are declared, whoever makes them. One taken from a container
@@ -152,6 +157,7 @@ public struct Provider<T>: Sendable {
     init(container: Container, scope: ScopeHandle?, index: Int, declared: Bool = false) {
         self.container = container
         self.scope = scope
+        self.boundToScope = scope != nil
         self.index = index
         self.declared = declared
     }
@@ -184,7 +190,12 @@ public struct Provider<T>: Sendable {
         guard let container else {
             throw RegistryError(.containerClosed, "a provider was called after its container was released")
         }
-        let live = scope.flatMap { $0.isClosed ? nil : $0 }
+        let live = scope
+        if boundToScope {
+            guard let live else { throw RegistryError(.scopeClosed, "the scope this provider was taken from is gone",
+                                                      configuration: container.configuration) }
+            if live.isClosed { throw live.closedError() }
+        }
         return try ResolutionContext.run(container: container, scope: live, fromProvider: declared) {
             try $0.resolve(index, as: T.self, arguments: arguments)
         }
