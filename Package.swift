@@ -202,6 +202,16 @@ let package = Package(
             name: "FactoryHostCLITests",
             dependencies: ["FactoryHostCLI", "CLibraryLoader", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // The runner's parts without a process: the worker protocol, reporters, failure places.
+        .testTarget(
+            name: "ScenarioTestingTests",
+            dependencies: ["ScenarioTesting", "FactoryhostSupport"]
+        ),
+        // The prompt's reading of what is typed, without a terminal.
+        .testTarget(
+            name: "FactoryREPLTests",
+            dependencies: ["FactoryREPL"]
+        ),
         .testTarget(
             name: "ReadmeExampleTests",
             dependencies: ["FactoryRegistry"]

@@ -47,7 +47,7 @@ public final class TAPReporter: TestReporter {
         case .passed:
             write("ok \(count) - \(name)")
         case .skipped(let reason):
-            write("ok \(count) - \(name) # SKIP \(reason)")
+            write("ok \(count) - \(name) # SKIP \(Self.escape(reason))")
         case .failed(let failure):
             write("not ok \(count) - \(name)")
             yaml(failure)
@@ -65,7 +65,7 @@ public final class TAPReporter: TestReporter {
     public func fileFinished(_ result: FileResult) {
         guard let failure = result.loadFailure else {
             if !result.output.isEmpty {
-                write("# printed by \(result.file.oneLine()) outside its tests:")
+                write("# printed by \(MessageText.oneLine(result.file)) outside its tests:")
                 comment(result.output)
             }
             return
