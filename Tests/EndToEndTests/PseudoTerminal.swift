@@ -1,7 +1,10 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
 import Darwin
+#endif
 
 /// A child process on a pseudo-terminal of its own (its controlling
 /// terminal, so Ctrl-C sends SIGINT), driven by typing and reading.
