@@ -17,14 +17,13 @@ struct TypesCommandTests {
         #expect(luals.status == 0, "\(luals)")
         #expect(luals.stdout.hasPrefix("---@meta factoryhost\n"))
         #expect(luals.stdout.contains("function factoryhost_networking_MovieLoader.new(cache, httpSession) end"))
-        if let lua = CommandRunner.stockLua {
-            let compiled = try CommandRunner.run(lua, ["-e", "assert(load(io.read('a')))"], input: luals.stdout)
-            #expect(compiled.status == 0, "\(compiled)")
-            let standard = try CommandRunner.factoryhost(["types", "--format", "luacheck"])
-            let read = try CommandRunner.run(lua, ["-e", "local t = assert(load(io.read('a')))() print(#t.read_globals, #t.spec.read_globals)"],
-                                             input: standard.stdout)
-            #expect(read.stdout == "12\t12\n", "\(read)")
-        }
+        let lua = try #require(CommandRunner.stockLua, "lua5.4 is not installed; Scripts/install-deps.sh installs it")
+        let compiled = try CommandRunner.run(lua, ["-e", "assert(load(io.read('a')))"], input: luals.stdout)
+        #expect(compiled.status == 0, "\(compiled)")
+        let standard = try CommandRunner.factoryhost(["types", "--format", "luacheck"])
+        let read = try CommandRunner.run(lua, ["-e", "local t = assert(load(io.read('a')))() print(#t.read_globals, #t.spec.read_globals)"],
+                                         input: standard.stdout)
+        #expect(read.stdout == "12\t12\n", "\(read)")
         let json = try CommandRunner.factoryhost(["types", "--format", "json"])
         #expect(json.status == 0, "\(json)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
@@ -59,7 +58,7 @@ struct TypesCommandTests {
         let result = try CommandRunner.factoryhost(["test", "globals_spec.lua"], in: directory)
         #expect(result.status == 0, "\(result)")
         let extra = try String(contentsOf: directory.appendingPathComponent("extra.txt"), encoding: .utf8)
-        let spec = try CommandRunner.run(CommandRunner.stockLua ?? "lua5.4",
+        let spec = try CommandRunner.run(try #require(CommandRunner.stockLua, "lua5.4 is not installed"),
                                          ["-e", "print(table.concat(assert(load(io.read('a')))().spec.read_globals, ' '))"],
                                          input: standard.stdout)
         // `describe` is the DSL's too (a type's description outside spec files).

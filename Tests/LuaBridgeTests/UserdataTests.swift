@@ -217,7 +217,11 @@ struct UserdataTests {
         }
         #expect(running == [true])
         #expect(lua.stackTop == 0)
-        guard case .table(let other)? = try lua.run("u = { a = 1, b = 2 } return u", name: "u").first else { return }
+        let returned = try lua.run("u = { a = 1, b = 2 } return u", name: "u").first
+        guard case .table(let other)? = returned else {
+            Issue.record("the chunk returned \(String(describing: returned)), not a table")
+            return
+        }
         #expect(throws: LuaError.self) {
             _ = try other.forEachPair { key, _ in
                 try lua.setGlobal("k", key)
