@@ -26,11 +26,12 @@ int fh_edit_setup(const char *name, const char *word_breaks, fh_edit_completer c
 /// *interrupted set to 1.
 char *fh_edit_readline(const char *prompt, int *interrupted);
 
-/// Adds `entry` to the history, and saves the history file (capped).
 /// read(2) from `fd`, except that a Ctrl-C (SIGINT) while it waits ends
 /// the read (`*was_interrupted` set, whatever it returned) instead of the
 /// process: for reading a terminal's lines without libedit. Needs no libedit.
 ssize_t fh_read_interruptible(int fd, void *buffer, size_t size, int *was_interrupted);
+
+/// Adds `entry` to the history, and saves the history file (capped).
 void fh_edit_remember(const char *entry, const char *history_file, int history_limit);
 
 #endif

@@ -118,10 +118,10 @@ size_t fh_memory_used(lua_State *L);
 /// Caps the VM instructions one outermost call may execute (0 = no cap).
 void fh_set_instruction_limit(lua_State *L, long long count);
 /// Caps the wall-clock seconds one outermost call may take (<= 0 = no cap).
-/// Costs nothing until it fires: a watchdog thread sends the stop signal
-/// (SIGURG) to the thread running the call when the deadline passes, and
-/// that thread's handler sets the stop hook on every Lua thread running
-/// there (coroutines included).
+/// Costs nothing until it fires: when the deadline passes the stop signal
+/// (SIGURG) reaches the thread running the call — from a kernel timer on
+/// Linux, a watchdog thread elsewhere — and its handler sets the stop hook
+/// on every Lua thread running there (coroutines included).
 void fh_set_time_limit(lua_State *L, double seconds);
 /// Sets a deadline `seconds` from now for every call until cleared (<= 0):
 /// a whole run's limit. The earlier of it and the time limit applies.
@@ -234,9 +234,6 @@ void *fh_running_box(lua_State *L);
 /// Pushes "chunk:line: " for the function at `level` (luaL_where; no allocation
 /// failure can raise here while Swift runs, the cap being off).
 void fh_where(lua_State *L, int level);
-/// The chunk name (as luaL_where shows it, copied to `name`, which holds
-/// LUA_IDSIZE bytes; `*length` set) and current line of the function at
-/// `level`; 0 (and an empty name) where luaL_where would give "".
 /// 1 if code of a `__gc` finalizer or a debug hook is on `L`'s stack: what
 /// runs there runs inside whatever call the collector or the hook
 /// interrupted, without being that call's.

@@ -198,9 +198,10 @@ public final class LuaState {
     /// in coroutines, message handlers and `__close` handlers too.
     ///
     /// It costs nothing until it fires: no hook runs until the deadline
-    /// passes; then a watchdog thread has the stop hook set on every Lua
-    /// thread running the call (through the stop signal, `SIGURG`, sent to
-    /// the thread that runs it). Code that Lua cannot interrupt — a finalizer,
+    /// passes; then the stop signal (`SIGURG`) reaches the thread that runs
+    /// the call — sent by a kernel timer on Linux, by a watchdog thread
+    /// elsewhere — and its handler sets the stop hook on every Lua thread
+    /// running there. Code that Lua cannot interrupt — a finalizer,
     /// a long C function, a blocking Swift call — is stopped by ``hardStop``,
     /// if set. Durations are clamped to 1…10⁹ seconds' worth of nanoseconds.
     public var timeLimit: Duration? {
