@@ -290,3 +290,28 @@ int fh_psettable(lua_State *L, int idx) {
 // CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT,
 // TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE
 // SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.
+
+int fh_chunk_id(lua_State *L, const char *name, char *out, size_t size) {
+    if (size == 0) return -1;
+    out[0] = 0;
+    if (!lua_checkstack(L, 2)) return -1;
+    fh_control *c = control(L);
+    int saved = c->enforce;
+    c->enforce = 0;                      /* a name is never refused memory */
+    /* Lua's own short_src of an empty chunk of that name: luaO_chunkid is not
+       in the API, and a copy of it in Swift drifted (it left "[string …]" out). */
+    int status = luaL_loadbufferx(L, "", 0, name, "t");
+    if (status != LUA_OK) {
+        lua_pop(L, 1);
+        c->enforce = saved;
+        return -1;
+    }
+    lua_Debug ar;
+    lua_getinfo(L, ">S", &ar);           /* pops the function */
+    c->enforce = saved;
+    size_t length = strlen(ar.short_src);
+    if (length >= size) length = size - 1;
+    memcpy(out, ar.short_src, length);
+    out[length] = 0;
+    return 0;
+}

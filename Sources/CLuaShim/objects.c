@@ -279,8 +279,7 @@ static int exported_index(lua_State *L) {
 
 void fh_where(lua_State *L, int level) { luaL_where(L, level); }
 
-/* Whether the running C function was called as a method (`obj:f()`), as
-   luaL_argerror asks: its argument errors then do not count self. */
+/* Whether a __gc finalizer or a debug hook is on the stack (see CLuaShim.h). */
 int fh_in_finalizer_or_hook(lua_State *L) {
     lua_Debug ar;
     for (int level = 0; lua_getstack(L, level, &ar); level++) {

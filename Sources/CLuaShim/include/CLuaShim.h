@@ -231,6 +231,12 @@ void fh_push_closure(lua_State *L, void *retainedBox, const void *receiverType);
 /// The box of the Swift function running now (call only from inside one).
 void *fh_running_box(lua_State *L);
 
+/// How Lua shows chunk `name` in messages and tracebacks (its short_src:
+/// `app.lua` for "@app.lua", `[string "x = 1"]` for source text, cut to
+/// LUA_IDSIZE) into `out` (`size` bytes, LUA_IDSIZE is enough). 0, or -1
+/// (out empty) when no memory was left to ask.
+int fh_chunk_id(lua_State *L, const char *name, char *out, size_t size);
+
 /// Pushes "chunk:line: " for the function at `level` (luaL_where; no allocation
 /// failure can raise here while Swift runs, the cap being off).
 void fh_where(lua_State *L, int level);

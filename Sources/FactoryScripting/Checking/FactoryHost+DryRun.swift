@@ -158,7 +158,7 @@ extension FactoryHost {
             failure = DeclarationRun.Stop(reason: .sideEffect, origin: place.map(Origin.init(parsingWhere:)), message: text)
         }
         let mainSites = mainScan.value()
-        result.unreached = unreachedDeclarations(mainSites: mainSites, mainChunk: Self.chunkID(chunkName), spec: isSpec,
+        result.unreached = unreachedDeclarations(mainSites: mainSites, mainChunk: chunkID(chunkName), spec: isSpec,
                                                  failure: failure)
         return result
     }
@@ -188,10 +188,10 @@ extension FactoryHost {
         var scanned: Set<String> = [mainChunk]
         struct Entry { var sites: DeclarationSites; var chunk: String; var ran: Bool; var requiredAt: String? }
         var queue = [Entry(sites: mainSites, chunk: mainChunk, ran: true, requiredAt: nil)]
-        for file in loadedModuleFiles() where !scanned.contains(Self.chunkID("@" + file)) {
-            scanned.insert(Self.chunkID("@" + file))
+        for file in loadedModuleFiles() where !scanned.contains(chunkID("@" + file)) {
+            scanned.insert(chunkID("@" + file))
             if let bytes = try? Self.readSource(file) {
-                queue.append(Entry(sites: DeclarationSites(source: bytes), chunk: Self.chunkID("@" + file), ran: true))
+                queue.append(Entry(sites: DeclarationSites(source: bytes), chunk: chunkID("@" + file), ran: true))
             }
         }
         // The functions each loaded file declares with, for calls through the
@@ -209,7 +209,7 @@ extension FactoryHost {
             if let origin = stop?.origin {
                 if origin.file == entry.chunk { stopLine = origin.line }
                 else if let required = (sites.requires.map { ($0.name, $0.line) } + sites.files.map { ($0.name, $0.line) })
-                            .first(where: { name, _ in Self.chunkID("@" + (searchModule(name) ?? name)) == origin.file }) {
+                            .first(where: { name, _ in chunkID("@" + (searchModule(name) ?? name)) == origin.file }) {
                     stopLine = required.1
                 }
             }
@@ -279,7 +279,7 @@ extension FactoryHost {
                     guard let qualifier = call.qualifier,
                           let module = sites.moduleNames.last(where: { $0.name == qualifier })?.module,
                           let file = searchModule(module) else { continue }
-                    let chunk = Self.chunkID("@" + file)
+                    let chunk = chunkID("@" + file)
                     guard chunk != entry.chunk, let function = declaringIn[chunk]?.first(where: { $0.name == call.name }) else { continue }
                     found.append(.init(origin: Origin(file: entry.chunk, line: call.line),
                                        declaration: "\(qualifier).\(call.name)(…), which declares (\(chunk):\(function.first)),",
@@ -289,7 +289,7 @@ extension FactoryHost {
             // Modules and files this one runs by name that never finished: scan them too.
             for required in sites.requires where !isLoaded(required.name) {
                 guard let file = searchModule(required.name) else { continue }
-                let chunk = Self.chunkID("@" + file)
+                let chunk = chunkID("@" + file)
                 guard !scanned.contains(chunk), let bytes = try? Self.readSource(file) else { continue }
                 scanned.insert(chunk)
                 let ran = reachedFiles.contains(chunk) || stop?.origin?.file == chunk
@@ -297,7 +297,7 @@ extension FactoryHost {
                                    requiredAt: ran ? nil : "\(entry.chunk):\(required.line)"))
             }
             for run in sites.files {
-                let chunk = Self.chunkID("@" + run.name)
+                let chunk = chunkID("@" + run.name)
                 guard !scanned.contains(chunk), let bytes = try? Self.readSource(run.name) else { continue }
                 scanned.insert(chunk)
                 let ran = reachedFiles.contains(chunk) || stop?.origin?.file == chunk || !after(run.line)
@@ -427,19 +427,8 @@ extension FactoryHost {
         return Array(text[end...])
     }
 
-    /// Lua's `short_src` for a chunk name (luaO_chunkid, LUA_IDSIZE 60).
-    static func chunkID(_ name: String) -> String {
-        let size = 60 - 1
-        if name.hasPrefix("=") {
-            return String(decoding: Array(name.utf8.dropFirst()).prefix(size), as: UTF8.self)
-        }
-        if name.hasPrefix("@") {
-            let path = Array(name.utf8.dropFirst())
-            if path.count <= size { return String(decoding: path, as: UTF8.self) }
-            return "..." + String(decoding: path.suffix(size - 3), as: UTF8.self)
-        }
-        return name
-    }
+    /// Lua's `short_src` for a chunk name, asked of Lua (``LuaState/chunkID(_:)``).
+    func chunkID(_ name: String) -> String { lua.chunkID(name) }
 
     /// `"file:12: text"` → `("file:12: ", "text")`.
     static func splitPlace(_ message: String) -> (String?, String) {

@@ -357,12 +357,25 @@ public final class LuaState {
     func loadError(_ status: Int32, _ L: OpaquePointer, chunkName: String) -> LuaError {
         let error = popError(status, L)
         guard error.kind == .runtime else { return error }
-        let place: String
-        switch chunkName.first {
-        case "@"?, "="?: place = String(chunkName.dropFirst())
-        default: place = "[string \"\(chunkName.prefix { $0 != "\n" }.prefix(40))\"]"
-        }
+        let place = chunkID(chunkName)
         return LuaError(.syntax, error.message.hasPrefix(place + ":") ? error.message : "\(place): \(error.message)")
+    }
+
+    /// How Lua shows chunk `name` in messages and tracebacks — its
+    /// `short_src`, asked of Lua itself: `app.lua` for `"@app.lua"`, `stdin`
+    /// for `"=stdin"`, `[string "x = 1"]` for source text, cut as Lua cuts
+    /// it. A closed state (or one out of memory) gives the name without
+    /// its `@` or `=`.
+    ///
+    /// ```swift
+    /// lua.chunkID("@Examples/app.lua")   // "Examples/app.lua"
+    /// ```
+    public func chunkID(_ name: String) -> String {
+        var out = [CChar](repeating: 0, count: 64)
+        guard let L = mainThread, fh_chunk_id(L, name, &out, out.count) == 0 else {
+            return name.first == "@" || name.first == "=" ? String(name.dropFirst()) : name
+        }
+        return String(decoding: out.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Compiles a file (a first `#` line is skipped); `nil` reads standard input.
