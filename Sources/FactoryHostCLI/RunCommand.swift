@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLuaShim
 import FactoryScripting
 import FactoryhostSupport
 import LuaBridge
@@ -87,17 +88,25 @@ struct RunCommand: ParsableCommand {
             // `run -e STAT` / `-l MOD` alone: run them, as lua5.4 does, and end.
             var setup = settings.setup
             setup.libraries = settings.runner.libraries
+            setup.timeLimit = settings.runner.timeLimit
+            var made: FactoryHost?
             do {
                 // The limits as a script's run applies them (one deadline for the
                 // whole run, the process's growth watched, a hard stop for code
                 // Lua cannot interrupt); the Lua plugins run under them too.
                 let host = try setup.makeHost { settings.runner.applyLimits(to: $0) }
+                made = host
                 host.defaultConfiguration = settings.configuration
                 host.lua.interruptOnControlC(true)
                 for prelude in settings.runner.preludes { try prelude.run(in: host.lua) }
                 host.lua.interruptOnControlC(false)
             } catch {
                 reportError(error)
+                // Stopped by a limit: what it started stops with it, as after a script (RunSettings).
+                if made?.lua.lastCallHitLimit == true {
+                    fh_kill_descendants()
+                    ScriptRunner.exitWithoutFinalizers(1)
+                }
                 throw ExitCode(1)
             }
             return

@@ -117,10 +117,12 @@ struct ProcessTreeTests {
         if let group = Self.pids(in: dir.appendingPathComponent("group")).first, group > 1, group != getpgrp() { kill(-group, SIGKILL) }
     }
 
-    @Test func aTimeLimitEndsWhatTheScriptLeftInTheBackground() throws {
+    /// A script, or `-e` code alone (that path forgot the kill), stopped by its time limit.
+    @Test(arguments: [["leave.lua"], ["-e", "os.execute('sleep 30 & echo $! > child.pid')", "-e", "while true do end"]])
+    func aTimeLimitEndsWhatTheScriptLeftInTheBackground(_ what: [String]) throws {
         let dir = try directory(["leave.lua": "os.execute('(sleep 30 & echo $! > child.pid)')\nwhile true do end\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let result = try CommandRunner.factoryhost(["run", "--timeout", "1", "leave.lua"], in: dir, killAfter: 20)
+        let result = try CommandRunner.factoryhost(["run", "--timeout", "1"] + what, in: dir, input: "", killAfter: 20)
         #expect(result.status == 1 && result.stderr.contains("time limit exceeded"), "\(result)")
         let started = Self.pids(in: dir.appendingPathComponent("child.pid"))
         #expect(started.count == 1, "\(started)")
