@@ -590,7 +590,9 @@ struct ResolutionContext {
 
     // MARK: Scopes
 
-    private func findScope(_ name: String, for planned: PlannedRegistration) throws -> ScopeHandle {
+    /// The open scope of `name` that holds `planned`'s instance: on the
+    /// path of the scope resolved through, else the container's newest.
+    func findScope(_ name: String, for planned: PlannedRegistration) throws -> ScopeHandle {
         guard plan.scopes[name] != nil else {
             throw error(.unknownScope, "\(planned.name) is registered in scope '\(name)', which is not declared"
                         + NameSuggestion.didYouMean(name, among: plan.scopes.keys),

@@ -81,12 +81,17 @@ public struct Resolver {
         return Provider(container: context.container, scope: providerScope, index: index, declared: true)
     }
 
-    /// The scope a provider made here resolves in: the scope this resolve
-    /// started from — unless the holder outlives scopes (singleton, weak),
-    /// whose providers use the scopes open when they are called.
+    /// The scope a provider made here resolves in: the scope its holder
+    /// lives in (a scoped holder resolved from the container lives in the
+    /// newest open scope of its name, and its provider is bound to that
+    /// one), else the scope this resolve started from — unless the holder
+    /// outlives scopes (singleton, weak), whose providers use the scopes
+    /// open when they are called.
     var providerScope: ScopeHandle? {
-        switch context.plan.registrations[current].lifetime {
+        let planned = context.plan.registrations[current]
+        switch planned.lifetime {
         case .singleton, .weak: return nil
+        case .custom(let name): return (try? context.findScope(name, for: planned)) ?? context.scope
         default: return context.scope
         }
     }
