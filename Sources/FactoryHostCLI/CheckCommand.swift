@@ -118,7 +118,7 @@ struct CheckSettings: Equatable {
             DryDeclaration.finish(1)
         }
         if let config, host.registry.configuration(config) == nil, dry.run.sawEverything {
-            reportError(RegistryError(.unknownConfiguration, "no configuration named '\(config)'"
+            reportError(RegistryError(.unknownConfiguration, "no configuration named '\(MessageText.oneLine(config))'"
                                       + NameSuggestion.didYouMean(config, among: host.registry.configurationNames),
                                       details: ["defined: " + (host.registry.configurationNames.isEmpty ? "none"
                                                                 : host.registry.configurationNames.joined(separator: ", "))]))

@@ -107,7 +107,7 @@ extension REPLSession {
                                 + registry.configurationNames.joined(separator: ", ") + ")")
         }
         guard let registrations = try? registry.registrations(in: configuration) else {
-            return output.error("no configuration named '\(configuration)'")
+            return output.error("no configuration named '\(MessageText.oneLine(configuration))'")
         }
         let shown = registrations.filter { text.isEmpty || $0.key.description.contains(text) }
         guard !shown.isEmpty else { return output.result("no registration in '\(configuration)' contains \"\(text)\"") }
@@ -262,7 +262,7 @@ extension REPLSession {
             return output.error("usage: :use CONFIG (configurations: \(host.registry.configurationNames.joined(separator: ", ")))")
         }
         guard host.registry.configuration(name) != nil else {
-            return output.error("no configuration named '\(name)'" + NameSuggestion.didYouMean(name, among: host.registry.configurationNames)
+            return output.error("no configuration named '\(MessageText.oneLine(name))'" + NameSuggestion.didYouMean(name, among: host.registry.configurationNames)
                                 + " (configurations: \(host.registry.configurationNames.joined(separator: ", ")))")
         }
         host.defaultConfiguration = name

@@ -152,7 +152,7 @@ public final class Registry: @unchecked Sendable {
             if let cached = plans[name] { return cached }
             guard configurationsByName[name] != nil else {
                 throw RegistryError(.unknownConfiguration,
-                                    "no configuration named '\(name)'" + NameSuggestion.didYouMean(name, among: configurationOrder),
+                                    "no configuration named '\(MessageText.oneLine(String(name.prefix(200))))'" + NameSuggestion.didYouMean(name, among: configurationOrder),
                                     details: ["defined: " + (configurationOrder.isEmpty ? "none" : configurationOrder.joined(separator: ", "))])
             }
             let plan = ContainerPlan(configuration: name, configurations: configurationsByName, scopes: scopeDeclarations, resolvable: caching)
@@ -183,7 +183,7 @@ public final class Registry: @unchecked Sendable {
         try lock.withLock {
             guard var current = configurationsByName[name] else {
                 throw RegistryError(.unknownConfiguration,
-                                    "no configuration named '\(name)'" + NameSuggestion.didYouMean(name, among: configurationOrder))
+                                    "no configuration named '\(MessageText.oneLine(String(name.prefix(200))))'" + NameSuggestion.didYouMean(name, among: configurationOrder))
             }
             guard current.parent != nil else { return current.ordered.count }   // keys are unique within one
             var keys: Set<ServiceKey> = []

@@ -255,7 +255,7 @@ public final class Container: Resolving, @unchecked Sendable {
 
     func unknownScope(_ name: String) -> RegistryError {
         let known = plan.scopes.keys.sorted()
-        return RegistryError(.unknownScope, "no scope named '\(name)' is declared" + NameSuggestion.didYouMean(name, among: known),
+        return RegistryError(.unknownScope, "no scope named '\(MessageText.oneLine(String(name.prefix(200))))' is declared" + NameSuggestion.didYouMean(name, among: known),
                              configuration: configuration,
                              details: ["declared scopes: " + (known.isEmpty ? "none" : known.joined(separator: ", "))])
     }

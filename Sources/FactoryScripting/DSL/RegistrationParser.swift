@@ -447,6 +447,7 @@ struct RegistrationParser {
     }
 
     private func argumentType(_ name: String, _ typeName: String) throws -> ScriptType {
+        try ScriptNames.check(name, what: "\(what): an argument name")
         do {
             return try catalog.type(named: typeName)
         } catch let error as LuaError {

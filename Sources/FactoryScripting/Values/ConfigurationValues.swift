@@ -193,7 +193,7 @@ public final class ConfigurationValues {
             guard let first = word.utf8.first, !(48...57).contains(first) else { return false }
             return word.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 95 }
         }) else {
-            let shown = name.utf8.count > 60 ? String(name.prefix(57)) + "..." : name
+            let shown = shownName(name)
             throw LuaError(.typeMismatch, "\(what): '\(shown)' is no value name (words of letters, digits and _, "
                            + "not starting with a digit, joined by dots; at most 200 bytes)")
         }
@@ -224,7 +224,7 @@ public final class ConfigurationValues {
 
     private func convert(_ given: Given, to kind: Kind, name: String) throws -> LuaValue {
         func wrong() -> LuaError {
-            LuaError(.typeMismatch, "value '\(name)' from \(given.source): \(given.value.shown) is not a\(kind == .integer ? "n" : "") \(kind.rawValue)")
+            LuaError(.typeMismatch, "value '\(name)' from \(MessageText.oneLine(given.source)): \(given.value.shown) is not a\(kind == .integer ? "n" : "") \(kind.rawValue)")
         }
         switch (kind, given.value) {
         case (.string, .text(let text)): return LuaValue(text)
@@ -286,7 +286,7 @@ extension ConfigurationValues.Given.Value {
     /// As messages show it: text quoted, numbers and booleans as Lua writes them.
     var shown: String {
         switch self {
-        case .text(let text): return "\"\(text.count > 60 ? text.prefix(57) + "..." : Substring(text))\""
+        case .text(let text): return "\"" + MessageText.oneLine(text.count > 60 ? String(text.prefix(57)) + "..." : text) + "\""
         case .integer(let number): return String(number)
         case .number(let number): return String(number)
         case .boolean(let flag): return String(flag)
