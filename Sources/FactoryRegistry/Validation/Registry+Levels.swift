@@ -11,6 +11,9 @@ extension Registry {
             var depth: [String: Int] = [:]
             var broken: [String: RegistryError] = [:]
             var position: [String: Int] = [:]
+            // A suggestion compares with every name: for the first 50 unknown parents only
+            // (10,000 configurations each extending a name of its own was quadratic).
+            var suggestionsLeft = 50
             for (index, name) in configurationOrder.enumerated() { position[name] = index }
             for name in configurationOrder where depth[name] == nil {
                 // Up to a configuration whose depth is known, a root, an unknown name or a cycle…
@@ -35,9 +38,13 @@ extension Registry {
                     path.append(cursor)
                     guard let parent = configuration.parent else { break }
                     if configurationsByName[parent] == nil {
+                        var suggestion = ""
+                        if suggestionsLeft > 0 {
+                            suggestionsLeft -= 1
+                            suggestion = NameSuggestion.didYouMean(parent, among: configurationOrder.filter { $0 != cursor })
+                        }
                         broken[cursor] = RegistryError(
-                            .unknownConfiguration, "configuration '\(cursor)' extends '\(parent)', which is not defined"
-                                + NameSuggestion.didYouMean(parent, among: configurationOrder.filter { $0 != cursor }),
+                            .unknownConfiguration, "configuration '\(cursor)' extends '\(parent)', which is not defined" + suggestion,
                             configuration: cursor, details: ["defined at \(configuration.origin)"], origin: configuration.origin)
                         break
                     }
