@@ -197,6 +197,19 @@ struct HonestCheckTests {
         }
     }
 
+    /// The error that stopped the script keeps its details as detail lines
+    /// (keeping each problem's text on one line wrote them as a literal `\n`).
+    @Test func theStoppingErrorsDetailsAreDetailLines() throws {
+        let result = try CommandRunner.factoryhost(["check", "-"], in: fixtures,
+                                                   input: "scope(\"s\", { within = \"nope\" })\nconfiguration \"app\" {}\n", killAfter: 30)
+        #expect(result.status == 1 && result.stdout.hasPrefix("""
+            stdin:1: scope 's' nests in 'nope', which is not declared
+              declared at stdin:1
+            stdin:2: configuration "app" was not checked
+
+            """), "\(result)")
+    }
+
     /// `container "oders"` ends what check sees, and its name is checked all
     /// the same: check said ok for a script whose run fails at that line.
     @Test func aContainerOfAnUnknownConfigurationIsAProblem() throws {

@@ -83,8 +83,12 @@ extension FactoryHost {
                 text = inner
             }
             let (place, message) = Self.splitPlace(text)
-            problems.append(CheckProblem(kind: "declarationError", message: message,
-                                         origin: place.map(Origin.init(parsingWhere:))))
+            // A registry error's text is its message, then its details, each
+            // on a line of its own, indented: kept as details (each stays one line).
+            let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
+            problems.append(CheckProblem(kind: "declarationError", message: String(lines.first ?? ""),
+                                         origin: place.map(Origin.init(parsingWhere:)),
+                                         details: lines.dropFirst().map { String($0.hasPrefix("  ") ? $0.dropFirst(2) : $0) }))
         }
         problems += run.declarationErrors
         for site in run.unreached where site.origin.file != unloadedFile {
