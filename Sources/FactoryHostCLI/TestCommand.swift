@@ -183,11 +183,3 @@ struct TestCommand: ParsableCommand {
 
     static func seconds(_ duration: Duration) -> Double { duration.inSeconds }
 }
-
-/// The binary's plugins, handed to the worker threads that build hosts.
-// @unchecked Sendable: with `--jobs N`, N threads call `install(in:)` on these same values at once. The stock
-// plugins are structs of lets; a custom host's must be as safe (required by `FactoryHostCLI.main(plugins:)`'s doc).
-struct UncheckedPlugins: @unchecked Sendable {
-    let value: [any FactoryPlugin]
-    init(_ value: [any FactoryPlugin]) { self.value = value }
-}

@@ -251,11 +251,11 @@ struct TestSettings: Equatable {
         setup.valueFiles = valueFiles
         setup.valueAssignments = valueAssignments
         setup.timeLimit = .milliseconds(Int64(min(max(options.timeLimit, 0.001), 1e9) * 1000))
-        let plugins = UncheckedPlugins(FactoryHostCLI.plugins)
+        let plugins = FactoryHostCLI.plugins                 // Sendable: FactoryPlugin is
         let searchPath = setup.searchPath
         let pluginTimeLimit = Duration.milliseconds(Int64(min(max(options.timeLimit, 0.001), 1e9) * 1000))
         return TestRunner(files: files, options: options) { [setup] in
-            let host = try FactoryHost(plugins: plugins.value)
+            let host = try FactoryHost(plugins: plugins)
             try setup.applyValues(to: host)
             // The Lua plugins' manifests and init.lua, together, get a test's
             // time: one that loops is reported as such, and one stuck where Lua

@@ -60,4 +60,37 @@ struct SourceRulesTests {
         #expect(count > 20)          // the rule looked at the claims there are
         #expect(unexplained.isEmpty, "\(unexplained.joined(separator: "\n"))")
     }
+
+    /// Few `@unchecked Sendable` claims, and fewer over time: where a lock
+    /// guards state, `Protected` makes the type checked. (27 now; 34 before
+    /// #39, whose goal is 25. Raising this is a deliberate commit saying why.)
+    @Test func uncheckedSendableClaimsStayFew() {
+        let claims = Self.sources.flatMap { source in
+            source.lines.enumerated().filter { ($0.element.components(separatedBy: "//").first ?? "").contains("@unchecked Sendable") }
+                .map { "\(source.path):\($0.offset + 1)" }
+        }
+        #expect(claims.count > 10 && claims.count <= 27, "\(claims.count): \(claims.joined(separator: "\n"))")
+    }
+
+    /// Each use of what the compiler cannot check — `_withUnsafeGuaranteedRef`,
+    /// `unsafeBitCast`, `unsafeDowncast` — has a comment within five lines
+    /// above it (or on its line) saying why it holds.
+    @Test func everyUnsafeOperationSaysWhyItHolds() {
+        let operations = ["_withUnsafeGuaranteedRef", "unsafeBitCast", "unsafeDowncast"]
+        var unexplained: [String] = []
+        var count = 0
+        for (path, lines) in Self.sources {
+            for (number, line) in lines.enumerated() {
+                let code = line.components(separatedBy: "//").first ?? line
+                guard operations.contains(where: code.contains) else { continue }
+                count += 1
+                let above = lines[max(0, number - 5)..<number]
+                if !line.contains("//") && !above.contains(where: { $0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }) {
+                    unexplained.append("\(path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        #expect(count > 10)
+        #expect(unexplained.isEmpty, "\(unexplained.joined(separator: "\n"))")
+    }
 }

@@ -11,22 +11,21 @@ import LuaBridge
 /// register "UserSessionStore" { deps = { keychain = "Keychain", coder = "UserSessionPropertyListCoder" },
 ///   make = function(d) return koober.UserSessionStore.secure { service = "com.koober.session", keychain = d.keychain, coder = d.coder } end }
 /// ```
-// @unchecked Sendable: `items` is read and written only under `lock` (a singleton: every thread shares it).
-public final class Keychain: LuaExportable, @unchecked Sendable {
+// Sendable, checked: its items live behind a lock (`Protected`) — a singleton: every thread shares it.
+public final class Keychain: LuaExportable, Sendable {
     public static let luaTypeName = "Keychain"
-    private var items: [String: String] = [:]
-    private let lock = Lock()
+    private let items = Protected<[String: String]>([:])
 
     public init() {}
 
     /// The data kept for `service`, if any.
-    public func item(_ service: String) -> String? { lock.withLock { items[service] } }
+    public func item(_ service: String) -> String? { items.withLock { $0[service] } }
     func read(_ service: String) -> String? { item(service) }
-    func save(_ data: String, for service: String) { lock.withLock { items[service] = data } }
-    func delete(_ service: String) { _ = lock.withLock { items.removeValue(forKey: service) } }
+    func save(_ data: String, for service: String) { items.withLock { $0[service] = data } }
+    func delete(_ service: String) { _ = items.withLock { $0.removeValue(forKey: service) } }
 
     /// The services holding a session, sorted.
-    public var services: [String] { lock.withLock { items.keys.sorted() } }
+    public var services: [String] { items.withLock { $0.keys.sorted() } }
 
     static var luaClass: LuaClass<Keychain> {
         LuaClass<Keychain>()

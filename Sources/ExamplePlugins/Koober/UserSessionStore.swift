@@ -194,9 +194,9 @@ public final class UserSessionStore: LuaExportable, Sendable {
 }
 
 /// Reads, signs in (through the remote API) and signs out the user's session.
-// @unchecked Sendable: immutable (lets); `store` is Sendable, and `api`, when implemented in Lua, checks the
-// owner thread on every call (a Swift implementation must be thread-safe itself).
-public final class UserSessionRepository: LuaExportable, @unchecked Sendable {
+// Sendable, checked: lets of Sendable values (`api` is, by its protocol; a Lua implementation checks the
+// owner thread on every call).
+public final class UserSessionRepository: LuaExportable, Sendable {
     public static let luaTypeName = "UserSessionRepository"
     public let store: UserSessionStore
     public let api: any AuthRemoteAPI

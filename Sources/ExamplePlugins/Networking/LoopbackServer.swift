@@ -43,23 +43,25 @@ public final class LoopbackServer: LuaExportable, Sendable {
     deinit { core.stop() }
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
-    public var requestCount: Int { core.lock.withLock { core.served } }
+    public var requestCount: Int { core.counts.withLock { $0.served } }
     /// Requests whose client hung up before the response was sent.
-    public var abandonedCount: Int { core.lock.withLock { core.abandoned } }
+    public var abandonedCount: Int { core.counts.withLock { $0.abandoned } }
 
     /// Stops listening; requests being served finish (or are dropped, if delayed).
     public func stop() { core.stop() }
 
     /// The listening socket and the routes (lets), and the counters — `served`, `abandoned`, `stopped` — which the
-    /// accept and serving threads and the host thread touch only under `lock` (hence `@unchecked Sendable`).
-    private final class Core: @unchecked Sendable {
+    /// accept and serving threads and the host thread share behind a lock (`Protected`): Sendable, checked.
+    private final class Core: Sendable {
+        struct Counts {
+            var served = 0
+            var abandoned = 0
+            var stopped = false
+        }
         let listener: Int32
         let routes: [String: String]
         let delays: [String: Double]
-        let lock = Lock()
-        var served = 0
-        var abandoned = 0
-        var stopped = false
+        let counts = Protected(Counts())
 
         init(listener: Int32, routes: [String: String], delays: [String: Double]) {
             self.listener = listener
@@ -68,9 +70,9 @@ public final class LoopbackServer: LuaExportable, Sendable {
         }
 
         func stop() {
-            let wasRunning = lock.withLock { () -> Bool in
-                defer { stopped = true }
-                return !stopped
+            let wasRunning = counts.withLock { counts -> Bool in
+                defer { counts.stopped = true }
+                return !counts.stopped
             }
             if wasRunning { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
         }
@@ -79,7 +81,7 @@ public final class LoopbackServer: LuaExportable, Sendable {
             while true {
                 let client = accept(listener, nil, nil)
                 if client < 0 {
-                    if lock.withLock({ stopped }) { return }
+                    if counts.withLock({ $0.stopped }) { return }
                     if errno == EINTR { continue }
                     return
                 }
@@ -96,7 +98,7 @@ public final class LoopbackServer: LuaExportable, Sendable {
             let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
             let parts = line.split(separator: " ")
             let path = parts.count >= 2 ? String(parts[1]) : "/"
-            lock.withLock { served += 1 }
+            counts.withLock { $0.served += 1 }
             if let delay = delays[path] {
                 // Wait in slices, watching for the client to go away and for a stop.
                 var waited = 0.0
@@ -105,8 +107,8 @@ public final class LoopbackServer: LuaExportable, Sendable {
                     waited += 0.01
                     var byte: UInt8 = 0
                     let peeked = recv(client, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-                    if peeked == 0 || lock.withLock({ stopped }) {
-                        lock.withLock { abandoned += 1 }
+                    if peeked == 0 || counts.withLock({ $0.stopped }) {
+                        counts.withLock { $0.abandoned += 1 }
                         return
                     }
                 }

@@ -6,17 +6,19 @@ import LuaBridge
 /// per screen: loaders share the cache and the session, never their own
 /// state — their pending requests, which they cancel when their screen's
 /// scope closes (or when they are released).
-/// `@unchecked Sendable`: `fetchCount` and `requests` are read and written only under `lock`
-/// (`scopeDidClose` comes from the thread that closes the scope).
-public final class MovieLoader: LuaExportable, ScopeBound, @unchecked Sendable {
+/// Sendable, checked: its counts and requests live behind a lock (`Protected`) —
+/// `scopeDidClose` comes from the thread that closes the scope.
+public final class MovieLoader: LuaExportable, ScopeBound, Sendable {
     public static let luaTypeName = "MovieLoader"
     public let cache: Cache
     public let session: HTTPSession
-    private let lock = Lock()
-    private var fetchCount = 0
-    private var requests: [StatefulRequest] = []
+    private struct State {
+        var fetchCount = 0
+        var requests: [StatefulRequest] = []
+    }
+    private let state = Protected(State())
     /// How many loads went to the session (cache misses).
-    public var fetches: Int { lock.withLock { fetchCount } }
+    public var fetches: Int { state.withLock { $0.fetchCount } }
 
     public init(cache: Cache, session: HTTPSession) {
         self.cache = cache
@@ -28,7 +30,7 @@ public final class MovieLoader: LuaExportable, ScopeBound, @unchecked Sendable {
     /// The movie `id`, from the cache or fetched (and then cached).
     public func load(_ id: Int) throws -> String {
         if let cached = cache.value(for: id) { return cached }
-        lock.withLock { fetchCount += 1 }
+        state.withLock { $0.fetchCount += 1 }
         let movie = try session.get("/movies/\(id)")          // not under the lock: it waits for the network
         cache.store(movie, for: id)
         return movie
@@ -38,32 +40,32 @@ public final class MovieLoader: LuaExportable, ScopeBound, @unchecked Sendable {
     /// loader's until it finishes or the loader cancels it.
     public func start(_ id: Int) throws -> StatefulRequest {
         let request = try Request(path: "/movies/\(id)").makeStateful()
-        lock.withLock {
+        state.withLock { state in
             // Finished ones go; another start's request not performed yet ("ready") stays.
-            requests.removeAll { !["ready", "pending"].contains($0.currentState) }
-            requests.append(request)
-            fetchCount += 1
+            state.requests.removeAll { !["ready", "pending"].contains($0.currentState) }
+            state.requests.append(request)
+            state.fetchCount += 1
         }
         // Not under the lock: when no thread can be started, perform fetches right here, on the network.
         do {
             try request.perform(with: session)
         } catch {
-            lock.withLock { requests.removeAll { $0 === request } }
+            state.withLock { $0.requests.removeAll { $0 === request } }
             throw error
         }
         // A cancelAll between the append and the perform found it not yet pending, so could not cancel it.
-        if !lock.withLock({ requests.contains { $0 === request } }) { request.cancel() }
+        if !state.withLock({ $0.requests.contains { $0 === request } }) { request.cancel() }
         return request
     }
 
     /// Requests started and not yet finished.
-    public var pendingCount: Int { lock.withLock { requests.filter(\.isPending).count } }
+    public var pendingCount: Int { state.withLock { $0.requests.filter(\.isPending).count } }
 
     /// Cancels every pending request.
     public func cancelAll() {
-        let taken = lock.withLock { () -> [StatefulRequest] in
-            defer { requests.removeAll() }
-            return requests
+        let taken = state.withLock { state -> [StatefulRequest] in
+            defer { state.requests.removeAll() }
+            return state.requests
         }
         for request in taken { request.cancel() }
     }

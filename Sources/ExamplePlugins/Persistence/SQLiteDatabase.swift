@@ -84,6 +84,7 @@ final class SQLiteDatabase: @unchecked Sendable {
             throw LuaError(.runtime, "store '\(path)': \(String(cString: fh_sqlite3_errmsg(handle)))")
         }
         defer { fh_sqlite3_finalize(statement) }
+        // unsafeBitCast: SQLITE_TRANSIENT is the C macro ((sqlite3_destructor_type)-1), which Swift cannot import.
         let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)

@@ -2,13 +2,12 @@ import FactoryhostSupport
 import LuaBridge
 
 /// Pays for pizzas (the pizza factory's one injected dependency). A singleton, so shared by every thread:
-/// `@unchecked Sendable` because `storedBalance` is read and changed only under `lock`.
-public final class CreditService: LuaExportable, @unchecked Sendable {
+/// its balance lives behind a lock (`Protected`), and the compiler checks that it is `Sendable`.
+public final class CreditService: LuaExportable, Sendable {
     public static let luaTypeName = "CreditService"
-    private let lock = Lock()
-    private var storedBalance: Double
+    private let storedBalance: Protected<Double>
     /// What is left to spend.
-    public var balance: Double { lock.withLock { storedBalance } }
+    public var balance: Double { storedBalance.withLock { $0 } }
     /// The most a balance may hold: money stays exact in cents below it.
     public static let maximumBalance = 1e12
     /// A service holding `balance`.
@@ -18,7 +17,7 @@ public final class CreditService: LuaExportable, @unchecked Sendable {
         guard balance.isFinite, balance >= 0, balance <= Self.maximumBalance else {
             throw LuaError(.runtime, "a credit balance must be between 0 and \(Self.money(Self.maximumBalance)) (got \(balance))")
         }
-        storedBalance = balance
+        storedBalance = Protected(balance)
     }
 
     /// Takes `amount` from the balance, or fails if there is not enough (check and take under one lock, so
@@ -26,11 +25,11 @@ public final class CreditService: LuaExportable, @unchecked Sendable {
     ///
     /// - Throws: a `LuaError` (`.runtime`) when the balance is less than `amount`.
     public func charge(_ amount: Double) throws {
-        try lock.withLock {
-            guard amount <= storedBalance else {
-                throw LuaError(.runtime, "not enough credit: a \(Self.money(amount)) pizza, \(Self.money(storedBalance)) left")
+        try storedBalance.withLock { balance in
+            guard amount <= balance else {
+                throw LuaError(.runtime, "not enough credit: a \(Self.money(amount)) pizza, \(Self.money(balance)) left")
             }
-            storedBalance -= amount
+            balance -= amount
         }
     }
 

@@ -80,6 +80,7 @@ final class KeyTable: @unchecked Sendable {
                 if entry.id == 0 { return nil }
                 if entry.id == raw {
                     if let name {
+                        // _withUnsafeGuaranteedRef: the lookup's owner (the plan) holds the table while it looks.
                         if entry.nameIndex >= 0,
                            table._withUnsafeGuaranteedRef({ $0.names[Int(entry.nameIndex)] == name }) {
                             return Int(entry.value)

@@ -269,6 +269,8 @@ struct ResolutionContext {
             defer { leaveFastPath() }
             let built: T
             do {
+                // _withUnsafeGuaranteedRef: the plan holds the factory for the call; unsafeDowncast:
+                // enterFastPath returned it only because its typed ID is T's, so it is a TypedFactory<T>.
                 built = try factory._withUnsafeGuaranteedRef {
                     try unsafeDowncast($0, to: TypedFactory<T>.self).makeTyped(Resolver(context: self, current: index), .none)
                 }
@@ -512,6 +514,7 @@ struct ResolutionContext {
             let built: T
             // A typed factory registered for exactly T: call it without any cast
             // (a generic `as?` would look up TypedFactory<T>'s metadata every time).
+            // _withUnsafeGuaranteedRef: the plan, which the container holds for the call, holds the factory.
             if entry.isTyped && entry.typeID == ObjectIdentifier(T.self) {
                 built = try entry.factory._withUnsafeGuaranteedRef {
                     try unsafeDowncast($0, to: TypedFactory<T>.self).makeTyped(resolver, arguments)

@@ -65,30 +65,32 @@ extension ServiceType {
 
 /// One identity object per element type and kind of collection, for the
 /// collections' service types (kept for the process's life).
-// @unchecked Sendable (a process-wide `shared`): `identities` and `kinds` are read and written only under `lock`.
-final class CollectionIdentities: @unchecked Sendable {
+// Sendable, checked (a process-wide `shared`): its tables live behind a lock (`Protected`).
+final class CollectionIdentities: Sendable {
     static let shared = CollectionIdentities()
-    private let lock = Lock()
     private struct Key: Hashable { let element: ObjectIdentifier; let map: Bool }
-    private final class Identity {}
-    private var identities: [Key: Identity] = [:]
-    /// Which identities are maps, by identity.
-    private var kinds: [ObjectIdentifier: Bool] = [:]
+    private final class Identity: Sendable {}
+    private struct Tables {
+        var identities: [Key: Identity] = [:]
+        /// Which identities are maps, by identity.
+        var kinds: [ObjectIdentifier: Bool] = [:]
+    }
+    private let tables = Protected(Tables())
 
     func identity(_ element: ObjectIdentifier, map: Bool) -> AnyObject {
-        lock.withLock {
+        tables.withLock { tables in
             let key = Key(element: element, map: map)
-            if let identity = identities[key] { return identity }
+            if let identity = tables.identities[key] { return identity }
             let identity = Identity()
-            identities[key] = identity
-            kinds[ObjectIdentifier(identity)] = map
+            tables.identities[key] = identity
+            tables.kinds[ObjectIdentifier(identity)] = map
             return identity
         }
     }
 
     /// Whether the type `id` is a collection's: nil if not, else whether a map.
     func collectionKind(_ id: ObjectIdentifier) -> Bool? {
-        lock.withLock { kinds.isEmpty ? nil : kinds[id] }
+        tables.withLock { $0.kinds.isEmpty ? nil : $0.kinds[id] }
     }
 }
 

@@ -19,9 +19,10 @@ import LuaBridge
 /// ```
 ///
 /// Hosts made on several threads at once (as `factoryhost test --jobs N`
-/// makes them) install the same plugin value concurrently: keep a plugin's
-/// own state immutable, or guard it with a lock.
-public protocol FactoryPlugin {
+/// makes them) install the same plugin value concurrently: a plugin is
+/// `Sendable` — its own state immutable, or guarded — and the compiler
+/// checks it.
+public protocol FactoryPlugin: Sendable {
     /// The plugin's name: its module is `factoryhost.<name>`, and Lua plugins
     /// list it in their manifest's `requires`.
     var name: String { get }

@@ -170,6 +170,7 @@ let swiftFunctionDispatch: fh_call_fn = { L, owner, raw, receiver, count in
         lua_pushstring(L, "a Swift function was called after its state was closed")
         return FH_RAISE_WHERE
     }
+    // _withUnsafeGuaranteedRef: both live for the call — the state runs it, Lua holds the box (see above).
     return Unmanaged<LuaState>.fromOpaque(owner)._withUnsafeGuaranteedRef { state in
         Unmanaged<SwiftFunctionBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { box in
             state.invoke(box, on: L, receiver: receiver, count: count)
