@@ -520,7 +520,7 @@ struct ResolutionContext {
                     try unsafeDowncast($0, to: TypedFactory<T>.self).makeTyped(resolver, arguments)
                 }
             } else {
-                let value = try entry.factory._withUnsafeGuaranteedRef { try $0.make(resolver, arguments) }
+                let value = try entry.factory._withUnsafeGuaranteedRef { try $0.make(resolver, arguments) }   // (as above)
                 // Already checked by the factory, and asked for as Any: hand it over as it is.
                 if T.self == Any.self, entry.checksResults, let value = value as? T {
                     built = value
