@@ -70,7 +70,7 @@ if swift build "${shop[@]}" > .build/shop-broken.log 2>&1; then
     echo "test: Examples/shop built with a broken composition (the CheckComposition plugin did not fail it)" >&2
     exit 1
 fi
-if ! grep -q "Composition/shop.lua:8: register \"CheckoutViewModel\": dependency 'store': unknown type 'OrderStor', did you mean 'OrderStore'?" .build/shop-broken.log; then
+if ! grep -q "Composition/shop.lua:9: register \"CheckoutViewModel\": dependency 'store': unknown type 'OrderStor', did you mean 'OrderStore'?" .build/shop-broken.log; then
     tail -20 .build/shop-broken.log >&2
     echo "test: the broken composition's build failed without naming its line" >&2
     exit 1
