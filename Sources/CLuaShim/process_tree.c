@@ -276,37 +276,6 @@ void fh_note_child_group(pid_t group) { (void)group; }
 int fh_tree_is_ending(void) { return 0; }
 void fh_adopt_orphans(void) {}
 void fh_die_with_parent(void) {}
-/* The process groups os.execute and io.popen started their children in
-   (child_processes.c), newest last: ended as a whole even when the scan
-   cannot link their members to this process — a process that forks and
-   exits every few milliseconds is read with a parent that is gone (a
-   zombie, skipped) by the time it is read. */
-#define FH_CHILD_GROUPS 64
-static volatile pid_t child_groups[FH_CHILD_GROUPS];
-static volatile int child_group_count;
-
-void fh_note_child_group(pid_t group) {
-    int at = __atomic_fetch_add(&child_group_count, 1, __ATOMIC_ACQ_REL);
-    child_groups[at % FH_CHILD_GROUPS] = group;
-}
-
-static int by_pid[FH_MAX_PROCESSES];
-
-/* Whether group `group` (one this process started) may be killed whole: no
-   member was started by a process outside it that is not ours — which a
-   group whose number was reused by an unrelated process would have. */
-static int child_group_is_ours(pid_t group, int count) {
-    for (int k = lower_bound(by_group, group_ids, count, group); k < count && group_ids[by_group[k]] == group; k++) {
-        int member = by_group[k];
-        if (ours[member]) continue;
-        int p = lower_bound(by_pid, process_ids, count, parent_ids[member]);
-        if (p >= count || process_ids[by_pid[p]] != parent_ids[member]) continue;   /* its parent is gone */
-        int parent = by_pid[p];
-        if (!ours[parent] && group_ids[parent] != group && process_ids[parent] != getpid()) return 0;
-    }
-    return 1;
-}
-
 int fh_kill_descendants(void) { return 0; }
 #endif
 
