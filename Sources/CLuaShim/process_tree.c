@@ -238,21 +238,57 @@ int fh_kill_descendants(void) {
     return killed;
 }
 
-static volatile sig_atomic_t tree_ending;
+static volatile sig_atomic_t tree_ending;    /* the signal ending this process, once one is */
 
 int fh_tree_is_ending(void) { return tree_ending; }
 
 static void end_tree_and_die(int sig) {
-    tree_ending = 1;                     /* before the kill: a worker's death is not news now */
+    tree_ending = sig;                   /* before the kill: a worker's death is not news now */
     fh_kill_descendants();
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
+/* Dies of the signal that is ending the process (SIGALRM's handler too:
+   the runner had three seconds to report what finished). */
+static void die_of_ending_signal(int unused) {
+    (void)unused;
+    int sig = tree_ending ? tree_ending : SIGTERM;
+    signal(sig, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+}
+
+void fh_die_of_ending_signal(void) {
+    if (tree_ending) die_of_ending_signal(0);
+}
+
+/* A runner's: the descendants are killed at once, then the runner reports
+   the tests that finished and dies of the signal (fh_die_of_ending_signal);
+   within three seconds, or SIGALRM does it. A second signal ends it at once. */
+static void end_tree_then_report(int sig) {
+    if (tree_ending) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    tree_ending = sig;
+    fh_kill_descendants();
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = die_of_ending_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGALRM, &action, NULL);
+    alarm(3);
+}
+
 void fh_end_tree_on_signals(void) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
-    action.sa_handler = end_tree_and_die;
+    action.sa_handler = end_tree_then_report;
     sigemptyset(&action.sa_mask);
     int signals[] = { SIGINT, SIGTERM, SIGHUP };
     /* Unblocked too: a parent may have passed on a mask that blocks them
@@ -274,6 +310,7 @@ void fh_end_tree_on_signals(void) {
 void fh_end_tree_on_signals(void) {}
 void fh_note_child_group(pid_t group) { (void)group; }
 int fh_tree_is_ending(void) { return 0; }
+void fh_die_of_ending_signal(void) {}
 void fh_adopt_orphans(void) {}
 void fh_die_with_parent(void) {}
 int fh_kill_descendants(void) { return 0; }

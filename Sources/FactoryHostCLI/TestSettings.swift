@@ -1,3 +1,4 @@
+import CLuaShim
 import FactoryRegistry
 import FactoryScripting
 import FactoryhostSupport
@@ -228,6 +229,12 @@ struct TestSettings: Equatable {
         if let problem = junitReporter?.writeError {
             writeToStandardError("\(ProgramName.current): \(problem)\n")
             return 1
+        }
+        // Interrupted (SIGINT, SIGTERM, SIGHUP): what finished is reported; the
+        // process ends as the signal would have (status 128 + signal).
+        if outcome.summary.interruptedBy != nil {
+            fflush(nil)
+            fh_die_of_ending_signal()
         }
         let ran = outcome.summary.passed + outcome.summary.failed + outcome.summary.skipped
         if ran == 0 {

@@ -208,6 +208,48 @@ struct ProcessTreeTests {
         }
     }
 
+    /// A run cancelled with SIGTERM (or SIGINT, SIGHUP) reports the tests
+    /// that finished — text and JUnit — then ends as the signal would: with
+    /// `--jobs 2` nothing was printed and no JUnit file was written.
+    @Test(arguments: [["--jobs", "2"], ["--jobs", "1"]])
+    func aCancelledRunReportsWhatFinished(_ jobs: [String]) throws {
+        let spec = { (name: String) in """
+            describe("\(name)", function()
+              it("quick", function() end)
+              it("fails", function() error("no") end)
+              it("slow", function() local t = os.time() while os.time() - t < 30 do end end)
+            end)
+            """ }
+        let dir = try directory(["a_spec.lua": spec("a"), "b_spec.lua": spec("b")])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("out.txt")
+        FileManager.default.createFile(atPath: report.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: report)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.factoryhost)
+        process.arguments = ["test"] + jobs + ["--timeout", "60", "--junit", "junit.xml", "."]
+        process.currentDirectoryURL = dir
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        // Until the quick and failing tests have run (the slow one is running then).
+        for _ in 0..<500 where !((try? String(contentsOf: report, encoding: .utf8)) ?? "").contains("✗ fails") { usleep(10_000) }
+        usleep(300_000)
+        kill(process.processIdentifier, SIGTERM)
+        let start = Date()
+        while process.isRunning && Date().timeIntervalSince(start) < 10 { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try handle.close()
+        let printed = (try? String(contentsOf: report, encoding: .utf8)) ?? ""
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM, "\(printed)")
+        #expect(printed.contains("✓ quick") && printed.contains("Interrupted by SIGTERM: the tests that finished before it."),
+                "\(printed)")
+        #expect(!printed.contains("worker process") && !printed.contains("slow"), "\(printed)")
+        let junit = (try? String(contentsOf: dir.appendingPathComponent("junit.xml"), encoding: .utf8)) ?? ""
+        #expect(junit.contains("quick") && junit.contains("fails"), "\(junit)")
+    }
+
     @Test func aWorkerStoppedAfterItsReportDoesNotHoldTheRun() throws {
         // Its state's last finalizer stops the worker (SIGSTOP) after it reported "done".
         let dir = try directory(["stop_spec.lua": """

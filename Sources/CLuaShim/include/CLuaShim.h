@@ -83,13 +83,18 @@ _Noreturn void fh_flush_and_exit(int status);
 void fh_adopt_orphans(void);
 void fh_die_with_parent(void);
 int fh_kill_descendants(void);
-/// SIGINT, SIGTERM and SIGHUP (unless ignored) kill every descendant first,
-/// then end this process as the signal would (a runner's workers end with it).
+/// SIGINT, SIGTERM and SIGHUP (unless ignored) kill every descendant at
+/// once; the process then has three seconds to report what finished and
+/// call fh_die_of_ending_signal (else SIGALRM ends it); a second signal
+/// ends it at once. (A runner's workers end with it, its results survive.)
 void fh_end_tree_on_signals(void);
-/// Nonzero once such a signal (or the parent's death) is ending this
-/// process: its descendants are being killed, and it dies next — a worker
-/// found dead now was killed by it, and is not to be reported.
+/// The signal ending this process once one is (or the parent's death),
+/// else 0: its descendants were killed — a worker found dead now was
+/// killed by it, and is not to be reported as failing.
 int fh_tree_is_ending(void);
+/// Ends the process as the signal that is ending it would (exit status
+/// 128 + signal); does nothing if none is.
+void fh_die_of_ending_signal(void);
 /// The whole command's deadline, from now (a SIGALRM timer): after `seconds` it writes
 /// `message` (and a newline) to standard error, kills every descendant and
 /// ends the process with `status` — wherever the command is (blocked

@@ -126,6 +126,9 @@ public struct TestSummary: Sendable, Equatable {
     public var failed = 0
     /// Tests skipped.
     public var skipped = 0
+    /// The signal that interrupted the run (`"SIGTERM"`), if one did: the
+    /// counts are of the tests that finished before it.
+    public var interruptedBy: String?
 
     /// No tests counted yet.
     public init() {}

@@ -46,7 +46,8 @@ public final class JSONReporter: TestReporter {
     /// Writes the summary object.
     public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
         write("{\"type\": \"summary\", \"passed\": \(summary.passed), \"failed\": \(summary.failed), "
-              + "\"skipped\": \(summary.skipped), \"stoppedEarly\": \(stoppedEarly)}")
+              + "\"skipped\": \(summary.skipped), \"stoppedEarly\": \(stoppedEarly)"
+              + (summary.interruptedBy.map { ", \"interruptedBy\": \"\($0)\"" } ?? "") + "}")
     }
 
     private static func object(_ failure: TestFailure) -> String {

@@ -78,7 +78,11 @@ public final class TAPReporter: TestReporter {
 
     /// Writes the plan (`1..N`) and `# N passed, N failed`.
     public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
-        if stoppedEarly { write("Bail out! Stopped at the first failure (--fail-fast).") }
+        if let signal = summary.interruptedBy {
+            write("Bail out! Interrupted by \(signal).")
+        } else if stoppedEarly {
+            write("Bail out! Stopped at the first failure (--fail-fast).")
+        }
         write("1..\(count)")
         write("# \(summary.line)")
     }

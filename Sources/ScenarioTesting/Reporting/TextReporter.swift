@@ -119,7 +119,11 @@ public final class TextReporter: TestReporter {
         } else {
             write("")
         }
-        if stoppedEarly { write("Stopped at the first failure (--fail-fast).") }
+        if let signal = summary.interruptedBy {
+            write("Interrupted by \(signal): the tests that finished before it.")
+        } else if stoppedEarly {
+            write("Stopped at the first failure (--fail-fast).")
+        }
         let line = summary.line
         write(summary.failed > 0 ? paint(line, "31") : paint(line, "32"))
     }

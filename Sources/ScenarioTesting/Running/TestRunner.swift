@@ -76,6 +76,7 @@ public final class TestRunner: Sendable {
         }
         var summary = TestSummary()
         for result in results { summary.add(result) }
+        if options.workerCommand != nil, let signal = Self.endingSignal() { summary.interruptedBy = signal }
         let stoppedEarly = stop.withLock { $0 }
         reporter.runFinished(summary, stoppedEarly: stoppedEarly)
         return Outcome(summary: summary, stoppedEarly: stoppedEarly, files: results)
@@ -229,7 +230,11 @@ public final class TestRunner: Sendable {
             // After its report a worker only closes its state: its finalizers get the limit and the hard stop's second.
             let exitGrace = options.timeLimit + 1 + Self.workerGrace
             let (status, signal, overdue) = worker.wait(within: exitGrace)
-            Self.awaitTheEndIfEnding()
+            if Self.endingSignal() != nil {
+                // A signal ends the run: its worker was killed, not failing. What finished is reported; nothing more starts.
+                stop.withLock { $0 = true }
+                return result
+            }
             let leftOver = worker.takeOutput()             // of the test it died in, or outside any
             if running == nil { result.output += leftOver }
             let how = stalled
@@ -282,14 +287,16 @@ public final class TestRunner: Sendable {
         }
     }
 
-    /// When SIGINT, SIGTERM or SIGHUP is ending the run (its handler killed
-    /// the workers and ends the process next), a worker found dead is not a
-    /// failure to report ("the file failed to load"): wait for the end.
-    static func awaitTheEndIfEnding() {
-        var waited = 0
-        while fh_tree_is_ending() != 0, waited < 100 {
-            usleep(50_000)
-            waited += 1
+    /// The signal ending the run (`"SIGTERM"`), once SIGINT, SIGTERM or
+    /// SIGHUP came: its handler killed the workers, and the process dies of
+    /// it once the tests that finished are reported (`TestSettings`).
+    static func endingSignal() -> String? {
+        switch fh_tree_is_ending() {
+        case 0: return nil
+        case SIGINT: return "SIGINT"
+        case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
+        case let other: return "signal \(other)"
         }
     }
 
@@ -410,7 +417,7 @@ public final class TestRunner: Sendable {
         let stalled = worker.timedOut
         if stalled { worker.end() }
         let (status, signal, _) = worker.wait(within: options.timeLimit + 1 + Self.workerGrace)
-        Self.awaitTheEndIfEnding()
+        if Self.endingSignal() != nil { fh_die_of_ending_signal() }         // a listing is not worth finishing
         if let failure { throw failure }
         if broken {
             throw TestFailure(kind: .error, message: "the worker process listing this file sent a report line that is not "
