@@ -207,6 +207,11 @@ let package = Package(
             name: "ScenarioTestingTests",
             dependencies: ["ScenarioTesting", "FactoryhostSupport"]
         ),
+        // `run`'s core without a process: arg, preludes, statuses, the time limit.
+        .testTarget(
+            name: "LuaInterpreterTests",
+            dependencies: ["LuaInterpreter", "LuaBridge"]
+        ),
         // The prompt's reading of what is typed, without a terminal.
         .testTarget(
             name: "FactoryREPLTests",
