@@ -210,6 +210,18 @@ struct HonestCheckTests {
             """), "\(result)")
     }
 
+    /// An error Lua raises without a place (C stack overflow, 300 modules
+    /// requiring each other) is placed at the innermost line of its
+    /// traceback: check said "C stack overflow" and nothing more.
+    @Test func anErrorWithoutAPlaceIsPlacedFromItsTraceback() throws {
+        var files = ["main.lua": "require \"m1\"\n", "m301.lua": "return 1\n"]
+        for i in 1...300 { files["m\(i).lua"] = "require \"m\(i + 1)\"\n" }
+        let dir = try CommandRunner.scratchDirectory(files, prefix: "fh-require")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["check", "main.lua"], in: dir, killAfter: 30)
+        #expect(result.status == 1 && result.stdout.hasPrefix("./m") && result.stdout.contains(".lua:1: C stack overflow\n"), "\(result)")
+    }
+
     /// `container "oders"` ends what check sees, and its name is checked all
     /// the same: check said ok for a script whose run fails at that line.
     @Test func aContainerOfAnUnknownConfigurationIsAProblem() throws {

@@ -87,7 +87,7 @@ extension FactoryHost {
             // on a line of its own, indented: kept as details (each stays one line).
             let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
             problems.append(CheckProblem(kind: "declarationError", message: String(lines.first ?? ""),
-                                         origin: place.map(Origin.init(parsingWhere:)),
+                                         origin: place.map(Origin.init(parsingWhere:)) ?? Self.innermostPlace((error as? LuaError)?.traceback),
                                          details: lines.dropFirst().map { String($0.hasPrefix("  ") ? $0.dropFirst(2) : $0) }))
         }
         problems += run.declarationErrors

@@ -155,7 +155,8 @@ extension FactoryHost {
         if dryStop == nil, let error = result.error as? LuaError {
             // A module that did not compile fails at its own line, not at "error loading module …".
             let (place, text) = Self.splitPlace(Self.moduleLoadingFailure(error.message)?.message ?? error.message)
-            failure = DeclarationRun.Stop(reason: .sideEffect, origin: place.map(Origin.init(parsingWhere:)), message: text)
+            failure = DeclarationRun.Stop(reason: .sideEffect, origin: place.map(Origin.init(parsingWhere:)) ?? Self.innermostPlace(error.traceback),
+                                          message: text)
         }
         let mainSites = mainScan.value()
         result.unreached = unreachedDeclarations(mainSites: mainSites, mainChunk: chunkID(chunkName), spec: isSpec,
@@ -429,6 +430,18 @@ extension FactoryHost {
 
     /// Lua's `short_src` for a chunk name, asked of Lua (``LuaState/chunkID(_:)``).
     func chunkID(_ name: String) -> String { lua.chunkID(name) }
+
+    /// The innermost `file:line` of a traceback, for an error whose message
+    /// has no place ("C stack overflow", raised by Lua itself).
+    static func innermostPlace(_ traceback: String?) -> Origin? {
+        for line in traceback?.split(separator: "\n") ?? [] {
+            let frame = line.drop { $0 == "\t" || $0 == " " }
+            guard !frame.hasPrefix("["), !frame.hasPrefix("stack traceback"),
+                  case (let place?, _) = splitPlace(String(frame)) else { continue }
+            return Origin(parsingWhere: place)
+        }
+        return nil
+    }
 
     /// `"file:12: text"` → `("file:12: ", "text")`.
     static func splitPlace(_ message: String) -> (String?, String) {
