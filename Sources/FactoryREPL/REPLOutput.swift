@@ -12,6 +12,12 @@ public struct REPLOutput: Sendable {
     /// Told of a command that failed while its report went to `result`
     /// (`:check` finding problems), as `error` is told of the others.
     public var failed: @Sendable () -> Void = {}
+    /// A note on standard error that is not an error (a scripted session
+    /// does not fail on it): a `register` typed outside any configuration.
+    public var note: @Sendable (String) -> Void = { text in
+        fflush(nil)
+        writeToStandardError(MessageText.printable(text) + "\n")
+    }
 
     public static let standard = REPLOutput(
         // A value's text (its __tostring's, say) with nothing a terminal would act on, at most 64 KB.
@@ -38,6 +44,7 @@ extension REPLOutput {
             base.error(text)
         })
         output.failed = { tally.add() }
+        output.note = base.note
         return (output, tally)
     }
 }

@@ -248,7 +248,12 @@ public final class REPLSession {
             }
             host.lua.interruptOnControlC(true)
             defer { host.lua.interruptOnControlC(false) }
+            let strayBefore = host.unaddedRegistrations().count
             let results = try function.call()
+            // `register` typed outside a configuration: said now, not only at :check.
+            for stray in host.unaddedRegistrations().dropFirst(strayBefore) {
+                output.note("note: \(stray.origin.map { "\($0): " } ?? "")\(stray.message) yet (put it in one: configuration \"app\" { register … })")
+            }
             if printing && !results.isEmpty {
                 let text = try show.call(arguments: results).first.flatMap { value -> String? in
                     if case .string(let text) = value { return text.description }

@@ -122,6 +122,20 @@ struct ReplPipedTests {
         #expect(result.stdout.utf8.count < 20_000, "\(result.stdout.utf8.count) bytes")
     }
 
+    /// `register` typed outside any configuration is noted after its line
+    /// (it was silent until `:check`); a note does not fail the session.
+    @Test func aRegistrationOutsideAnyConfigurationIsNoted() throws {
+        let result = try CommandRunner.factoryhost(["repl"], in: dir, input: """
+            x = register "table#Clock" { make = function() return {} end }
+            configuration "app" { x }
+            print(container("app"):resolve("table#Clock") ~= nil)
+
+            """, killAfter: 30)
+        #expect(result == ProcessResult(status: 0, stdout: "true\n", stderr: "note: stdin:1: register \"table#Clock\" is not inside any "
+                                        + "configuration, so nothing uses it yet (put it in one: configuration \"app\" { register … })\n"),
+                "\(result)")
+    }
+
     @Test func runMinusIAndLua54sMinusEAndMinusLRunInOrder() throws {
         let result = try CommandRunner.factoryhost(["run", "-e", "order = 'e1'", "-l", "mod=order_module", "-e", "order = order .. ' e2'",
                                                     "-i", "app.lua"], in: dir, input: "order\nmod.loaded\ngreeting\n", killAfter: 30)

@@ -273,7 +273,10 @@ public final class FactoryHost {
         }
     }
 
-    func unaddedRegistrations() -> [RegistryError] {
+    /// Registrations made so far that reached no configuration (`register`
+    /// written outside one): `run` fails on the first at the end, `check`
+    /// reports each, the REPL notes each after the line that made it.
+    public func unaddedRegistrations() -> [RegistryError] {
         if dryRunFailed { return [] }
         return specs.filter { !$0.added }.map { spec in
             RegistryError(.invalidRegistration,
