@@ -115,6 +115,9 @@ struct ProjectFileTests {
         ("return os.exit(0)", "project file ../.factoryhost.lua: ../.factoryhost.lua:1: attempt to index a nil value (global 'os')"),
         ("return { modules = { 'lbi' } }",
          "project file ../.factoryhost.lua: module folder 'lbi' does not exist, did you mean 'lib'? (folders: lib, spec, tools)"),
+        // A newline in the name is written, not a line of its own.
+        ("return { modules = { 'a\\nforged.lua:9: no registration' } }",
+         "project file ../.factoryhost.lua: module folder 'a\\nforged.lua:9: no registration' does not exist"),
     ])
     func aBadProjectFileIsAnErrorNamingIt(text: String, message: String) throws {
         let root = try Self.makeProject(text)

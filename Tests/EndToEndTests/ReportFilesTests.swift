@@ -17,6 +17,10 @@ struct ReportFilesTests {
         #expect(result.status != 0, "\(result)")
         #expect(result.stderr.contains("--junit and --coverage-json name the same file (out.xml): one report would be lost"), "\(result)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.xml").path))
+        // Also through a link to the file when it is not there yet (the JUnit report was lost, status 0).
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.xml").path, withDestinationPath: "out.xml")
+        let linked = try CommandRunner.factoryhost(["test", "--junit", "out.xml", "--coverage-json", "link.xml", "a_spec.lua"], in: dir)
+        #expect(linked.status != 0 && linked.stderr.contains("name the same file"), "\(linked)")
     }
 
     @Test func aReportOverASpecBeingRunIsRefusedAndTheSpecKept() throws {

@@ -33,6 +33,22 @@ struct ReportersTests {
     }
 }
 
+/// `--profile`'s list of the slowest tests escapes them as the rest does.
+@Suite("The profile list")
+struct ProfileListTests {
+    @Test func namesAreEscapedAndOnOneLine() {
+        let lines = ReportersTests.Lines()
+        let reporter = ProfileReporter(count: 3) { lines.all.append($0) }
+        let test = TestCase(index: 1, name: ReportersTests.hostile, path: [], file: "p\u{1B}_spec.lua", line: 1,
+                            tags: [], configuration: nil, timeout: nil, isPending: false)
+        reporter.testFinished(TestResult(test: test, outcome: .passed, duration: 0.01))
+        reporter.runFinished(TestSummary(), stoppedEarly: false)
+        let written = lines.all.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }
+        #expect(!written.contains { $0.hasPrefix("ok 99") } && !written.contains { $0.unicodeScalars.contains { $0.value == 0x1B } },
+                "\(written)")
+    }
+}
+
 /// Where a failure is placed: the user's frames, never the test library's.
 @Suite("Failure places and frames")
 struct FailurePlaceTests {

@@ -107,7 +107,7 @@ public struct ProjectFile: Equatable, Sendable {
         // A folder that is not there is a typo more often than a folder to come: say which, and what is there.
         for (folder, directory) in zip(modules, directories) where !Directory.isDirectory(directory) {
             let present = (Directory.entries(root, hidden: false) ?? []).filter { Directory.isDirectory((root == "./" ? "" : root) + $0) }
-            throw LuaError(.typeMismatch, "project file \(path): module folder '\(folder)' does not exist"
+            throw LuaError(.typeMismatch, "project file \(path): module folder '\(shownName(folder))' does not exist"
                            + NameSuggestion.didYouMean(folder, among: present)
                            + (present.isEmpty ? "" : " (folders: \(present.sorted().prefix(12).joined(separator: ", ")))"))
         }

@@ -109,8 +109,23 @@ package struct ReportFile: Sendable {
     /// files: the device and inode when it exists, else its directory's
     /// real path and its name.
     package static func identity(of path: String) -> String {
+        identity(of: path, links: 0)
+    }
+
+    private static func identity(of path: String, links: Int) -> String {
         var info = stat()
         if stat(path, &info) == 0 { return "inode \(info.st_dev):\(info.st_ino)" }
+        // A link to a file not there yet is the file it names (two reports, one
+        // through the link, one by its name, wrote the same file).
+        if links < 40, lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            var buffer = [CChar](repeating: 0, count: 4097)
+            let length = readlink(path, &buffer, 4096)
+            if length > 0 {
+                let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let base = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+                return identity(of: target.hasPrefix("/") ? target : base + target, links: links + 1)
+            }
+        }
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path

@@ -1,3 +1,4 @@
+import FactoryhostSupport
 import FactoryRegistry
 
 /// `--reporter json`: JSON Lines on standard output — one object per test
@@ -88,7 +89,8 @@ public final class ProfileReporter: TestReporter {
         write("\nslowest \(slowest.count) of \(results.count) tests (\(Self.time(total)) in tests):")
         for result in slowest {
             let time = Self.time(result.duration)
-            write("  " + time + String(repeating: " ", count: max(1, 10 - time.count)) + "\(result.test.location)  \(result.test.name)")
+            write("  " + time + String(repeating: " ", count: max(1, 10 - time.count))
+                  + MessageText.oneLine("\(result.test.location)  \(result.test.name)"))      // a spec's names: escaped, one line
         }
     }
 
