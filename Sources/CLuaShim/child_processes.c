@@ -144,21 +144,19 @@ static int grouped_popen(lua_State *L) {
     return 1;
 }
 
+/// Replaces `library.name` by `wrapper`, the stock function its upvalue.
+static void wrap(lua_State *L, const char *library, const char *name, lua_CFunction wrapper) {
+    int top = lua_gettop(L);
+    if (lua_getglobal(L, library) == LUA_TTABLE && lua_getfield(L, -1, name) == LUA_TFUNCTION) {
+        lua_pushcclosure(L, wrapper, 1);
+        lua_setfield(L, -2, name);
+    }
+    lua_settop(L, top);
+}
+
 void fh_group_child_processes(lua_State *L) {
-    if (lua_getglobal(L, LUA_OSLIBNAME) == LUA_TTABLE && lua_getfield(L, -1, "execute") == LUA_TFUNCTION) {
-        lua_pushcclosure(L, grouped_execute, 1);
-        lua_setfield(L, -2, "execute");
-    } else {
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-    if (lua_getglobal(L, LUA_IOLIBNAME) == LUA_TTABLE && lua_getfield(L, -1, "popen") == LUA_TFUNCTION) {
-        lua_pushcclosure(L, grouped_popen, 1);
-        lua_setfield(L, -2, "popen");
-    } else {
-        lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
+    wrap(L, LUA_OSLIBNAME, "execute", grouped_execute);
+    wrap(L, LUA_IOLIBNAME, "popen", grouped_popen);
 }
 
 #else

@@ -142,9 +142,13 @@ extension HostSetup {
     /// environment variable for a value unless granted the environment).
     func applyValues(to host: FactoryHost) throws {
         if libraries == .sandboxed && !granted.contains(.environment) { host.values.readsEnvironment = false }
-        let limit = min(timeLimit ?? .seconds(2), .seconds(2))
-        for file in valueFiles { try host.values.addFile(file, timeLimit: limit) }
+        for file in valueFiles { try host.values.addFile(file, timeLimit: Self.valuesFileLimit(within: timeLimit)) }
         for assignment in valueAssignments { try host.values.set(assignment: assignment) }
+    }
+
+    /// How long a values file's Lua may run: 2 s, or the command's limit if shorter.
+    static func valuesFileLimit(within commandLimit: Duration?) -> Duration {
+        min(commandLimit ?? .seconds(2), .seconds(2))
     }
 
     /// Whether `assignment` reads as `--set`'s `name=value`.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CLuaShim
 import FactoryScripting
 import FactoryhostSupport
 import LuaBridge
@@ -103,10 +102,7 @@ struct RunCommand: ParsableCommand {
             } catch {
                 reportError(error)
                 // Stopped by a limit: what it started stops with it, as after a script (RunSettings).
-                if made?.lua.lastCallHitLimit == true {
-                    fh_kill_descendants()
-                    ScriptRunner.exitWithoutFinalizers(1)
-                }
+                if let made { ScriptRunner.exitIfStoppedByLimit(made.lua, status: 1) }
                 throw ExitCode(1)
             }
             return

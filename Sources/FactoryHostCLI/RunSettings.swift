@@ -33,10 +33,7 @@ struct RunSettings: Equatable {
         host.noteMisplacedOptions(in: Array(runner.commandLine.dropFirst(runner.scriptIndex + 1)), command: "run")
         let status = runner.run(in: host.lua, limitsApplied: true, finish: host.finishScript)
         // Past its limit, a script's finalizers do not run (they could loop or exit 0).
-        if status != 0 && host.lua.lastCallHitLimit {
-            fh_kill_descendants()                  // what the stopped script started stops with it
-            ScriptRunner.exitWithoutFinalizers(status)
-        }
+        ScriptRunner.exitIfStoppedByLimit(host.lua, status: status)
         host.lua.closeAndExit(status: status)   // like lua.c: finalizers run before exit
     }
 }

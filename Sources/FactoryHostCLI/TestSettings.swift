@@ -128,9 +128,8 @@ struct TestSettings: Equatable {
         // command once, here, under the tests' limit — not each spec file's
         // loading in its worker. (Its Lua is sandboxed: no spec code runs here.)
         do {
-            let limit = min(Limits.duration(timeout) ?? .seconds(2), .seconds(2))
             let values = ConfigurationValues()
-            for file in valueFiles { try values.addFile(file, timeLimit: limit) }
+            for file in valueFiles { try values.addFile(file, timeLimit: HostSetup.valuesFileLimit(within: Limits.duration(timeout))) }
         } catch {
             reportError(error)
             return 1
@@ -260,7 +259,7 @@ struct TestSettings: Equatable {
         setup.timeLimit = .milliseconds(Int64(min(max(options.timeLimit, 0.001), 1e9) * 1000))
         let plugins = FactoryHostCLI.plugins                 // Sendable: FactoryPlugin is
         let searchPath = setup.searchPath
-        let pluginTimeLimit = Duration.milliseconds(Int64(min(max(options.timeLimit, 0.001), 1e9) * 1000))
+        let pluginTimeLimit = setup.timeLimit ?? .seconds(5)        // a test's limit, as the values files get
         return TestRunner(files: files, options: options) { [setup] in
             let host = try FactoryHost(plugins: plugins)
             try setup.applyValues(to: host)

@@ -280,12 +280,8 @@ public final class REPLSession {
         // placed at the user's innermost frame, not "[factoryhost repl]:31".
         let ownPlace = "[factoryhost repl]:"
         if text.hasPrefix(ownPlace), let colon = text.dropFirst(ownPlace.count).firstIndex(of: ":"),
-           let place = error.traceback?.split(separator: "\n").lazy
-               .map({ $0.drop { $0 == "\t" || $0 == " " } })
-               .first(where: { !$0.hasPrefix("[") && !$0.hasPrefix("stack traceback") })
-               .map({ $0.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false) }),
-           place.count == 3, place[1].allSatisfy(\.isNumber) {
-            text = place[0] + ":" + place[1] + String(text[colon...])
+           let place = LuaError.innermostPlace(in: error.traceback) {
+            text = place + String(text[colon...])
         }
         if error.kind == .timeLimit || error.kind == .instructionLimit { return text }
         if let traceback = error.traceback {

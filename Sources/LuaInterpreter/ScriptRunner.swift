@@ -88,11 +88,17 @@ public struct ScriptRunner: Equatable {
             ScriptRunner.exitWithoutFinalizers(1)
         }
         let status = run(in: state)
-        if status != 0 && state.lastCallHitLimit {
-            fh_kill_descendants()                // what the stopped script started stops with it
-            ScriptRunner.exitWithoutFinalizers(status)
-        }
+        ScriptRunner.exitIfStoppedByLimit(state, status: status)
         state.closeAndExit(status: status)    // like lua.c: finalizers run before exit
+    }
+
+    /// After a run that failed because `state`'s last call ran past a
+    /// limit: ends what the stopped script started, then the process with
+    /// `status`, no finalizer run (one could loop or exit 0). Returns otherwise.
+    public static func exitIfStoppedByLimit(_ state: LuaState, status: Int32) {
+        guard status != 0 && state.lastCallHitLimit else { return }
+        fh_kill_descendants()                    // what the stopped script started stops with it
+        exitWithoutFinalizers(status)
     }
 
     /// Ends the process with `status` without running any finalizer: after a

@@ -321,8 +321,14 @@ final class ContainerPlan: Sendable {
 
     /// Whether scope `inner` is `outer` or nested (at any depth) inside it.
     func scope(_ inner: String, isWithin outer: String) -> Bool {
-        if inner == outer { return true }
-        if scopes[inner]?.parent == outer { return true }      // the common case, without the table
+        // A few steps up the parents first: the common, shallow nesting needs
+        // no table (and no lock) — a resolve's captive check asks this.
+        var cursor = inner
+        for _ in 0..<8 {
+            if cursor == outer { return true }
+            guard let parent = scopes[cursor]?.parent else { return false }
+            cursor = parent
+        }
         let nesting = self.nesting.withLock { made in
             if let made { return made }
             let built = ScopeNesting(scopes)

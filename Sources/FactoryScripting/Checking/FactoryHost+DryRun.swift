@@ -434,13 +434,7 @@ extension FactoryHost {
     /// The innermost `file:line` of a traceback, for an error whose message
     /// has no place ("C stack overflow", raised by Lua itself).
     static func innermostPlace(_ traceback: String?) -> Origin? {
-        for line in traceback?.split(separator: "\n") ?? [] {
-            let frame = line.drop { $0 == "\t" || $0 == " " }
-            guard !frame.hasPrefix("["), !frame.hasPrefix("stack traceback"),
-                  case (let place?, _) = splitPlace(String(frame)) else { continue }
-            return Origin(parsingWhere: place)
-        }
-        return nil
+        LuaError.innermostPlace(in: traceback).map(Origin.init(parsingWhere:))
     }
 
     /// `"file:12: text"` → `("file:12: ", "text")`.

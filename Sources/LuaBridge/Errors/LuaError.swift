@@ -202,3 +202,29 @@ public struct LuaRaise: Error, CustomStringConvertible {
     /// The message.
     public var description: String { message }
 }
+
+extension LuaError {
+    /// The innermost `file:line` of a Lua traceback, past the frames
+    /// `skipping` excludes (by default `[C]` and other bracketed chunks): where
+    /// in a script an error happened whose message has no place, or names a
+    /// host's own chunk (a test library, a prompt's environment).
+    ///
+    /// ```swift
+    /// LuaError.innermostPlace(in: "stack traceback:\n\t[C]: in ?\n\tapp.lua:3: in main chunk")   // "app.lua:3"
+    /// ```
+    public static func innermostPlace(in traceback: String?, skipping: (Substring) -> Bool = { $0.hasPrefix("[") }) -> String? {
+        for line in traceback?.split(separator: "\n") ?? [] {
+            let frame = line.drop { $0 == "\t" || $0 == " " }
+            guard !frame.hasPrefix("stack traceback"), !skipping(frame) else { continue }
+            // "file:12: in …": the first colon followed by digits and ": ".
+            var index = frame.startIndex
+            while let colon = frame[index...].firstIndex(of: ":") {
+                var end = frame.index(after: colon)
+                while end < frame.endIndex, frame[end].isASCII, frame[end].isNumber { end = frame.index(after: end) }
+                if end > frame.index(after: colon), frame[end...].hasPrefix(": ") { return String(frame[..<end]) }
+                index = frame.index(after: colon)
+            }
+        }
+        return nil
+    }
+}

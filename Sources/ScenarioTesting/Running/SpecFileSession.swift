@@ -285,13 +285,7 @@ final class SpecFileSession {
     /// then the innermost user frame of the traceback (the `expect` line).
     static func userLocation(_ location: String?, traceback: String?) -> String? {
         guard location == nil || location?.hasPrefix("[factoryhost test]") == true else { return location }
-        for line in traceback?.split(separator: "\n") ?? [] {
-            let frame = line.drop { $0 == "\t" || $0 == " " }
-            guard !frame.hasPrefix("[factoryhost test]"), !frame.hasPrefix("[C]"), !frame.hasPrefix("stack traceback"),
-                  case (let place?, _) = splitLocation(String(frame)) else { continue }
-            return place
-        }
-        return location
+        return LuaError.innermostPlace(in: traceback) { $0.hasPrefix("[factoryhost test]") || $0.hasPrefix("[C]") } ?? location
     }
 
     /// The traceback without the runner's own frames.
