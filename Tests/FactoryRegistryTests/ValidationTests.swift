@@ -241,3 +241,204 @@ struct ValidateAllTests {
         }))
     }
 }
+
+@Suite("Validating a configuration from the one it extends")
+struct IncrementalValidationTests {
+    final class Node: Sendable {}
+
+    /// Every part of a problem that a user sees, and where.
+    static func render(_ problem: RegistryError) -> String {
+        "\(problem.kind) \(problem.origin.map { "\($0)" } ?? "-") \(problem.description)"
+    }
+
+    /// A small deterministic generator (the same registries every run).
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int((state >> 33) % UInt64(bound))
+        }
+    }
+
+    /// Trees of configurations mixing what extending can do — adding,
+    /// overriding, duplicating, contributing to a collection, depending on
+    /// one, a missing key registered further down, a close typo of a key
+    /// added later, scopes that make captives, cycles among the added —
+    /// are validated together exactly as one by one.
+    ///
+    /// A messy tree has problems everywhere (cycles and typos make most
+    /// configurations validated whole); a tidy one is mostly a chain whose
+    /// overrides keep their lifetimes, so most are validated from their parent's.
+    @Test(arguments: 1...40, [true, false])
+    func findsWhatValidatingEachWholeFinds(seed: Int, messy: Bool) throws {
+        var random = Generator(state: UInt64(seed) &* 0x9E3779B97F4A7C15)
+        let registry = Registry()
+        try registry.declareScope("session")
+        try registry.declareScope("screen", in: "session")
+        let list = ServiceKey(.list(of: ServiceType(Node.self)))
+        var next = 0
+        var names: [String] = []
+        var scopeOf: [String: Scope] = [:]        // as first registered: an override keeping it is looked at alone
+        for index in 0..<40 {
+            let parent: String? = index == 0 || random.next(messy ? 10 : 40) == 0 ? nil
+                : random.next(10) < (messy ? 7 : 9) ? names[index - 1] : names[random.next(index)]
+            let name = "c\(index)"
+            let configuration = try registry.defineConfiguration(name, extends: index == 5 ? "nowhere" : parent)
+            names.append(name)
+            var mine: Set<String> = []
+            for _ in 0..<random.next(5) {
+                let scopes: [Scope] = [.transient, .transient, .graph, .singleton, .weak, .custom("session"), .custom("screen")]
+                let scope = messy && random.next(40) == 0 ? .custom("sesion") : scopes[random.next(scopes.count)]
+                // An override of node j (tidy) depends on nodes below j: it closes no cycle.
+                let overridden = next > 0 ? random.next(next) : 0
+                let below = messy ? next : overridden
+                var dependencies: [Dependency] = []
+                for _ in 0..<random.next(4) {
+                    let target: String
+                    switch random.next(messy ? 10 : 60) {
+                    case 0: target = "node\(next + 1 + random.next(3))"                    // registered later, if at all
+                    case 1: target = "nodf\(max(0, next - random.next(4)))"                 // a typo of a near key
+                    default: target = "node\(random.next(max(1, below)))"
+                    }
+                    switch random.next(messy ? 8 : 30) {
+                    case 0: dependencies.append(.provider(Node.self, name: target))
+                    case 1: dependencies.append(Dependency(ServiceKey(Node.self, name: target), kind: .provider, label: "make",
+                                                           arguments: [ArgumentSpec("id", Int.self)]))
+                    default: dependencies.append(.instance(Node.self, name: target))
+                    }
+                }
+                if random.next(messy ? 25 : 60) == 0 { dependencies.append(Dependency(list)) }
+                let line = next
+                switch random.next(12) {
+                case 0 where next > 0, 4 where next > 0:       // an override (of something inherited, or of nothing)
+                    let key = "node\(overridden)"
+                    guard mine.insert(key).inserted else { continue }
+                    let kept = random.next(messy ? 4 : 20) > 0 ? scopeOf[key] ?? scope : scope
+                    try configuration.register(Node.self, name: key, scope: kept, dependencies: dependencies, overrides: true,
+                                               file: "\(name).lua", line: line) { _ in Node() }
+                case 1 where next > 0:       // a duplicate (unless it is this one's own)
+                    let key = "node\(random.next(next))"
+                    guard mine.insert(key).inserted else { continue }
+                    try configuration.register(Node.self, name: key, file: "\(name).lua", line: line) { _ in Node() }
+                case 2:
+                    try configuration.register(Node.self, name: "node\(next)", into: .set, scope: scope,
+                                               file: "\(name).lua", line: line) { _ in Node() }
+                    mine.insert("node\(next)")
+                    next += 1
+                case 3:
+                    try configuration.register(Node.self, name: "node\(next)", argument: ("id", Int.self),
+                                               file: "\(name).lua", line: line) { _, _ in Node() }
+                    mine.insert("node\(next)")
+                    next += 1
+                default:
+                    try configuration.register(Node.self, name: "node\(next)", scope: scope, dependencies: dependencies,
+                                               file: "\(name).lua", line: line) { _ in Node() }
+                    scopeOf["node\(next)"] = scope
+                    mine.insert("node\(next)")
+                    next += 1
+                }
+            }
+        }
+        var whole = 0
+        let together = registry.validateAll(wholeValidations: &whole).map(Self.render)
+        // (One by one, each configuration below the broken link restates it, and what c5 overrides
+        // is "nothing" there; together the link is said once, and is the problem.)
+        let oneByOne = registry.configurationNames.flatMap { registry.validate($0) }
+            .filter { $0.kind != .unknownConfiguration || $0.configuration == "c5" }
+            .filter { $0.kind != .nothingToOverride || !$0.details.contains { $0.contains("'nowhere'") } }
+            .map(Self.render)
+        let differing = zip(together, oneByOne).first { $0 != $1 }
+        #expect(differing == nil)
+        #expect(together.count == oneByOne.count)
+        #expect(together.count > 10)
+        #expect(whole < names.count)        // some were validated from their parent's validation
+    }
+
+    @Test func aChainThatOnlyAddsIsValidatedWholeOnceAtItsRoot() throws {
+        let registry = Registry()
+        try registry.declareScope("session")
+        for i in 0..<300 {
+            let configuration = try registry.defineConfiguration("c\(i)", extends: i == 0 ? nil : "c\(i - 1)")
+            // Each depends on the one before; every tenth is a singleton holding a session-scoped one.
+            let scope: Scope = i % 10 == 0 ? .singleton : i % 10 == 5 ? .custom("session") : .transient
+            try configuration.register(Node.self, name: "node\(i)", scope: scope,
+                                       dependencies: i == 0 ? [] : [.instance(Node.self, name: "node\(i - 1)")]) { _ in Node() }
+        }
+        var whole = 0
+        let problems = registry.validateAll(wholeValidations: &whole)
+        #expect(whole == 1)
+        #expect(problems.map(Self.render) == registry.configurationNames.flatMap { registry.validate($0) }.map(Self.render))
+        // Each singleton from node10 on holds the session-scoped one below it, in each configuration that has it.
+        #expect(problems.filter { $0.kind == .captiveDependency && $0.configuration == "c299" }.count == 29)
+    }
+}
+
+extension IncrementalValidationTests {
+    @Test func aChainThatOverridesAtEachLevelIsValidatedWholeOnlyWhereThatCouldChangeWhatItInherits() throws {
+        let registry = Registry()
+        try registry.declareScope("session")
+        let root = try registry.defineConfiguration("c0")
+        try root.register(Node.self, name: "clock") { _ in Node() }
+        try root.register(Node.self, name: "service", scope: .singleton, dependencies: [.instance(Node.self, name: "clock")]) { _ in Node() }
+        for i in 1..<200 {
+            let configuration = try registry.defineConfiguration("c\(i)", extends: "c\(i - 1)")
+            try configuration.register(Node.self, name: "node\(i)", dependencies: [.instance(Node.self, name: "service")]) { _ in Node() }
+            // A fake clock at each level: the service depending on it is not looked at again.
+            try configuration.register(Node.self, name: "clock", overrides: true, file: "c\(i).lua", line: 1) { _ in Node() }
+        }
+        // One level's clock depends on the service, which depends on it: a cycle only validating whole finds.
+        let cyclic = try registry.defineConfiguration("cyclic", extends: "c199")
+        try cyclic.register(Node.self, name: "clock", dependencies: [.instance(Node.self, name: "service")], overrides: true) { _ in Node() }
+        // One level's clock becomes session-scoped: the singleton service would capture it.
+        let scoped = try registry.defineConfiguration("scoped", extends: "c199")
+        try scoped.register(Node.self, name: "clock", scope: .custom("session"), overrides: true) { _ in Node() }
+        var whole = 0
+        let problems = registry.validateAll(wholeValidations: &whole)
+        #expect(whole == 3)
+        #expect(problems.map(\.kind) == [.cycle, .captiveDependency])
+        #expect(problems.map(Self.render) == registry.configurationNames.flatMap { registry.validate($0) }.map(Self.render))
+    }
+}
+
+extension IncrementalValidationTests {
+    /// An override that keeps its lifetime may still change what the
+    /// configuration inherits: a captive naming where it is registered, a
+    /// scope a holder reaches through it, one it now reaches. Each is found
+    /// as validating the configuration whole finds it.
+    @Test(arguments: ["capturedOverride", "reachingOverride", "newlyReaching", "providerArguments"])
+    func anOverrideThatChangesWhatIsInheritedIsLookedAtWhole(_ scenario: String) throws {
+        let registry = Registry()
+        try registry.declareScope("session")
+        let app = try registry.defineConfiguration("app")
+        let tests = try registry.defineConfiguration("tests", extends: "app")
+        func node(_ name: String) -> Dependency { .instance(Node.self, name: name) }
+        switch scenario {
+        case "capturedOverride":        // the captive names the session-scoped one's place: the override's
+            try app.register(Node.self, name: "session", scope: .custom("session"), file: "app.lua", line: 1) { _ in Node() }
+            try app.register(Node.self, name: "holder", scope: .singleton, dependencies: [node("session")]) { _ in Node() }
+            try tests.register(Node.self, name: "session", scope: .custom("session"), overrides: true, file: "tests.lua", line: 1) { _ in Node() }
+        case "reachingOverride":        // the singleton reached the session through it; no more
+            try app.register(Node.self, name: "session", scope: .custom("session")) { _ in Node() }
+            try app.register(Node.self, name: "link", dependencies: [node("session")]) { _ in Node() }
+            try app.register(Node.self, name: "holder", scope: .singleton, dependencies: [node("link")]) { _ in Node() }
+            try tests.register(Node.self, name: "link", overrides: true) { _ in Node() }
+        case "newlyReaching":           // the singleton now reaches the session through it
+            try app.register(Node.self, name: "session", scope: .custom("session")) { _ in Node() }
+            try app.register(Node.self, name: "clock") { _ in Node() }
+            try app.register(Node.self, name: "link", dependencies: [node("clock")]) { _ in Node() }     // above the session
+            try app.register(Node.self, name: "holder", scope: .singleton, dependencies: [node("link")]) { _ in Node() }
+            try tests.register(Node.self, name: "link", dependencies: [node("session")], overrides: true) { _ in Node() }
+        default:                        // a provider's arguments problem names the called one's place
+            try app.register(Node.self, name: "made", argument: ("id", Int.self), file: "app.lua", line: 1) { _, _ in Node() }
+            try app.register(Node.self, name: "user", dependencies: [
+                Dependency(ServiceKey(Node.self, name: "made"), kind: .provider, label: "make", arguments: [ArgumentSpec("name", String.self)])
+            ]) { _ in Node() }
+            try tests.register(Node.self, name: "made", argument: ("id", Int.self), overrides: true, file: "tests.lua", line: 1) { _, _ in Node() }
+        }
+        var whole = 0
+        let together = registry.validateAll(wholeValidations: &whole).map(Self.render)
+        #expect(together == registry.configurationNames.flatMap { registry.validate($0) }.map(Self.render))
+        #expect(!together.isEmpty)
+        #expect(whole == 2)
+    }
+}

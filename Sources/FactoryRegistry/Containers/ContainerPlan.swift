@@ -36,6 +36,23 @@ final class PlannedRegistration: @unchecked Sendable {
 
     var key: ServiceKey { registration.key }
     var name: String { registration.key.description }
+
+    /// Sets the dependency indices from `find` (nil: missing). Only while
+    /// the plan that owns this is made.
+    func resolveDependencies(_ find: (ServiceKey) -> Int?) {
+        let dependencies = registration.dependencies
+        guard !dependencies.isEmpty else { return }
+        var instances: [Int] = [], providers: [Int] = []
+        for dependency in dependencies {
+            if dependency.kind == .instance {
+                instances.append(find(dependency.key) ?? -1)
+            } else {
+                providers.append(find(dependency.key) ?? -1)
+            }
+        }
+        instanceDependencies = instances
+        providerDependencies = providers
+    }
 }
 
 /// A configuration flattened along its `extends` chain — parents first,
@@ -48,10 +65,9 @@ final class ContainerPlan: Sendable {
     @usableFromInline let index: KeyTable
     /// What resolution reads, without reference counting.
     let hot: HotTable
-    let scopes: [String: ScopeDeclaration]
-    /// Which of `scopes` nest in which, made at the first question (most
-    /// plans never ask: they have no custom scopes, or nothing to check).
-    private let nesting = Protected<ScopeNesting?>(nil)
+    /// The declared scopes, and which nest in which.
+    let scopeRules: ScopeRules
+    var scopes: [String: ScopeDeclaration] { scopeRules.scopes }
     let eagerSingletons: [Int]
     /// Unknown or cyclic parents, duplicates, overrides of nothing.
     let problems: [RegistryError]
@@ -89,7 +105,7 @@ final class ContainerPlan: Sendable {
 
         // Parents first; a child's registration of an inherited key must override it.
         var flattened: [Registration] = []
-        var positions: [ServiceKey: Int] = [:]
+        let positions: [ServiceKey: Int] = [:]
         if chain.count == 1, let only = chain.first, only.parent == nil {
             // Nothing inherited: a configuration's own keys are unique (and
             // none can override anything), so no index of keys is needed.
@@ -113,24 +129,16 @@ final class ContainerPlan: Sendable {
         var flattened: [Registration] = []
         var positions: [ServiceKey: Int] = [:]
         var problems: [RegistryError] = []
-
-        /// The same, for configuration `name` (the problems its parent's
-        /// flattening met are its own too).
-        func inherited(by name: String) -> Flattening {
-            var copy = self
-            copy.problems = problems.map { problem in
-                var problem = problem
-                problem.configuration = name
-                return problem
-            }
-            return copy
-        }
     }
 
     /// Adds `configuration`'s own registrations to a flattening of its
     /// parents (for plan `plan`): an override replaces what it overrides, a
     /// refinement refines it, anything else registered twice is a problem.
-    static func merge(_ configuration: Configuration, into state: inout Flattening, plan: String) {
+    ///
+    /// - Returns: the keys whose registrations it replaced (overrode or refined).
+    @discardableResult
+    static func merge(_ configuration: Configuration, into state: inout Flattening, plan: String) -> [ServiceKey] {
+        var replaced: [ServiceKey] = []
         for registration in configuration.ordered {
             if let existing = state.positions[registration.key] {
                 let first = state.flattened[existing]
@@ -138,6 +146,7 @@ final class ContainerPlan: Sendable {
                     // A change of parameters keeps what the first is (a contribution stays one).
                     do {
                         state.flattened[existing] = try first.refined(by: registration, configuration: plan)
+                        replaced.append(registration.key)
                     } catch let error as RegistryError {
                         state.problems.append(error)
                     } catch {
@@ -159,6 +168,7 @@ final class ContainerPlan: Sendable {
                         origin: registration.origin))
                 } else if registration.overrides {
                     state.flattened[existing] = registration
+                    replaced.append(registration.key)
                 } else {
                     state.problems.append(RegistryError(
                         .duplicateRegistration,
@@ -180,12 +190,14 @@ final class ContainerPlan: Sendable {
                 state.flattened.append(registration)
             }
         }
+        return replaced
     }
 
     /// A plan of a flattening already made (its chain merged).
-    init(configuration name: String, flattening: Flattening, scopes: [String: ScopeDeclaration], resolvable: Bool) {
+    init(configuration name: String, flattening: Flattening, scopes: [String: ScopeDeclaration], resolvable: Bool,
+         rules: ScopeRules? = nil) {
         configuration = name
-        self.scopes = scopes
+        scopeRules = rules ?? ScopeRules(scopes)
         var flattened = flattening.flattened
         Self.addCollectors(to: &flattened)
         let laid = Self.lay(flattened) { _ in false }
@@ -208,19 +220,7 @@ final class ContainerPlan: Sendable {
         for p in planned {
             // One pass, no intermediate arrays (two filters and two maps per
             // registration were a fifth of laying out 100,000).
-            let dependencies = p.registration.dependencies
-            if !dependencies.isEmpty {
-                var instances: [Int] = [], providers: [Int] = []
-                for dependency in dependencies {
-                    if dependency.kind == .instance {
-                        instances.append(index.find(dependency.key) ?? -1)
-                    } else {
-                        providers.append(index.find(dependency.key) ?? -1)
-                    }
-                }
-                p.instanceDependencies = instances
-                p.providerDependencies = providers
-            }
+            p.resolveDependencies(index.find)
             if delegated(p) {
                 p.delegatesToParent = true
                 continue
@@ -242,7 +242,7 @@ final class ContainerPlan: Sendable {
     /// with the child's registrations.
     init(childOf parent: ContainerPlan, adding registrations: [Registration]) throws {
         configuration = parent.configuration
-        scopes = parent.scopes
+        scopeRules = parent.scopeRules
         var flattened = parent.registrations.map(\.registration).filter { !Self.isCollector($0) }
         var inherited = Array(repeating: true, count: flattened.count)
         var positions: [ServiceKey: Int] = [:]
@@ -320,34 +320,11 @@ final class ContainerPlan: Sendable {
     }
 
     /// Whether scope `inner` is `outer` or nested (at any depth) inside it.
-    func scope(_ inner: String, isWithin outer: String) -> Bool {
-        // A few steps up the parents first: the common, shallow nesting needs
-        // no table (and no lock) — a resolve's captive check asks this.
-        var cursor = inner
-        for _ in 0..<8 {
-            if cursor == outer { return true }
-            guard let parent = scopes[cursor]?.parent else { return false }
-            cursor = parent
-        }
-        let nesting = self.nesting.withLock { made in
-            if let made { return made }
-            let built = ScopeNesting(scopes)
-            made = built
-            return built
-        }
-        return nesting.scope(inner, isWithin: outer)
-    }
+    func scope(_ inner: String, isWithin outer: String) -> Bool { scopeRules.scope(inner, isWithin: outer) }
 
     /// Whether an instance of `holder` may keep an instance of custom scope
     /// `scope` for its whole life. Nil if it may; else why not.
     func captiveReason(holder: PlannedRegistration, scope: String) -> String? {
-        switch holder.lifetime {
-        case .transient, .graph: return nil
-        case .singleton, .weak:
-            return "\(holder.lifetime.description) \(holder.name) would keep \(scope)-scoped instances after their scope closes"
-        case .custom(let holderScope):
-            if self.scope(holderScope, isWithin: scope) { return nil }
-            return "\(holderScope)-scoped \(holder.name) would keep \(scope)-scoped instances after their scope closes"
-        }
+        scopeRules.captiveReason(holder: holder, scope: scope)
     }
 }

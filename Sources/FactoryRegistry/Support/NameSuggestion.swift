@@ -56,12 +56,15 @@ public enum NameSuggestion {
 
         /// The registered `keys` (`Type` or `Type#name`).
         public init(_ keys: some Sequence<String>) {
-            for key in keys {
-                if let hash = key.firstIndex(of: "#") {
-                    named[key[..<hash], default: []].append(String(key[key.index(after: hash)...]))
-                } else {
-                    plain.append(key)
-                }
+            for key in keys { insert(key) }
+        }
+
+        /// Adds a registered key.
+        public mutating func insert(_ key: String) {
+            if let hash = key.firstIndex(of: "#") {
+                named[key[..<hash], default: []].append(String(key[key.index(after: hash)...]))
+            } else {
+                plain.append(key)
             }
         }
 

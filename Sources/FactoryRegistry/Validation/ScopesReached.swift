@@ -13,29 +13,39 @@ struct ScopesReached {
     /// registrations this does not describe (longer-lived ones).
     private var reached: [Set<String>?]
 
-    init(_ plan: ContainerPlan) {
-        let registrations = plan.registrations
+    init(_ registrations: [PlannedRegistration]) {
+        reached = []
+        extend(registrations)
+    }
+
+    /// Adds the registrations of `registrations` past those this describes
+    /// (which none of those it describes depend on) — a configuration that
+    /// adds to the one it extends costs what it adds.
+    mutating func extend(_ registrations: [PlannedRegistration]) {
+        let start = reached.count
         let count = registrations.count
+        guard count > start else { return }
         func passesThrough(_ node: Int) -> Bool {
             switch registrations[node].lifetime {
             case .transient, .graph: return true
             case .singleton, .weak, .custom: return false
             }
         }
-        var reached = [Set<String>?](repeating: nil, count: count)
-        var order = [Int32](repeating: -1, count: count)    // discovery order; -1 not yet seen
-        var lowest = [Int32](repeating: 0, count: count)
-        var onStack = [Bool](repeating: false, count: count)
+        reached += [Set<String>?](repeating: nil, count: count - start)
+        // Indexed from `start`: those before it are finished.
+        var order = [Int32](repeating: -1, count: count - start)    // discovery order; -1 not yet seen
+        var lowest = [Int32](repeating: 0, count: count - start)
+        var onStack = [Bool](repeating: false, count: count - start)
         var component: [Int] = []
         var counter: Int32 = 0
-        for root in 0..<count where passesThrough(root) && order[root] < 0 {
+        for root in start..<count where passesThrough(root) && order[root - start] < 0 {
             var calls: [(node: Int, next: Int)] = []
             func enter(_ node: Int) {
-                order[node] = counter
-                lowest[node] = counter
+                order[node - start] = counter
+                lowest[node - start] = counter
                 counter += 1
                 component.append(node)
-                onStack[node] = true
+                onStack[node - start] = true
                 calls.append((node, 0))
             }
             enter(root)
@@ -44,24 +54,24 @@ struct ScopesReached {
                 if top.next < edges.count {
                     calls[calls.count - 1].next += 1
                     let target = edges[top.next]
-                    guard target >= 0, passesThrough(target) else { continue }
-                    if order[target] < 0 {
+                    guard target >= start, passesThrough(target) else { continue }
+                    if order[target - start] < 0 {
                         enter(target)
-                    } else if onStack[target] {
-                        lowest[top.node] = min(lowest[top.node], order[target])
+                    } else if onStack[target - start] {
+                        lowest[top.node - start] = min(lowest[top.node - start], order[target - start])
                     }
                     continue
                 }
                 calls.removeLast()
                 if let caller = calls.last {
-                    lowest[caller.node] = min(lowest[caller.node], lowest[top.node])
+                    lowest[caller.node - start] = min(lowest[caller.node - start], lowest[top.node - start])
                 }
-                guard lowest[top.node] == order[top.node] else { continue }
+                guard lowest[top.node - start] == order[top.node - start] else { continue }
                 // top.node roots a component: its members share what they reach.
                 var members: [Int] = []
                 repeat {
                     let member = component.removeLast()
-                    onStack[member] = false
+                    onStack[member - start] = false
                     members.append(member)
                 } while members.last != top.node
                 var scopes: Set<String> = []
@@ -79,7 +89,6 @@ struct ScopesReached {
                 }
             }
         }
-        self.reached = reached
     }
 
     /// The custom scopes reached from transient or graph-scoped `node`.

@@ -2,31 +2,61 @@
 /// structural problems (unknown or cyclic `extends`, duplicates, overrides
 /// of nothing), unknown scopes, missing registrations, argument mismatches,
 /// dependency cycles and captive dependencies. Every problem, at once.
+///
+/// Its parts also check a few registrations of a larger whole: what
+/// ``ConfigurationValidation`` asks when a configuration only adds to the
+/// one it extends.
 struct Validator {
-    let plan: ContainerPlan
+    let configuration: String
+    /// Planned as a container would (dependencies as indices), each at its index.
+    let registrations: [PlannedRegistration]
+    /// The index of a key's registration, nil when there is none.
+    let find: (ServiceKey) -> Int?
+    let rules: ScopeRules
 
-    func problems() -> [RegistryError] {
-        var problems = plan.problems
+    init(plan: ContainerPlan) {
+        let index = plan.index
+        self.init(configuration: plan.configuration, registrations: plan.registrations, find: { index.find($0) },
+                  rules: plan.scopeRules)
+    }
+
+    init(configuration: String, registrations: [PlannedRegistration], find: @escaping (ServiceKey) -> Int?, rules: ScopeRules) {
+        self.configuration = configuration
+        self.registrations = registrations
+        self.find = find
+        self.rules = rules
+    }
+
+    private var scopes: [String: ScopeDeclaration] { rules.scopes }
+
+    /// What a plan's problems are: `structural` (from flattening it), then
+    /// each registration's, the cycles, the captives.
+    func problems(structural: [RegistryError]) -> [RegistryError] {
+        var problems = structural
         var keys: NameSuggestion.Keys?              // made at the first missing key, once
-        for planned in plan.registrations {
+        for planned in registrations {
             problems += declarationProblems(planned, keys: &keys)
         }
-        problems += cycles()
-        problems += captives()
+        problems += cycles(among: 0..<registrations.count)
+        var reached: ScopesReached?
+        problems += captives(holders: 0..<registrations.count, reached: &reached)
         return problems
     }
 
     private func problem(_ kind: RegistryError.Kind, _ message: String, _ planned: PlannedRegistration,
                          details: [String] = []) -> RegistryError {
-        RegistryError(kind, message, configuration: plan.configuration,
+        RegistryError(kind, message, configuration: configuration,
                       details: details + ["\(planned.name) registered at \(planned.registration.origin)"],
                       origin: planned.registration.origin)
     }
 
-    private func declarationProblems(_ planned: PlannedRegistration, keys: inout NameSuggestion.Keys?) -> [RegistryError] {
+    /// One registration's own problems: an undeclared scope, missing
+    /// dependencies (`keys` suggests names; made here from `registrations`
+    /// if nil), arguments that do not fit.
+    func declarationProblems(_ planned: PlannedRegistration, keys: inout NameSuggestion.Keys?) -> [RegistryError] {
         var problems: [RegistryError] = []
-        if case .custom(let scope) = planned.lifetime, plan.scopes[scope] == nil {
-            let known = plan.scopes.keys.sorted()
+        if case .custom(let scope) = planned.lifetime, scopes[scope] == nil {
+            let known = scopes.keys.sorted()
             // A misspelled built-in lifetime (`"singelton"`) is the likelier mistake than an undeclared scope.
             let builtIn = ["transient", "graph", "singleton", "weak"]
             problems.append(problem(.unknownScope, "\(planned.name) is registered in scope '\(scope)', which is not declared"
@@ -35,8 +65,8 @@ struct Validator {
                                                        + " (built in: " + builtIn.joined(separator: ", ") + ")"]))
         }
         for dependency in planned.registration.dependencies {
-            guard let target = plan.index.find(dependency.key) else {
-                if keys == nil { keys = NameSuggestion.Keys(plan.registrations.map(\.name)) }
+            guard let target = find(dependency.key) else {
+                if keys == nil { keys = NameSuggestion.Keys(registrations.map(\.name)) }
                 let near = keys?.closest(to: dependency.key.description)
                 var missing = problem(.missingRegistration, "no registration for \(dependency.key)", planned,
                                       details: ["required by \(planned.name) as \(dependency)"] + (near.map { ["did you mean \($0)?"] } ?? []))
@@ -44,7 +74,7 @@ struct Validator {
                 problems.append(missing)
                 continue
             }
-            let targetSpecs = plan.registrations[target].arguments
+            let targetSpecs = registrations[target].arguments
             switch dependency.kind {
             case .instance where !targetSpecs.isEmpty:
                 problems.append(problem(
@@ -62,13 +92,13 @@ struct Validator {
                         planned))
                 }
                 if let given = dependency.arguments, !Self.passes(given, to: targetSpecs) {
-                    let called = plan.registrations[target]
+                    let called = registrations[target]
                     problems.append(RegistryError(
                         .argumentMismatch,
                         "\(planned.name).\(dependency.label ?? "provider") passes (" + given.map(\.description).joined(separator: ", ")
                             + ") to \(dependency.key), which takes "
                             + (targetSpecs.isEmpty ? "no runtime arguments" : "(" + targetSpecs.map(\.description).joined(separator: ", ") + ")"),
-                        configuration: plan.configuration,
+                        configuration: configuration,
                         details: ["\(planned.name) registered at \(planned.registration.origin)",
                                   "\(called.name) registered at \(called.registration.origin)"],
                         origin: planned.registration.origin))
@@ -89,38 +119,38 @@ struct Validator {
     }
 
     /// Instance-dependency cycles (providers break cycles: they resolve
-    /// later), each reported once with its whole path.
-    private func cycles() -> [RegistryError] {
-        let count = plan.registrations.count
-        var state = [UInt8](repeating: 0, count: count)     // 0 new, 1 on the stack, 2 done
+    /// later) among `nodes` — edges leaving them are not followed — each
+    /// reported once with its whole path.
+    func cycles(among nodes: Range<Int>) -> [RegistryError] {
+        var state = [UInt8](repeating: 0, count: nodes.count)     // 0 new, 1 on the stack, 2 done
         var reported: Set<[Int]> = []
         var problems: [RegistryError] = []
-        for start in 0..<count where state[start] == 0 {
+        for start in nodes where state[start - nodes.lowerBound] == 0 {
             // An explicit stack: no recursion, so no depth limit.
             var stack: [(node: Int, next: Int)] = [(start, 0)]
-            state[start] = 1
+            state[start - nodes.lowerBound] = 1
             while let top = stack.last {
-                let edges = plan.registrations[top.node].instanceDependencies
+                let edges = registrations[top.node].instanceDependencies
                 if top.next >= edges.count {
-                    state[top.node] = 2
+                    state[top.node - nodes.lowerBound] = 2
                     stack.removeLast()
                     continue
                 }
                 stack[stack.count - 1].next += 1
                 let target = edges[top.next]
-                guard target >= 0 else { continue }
-                if state[target] == 0 {
-                    state[target] = 1
+                guard nodes.contains(target) else { continue }
+                if state[target - nodes.lowerBound] == 0 {
+                    state[target - nodes.lowerBound] = 1
                     stack.append((target, 0))
-                } else if state[target] == 1, let from = stack.firstIndex(where: { $0.node == target }) {
+                } else if state[target - nodes.lowerBound] == 1, let from = stack.firstIndex(where: { $0.node == target }) {
                     let members = stack[from...].map(\.node)
                     let canonical = members.sorted()
                     guard reported.insert(canonical).inserted else { continue }
-                    let names = members.map { plan.registrations[$0].name } + [plan.registrations[target].name]
-                    let first = plan.registrations[target]
+                    let names = members.map { registrations[$0].name } + [registrations[target].name]
+                    let first = registrations[target]
                     problems.append(RegistryError(
-                        .cycle, "dependency cycle: " + names.joined(separator: " → "), configuration: plan.configuration,
-                        details: members.map { "\(plan.registrations[$0].name) registered at \(plan.registrations[$0].registration.origin)" },
+                        .cycle, "dependency cycle: " + names.joined(separator: " → "), configuration: configuration,
+                        details: members.map { "\(registrations[$0].name) registered at \(registrations[$0].registration.origin)" },
                         origin: first.registration.origin))
                 }
             }
@@ -132,15 +162,18 @@ struct Validator {
     /// or through transient and graph-scoped ones. Each holder walks only the
     /// branches that reach a scope it would capture (`ScopesReached`), and
     /// paths are kept as parent links, so deep chains cost linear time.
-    private func captives() -> [RegistryError] {
+    ///
+    /// `reached` is made from `registrations` at the first need if nil.
+    func captives(holders: some Sequence<Int>, reached: inout ScopesReached?) -> [RegistryError] {
         var problems: [RegistryError] = []
-        var reached: ScopesReached?
-        for holder in plan.registrations where holder.lifetime != .transient && holder.lifetime != .graph {
-            if case .custom(let own) = holder.lifetime, plan.scopes[own] == nil { continue }   // reported as undeclared
+        for index in holders {
+            let holder = registrations[index]
+            guard holder.lifetime != .transient && holder.lifetime != .graph else { continue }
+            if case .custom(let own) = holder.lifetime, scopes[own] == nil { continue }   // reported as undeclared
             var captures: [String: String?] = [:]      // scope → why this holder must not capture it (nil: it may)
             func reason(_ scope: String) -> String? {
                 if let known = captures[scope] { return known }
-                let found = plan.captiveReason(holder: holder, scope: scope)
+                let found = rules.captiveReason(holder: holder, scope: scope)
                 captures[scope] = found
                 return found
             }
@@ -148,11 +181,11 @@ struct Validator {
             var visited: Set<Int> = [holder.index]
             var stack: [Int] = [holder.index]
             while let node = stack.popLast() {
-                for target in plan.registrations[node].instanceDependencies where target >= 0 && !visited.contains(target) {
-                    let planned = plan.registrations[target]
+                for target in registrations[node].instanceDependencies where target >= 0 && !visited.contains(target) {
+                    let planned = registrations[target]
                     switch planned.lifetime {
                     case .transient, .graph:
-                        if reached == nil { reached = ScopesReached(plan) }
+                        if reached == nil { reached = ScopesReached(registrations) }
                         guard let scopes = reached?.scopes(from: target), scopes.contains(where: { reason($0) != nil }) else {
                             continue    // nothing this holder would capture lies that way
                         }
@@ -162,11 +195,11 @@ struct Validator {
                     case .custom(let scope):
                         visited.insert(target)
                         // An undeclared scope is reported as such; a captive of it would only repeat the typo.
-                        guard plan.scopes[scope] != nil, let reason = reason(scope) else { continue }
+                        guard scopes[scope] != nil, let reason = reason(scope) else { continue }
                         var chain = [planned.name]
                         var step = node
                         while step != holder.index, let previous = parent[step] {
-                            chain.append(plan.registrations[step].name)
+                            chain.append(registrations[step].name)
                             step = previous
                         }
                         chain.append(holder.name)
@@ -197,7 +230,8 @@ extension Registry {
         var problems: [RegistryError] = []
         for configuration in names {
             do {
-                problems += Validator(plan: try plan(configuration, caching: false)).problems()
+                let plan = try plan(configuration, caching: false)
+                problems += Validator(plan: plan).problems(structural: plan.problems)
             } catch let error as RegistryError {
                 problems.append(error)
             } catch {

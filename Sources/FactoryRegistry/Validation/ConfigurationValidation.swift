@@ -1,0 +1,252 @@
+/// What validating one configuration found, kept so that a configuration
+/// extending it is validated from it, looking only at what it adds and
+/// replaces: a chain of 10,000 `extends` costs its length, where planning
+/// each configuration whole cost the square of it (4,000 took 3.4 s to
+/// check, 10,000 over 60 s).
+///
+/// That holds while nothing it inherits can change: what it adds is not a
+/// key something inherited was missing, nor a collection's contribution;
+/// what it overrides keeps its lifetime and arguments, depends only on what
+/// comes before it in the dependency order (so it closes no cycle), and
+/// changes neither the scopes a holder reaches through it nor a problem
+/// that names it. Anything else is validated whole, as one by one.
+///
+/// The problems are those ``Validator`` finds for the configuration's whole
+/// plan, in the same order — `IncrementalValidationTests` compares the two.
+struct ConfigurationValidation {
+    /// The registrations, parents first, and the problems met flattening them.
+    private(set) var flattening: ContainerPlan.Flattening
+    private let rules: ScopeRules
+    /// As a plan has them (collection collectors included), each at its index.
+    private var registrations: [PlannedRegistration]
+    private var indexByKey: [ServiceKey: Int]
+    /// Each registration's place in the dependency order (above all it
+    /// depends on); nil once there is a cycle.
+    private var ranks: [Int32]?
+    /// Made when first needed, then extended.
+    private var reached: ScopesReached?
+    /// Made at the first missing key, then extended.
+    private var keys: NameSuggestion.Keys?
+    /// Each key nothing registers → registrations that depended on it.
+    private var missing: [ServiceKey: [Int]]
+    /// Each registration's own problems, in the order of the registrations.
+    private var declared: [(node: Int, problems: [RegistryError])]
+    private var cycles: [RegistryError]
+    /// Each holder's captive problems, in the order of the registrations.
+    private var captives: [(node: Int, problems: [RegistryError])]
+
+    /// Every problem, as ``Validator/problems(structural:)`` orders them.
+    var problems: [RegistryError] {
+        flattening.problems + declared.flatMap(\.problems) + cycles + captives.flatMap(\.problems)
+    }
+
+    /// The validation of configuration `name`'s whole `flattening`.
+    init(_ name: String, flattening: ContainerPlan.Flattening, rules: ScopeRules) {
+        let plan = ContainerPlan(configuration: name, flattening: flattening, scopes: rules.scopes, resolvable: false, rules: rules)
+        let validator = Validator(plan: plan)
+        let count = plan.registrations.count
+        var keys: NameSuggestion.Keys?
+        var declared: [(node: Int, problems: [RegistryError])] = []
+        var missing: [ServiceKey: [Int]] = [:]
+        var indexByKey: [ServiceKey: Int] = [:]
+        indexByKey.reserveCapacity(count)
+        for planned in plan.registrations {
+            indexByKey[planned.key] = planned.index
+            let found = validator.declarationProblems(planned, keys: &keys)
+            if !found.isEmpty { declared.append((planned.index, found)) }
+        }
+        for planned in plan.registrations {
+            for dependency in planned.registration.dependencies where indexByKey[dependency.key] == nil {
+                missing[dependency.key, default: []].append(planned.index)
+            }
+        }
+        var reached: ScopesReached?
+        var captives: [(node: Int, problems: [RegistryError])] = []
+        for holder in 0..<count {
+            let found = validator.captives(holders: CollectionOfOne(holder), reached: &reached)
+            if !found.isEmpty { captives.append((holder, found)) }
+        }
+        self.cycles = validator.cycles(among: 0..<count)
+        var ranks: [Int32] = []
+        self.ranks = cycles.isEmpty && Self.rank(plan.registrations, into: &ranks) ? ranks : nil
+        self.captives = captives
+        self.flattening = flattening
+        self.rules = rules
+        self.registrations = plan.registrations
+        self.indexByKey = indexByKey
+        self.reached = reached
+        self.keys = keys
+        self.missing = missing
+        self.declared = declared
+    }
+
+    /// Makes this the validation of `configuration`, which extends the one
+    /// this is: its registrations merged, and — when nothing inherited can
+    /// change — its problems found from what it adds and replaces.
+    ///
+    /// - Returns: false when something inherited could change: then only
+    ///   ``flattening`` is `configuration`'s, to be validated whole.
+    mutating func extend(with configuration: Configuration) -> Bool {
+        let name = configuration.name
+        flattening.problems = Self.relabelled(flattening.problems, name)     // (in place: the registrations are not copied)
+        declared = declared.map { ($0.node, Self.relabelled($0.problems, name)) }
+        cycles = Self.relabelled(cycles, name)
+        captives = captives.map { ($0.node, Self.relabelled($0.problems, name)) }
+
+        let before = flattening.flattened.count
+        let replacedKeys = ContainerPlan.merge(configuration, into: &flattening, plan: name)
+        let added = flattening.flattened[before...]
+        guard !added.isEmpty || !replacedKeys.isEmpty else { return true }
+        for registration in added {
+            // A key that was missing changes what depended on it.
+            guard Self.staysApart(registration), missing[registration.key] == nil else { return false }
+        }
+        var replaced: [(index: Int, registration: Registration)] = []
+        for key in replacedKeys {
+            guard let index = indexByKey[key], let position = flattening.positions[key] else { return false }
+            let registration = flattening.flattened[position], old = registrations[index]
+            guard Self.staysApart(registration),
+                  registration.scope == old.lifetime, registration.arguments == old.arguments,
+                  ranks != nil else { return false }
+            // A problem naming it would name its new place; what reaches a
+            // scope through it would change what holders capture.
+            switch old.lifetime {
+            case .custom: guard captives.isEmpty else { return false }
+            case .transient, .graph:
+                if reached == nil { reached = ScopesReached(registrations) }
+                guard reached?.scopes(from: index) == nil else { return false }
+            case .singleton, .weak: break
+            }
+            guard !declared.contains(where: { $0.problems.contains { $0.kind == .argumentMismatch } }) else { return false }
+            replaced.append((index, registration))
+        }
+
+        let first = registrations.count
+        for registration in added {
+            indexByKey[registration.key] = registrations.count
+            registrations.append(PlannedRegistration(index: registrations.count, registration: registration))
+            keys?.insert(registration.key.description)
+        }
+        let index = indexByKey
+        for (at, registration) in replaced {
+            let planned = PlannedRegistration(index: at, registration: registration)
+            planned.resolveDependencies { index[$0] }
+            // It closes no cycle when all it depends on comes before it (nothing added: that is after).
+            guard let ranks, planned.instanceDependencies.allSatisfy({ $0 < first && ($0 < 0 || ranks[$0] < ranks[at]) }) else {
+                return false
+            }
+            if planned.lifetime == .transient || planned.lifetime == .graph,
+               Self.reachesAScope(planned, in: registrations, reached) { return false }
+            registrations[at] = planned
+        }
+        for planned in registrations[first...] { planned.resolveDependencies { index[$0] } }
+        let validator = Validator(configuration: name, registrations: registrations, find: { index[$0] }, rules: rules)
+
+        // Missing keys' suggestions may now name an added registration; what is replaced is looked at anew.
+        var again = Set(replaced.map(\.index))
+        if !added.isEmpty { for nodes in missing.values { again.formUnion(nodes) } }
+        for node in again.sorted() {
+            Self.put(validator.declarationProblems(registrations[node], keys: &keys), at: node, in: &declared)
+        }
+        for planned in replaced.map({ registrations[$0.index] }) + registrations[first...] {
+            if planned.index >= first {
+                let found = validator.declarationProblems(planned, keys: &keys)
+                if !found.isEmpty { declared.append((planned.index, found)) }
+            }
+            for dependency in planned.registration.dependencies where index[dependency.key] == nil {
+                missing[dependency.key, default: []].append(planned.index)
+            }
+        }
+        // Nothing inherited depends on what is added: new cycles start from it.
+        let newCycles = validator.cycles(among: first..<registrations.count)
+        cycles += newCycles
+        if newCycles.isEmpty, var known = ranks, Self.rank(registrations, into: &known) { ranks = known } else { ranks = nil }
+        reached?.extend(registrations)
+        for holder in replaced.map(\.index) + Array(first..<registrations.count) {
+            Self.put(validator.captives(holders: CollectionOfOne(holder), reached: &reached), at: holder, in: &captives)
+        }
+        return true
+    }
+
+    /// Whether `registration` leaves collections alone: it contributes to
+    /// none, is none, and depends on none (each changes a collector).
+    private static func staysApart(_ registration: Registration) -> Bool {
+        registration.contribution == nil && !mayBeCollection(registration.key)
+            && !registration.dependencies.contains { mayBeCollection($0.key) }
+    }
+
+    /// Whether `key` may be a collection's (`[T]`, `{T}`), which a collector builds.
+    private static func mayBeCollection(_ key: ServiceKey) -> Bool {
+        guard let first = key.type.name.utf8.first else { return false }
+        return first == UInt8(ascii: "[") || first == UInt8(ascii: "{")
+    }
+
+    /// Whether `planned` reaches a custom scope through what it depends on
+    /// (`reached` describes the transient and graph-scoped ones).
+    private static func reachesAScope(_ planned: PlannedRegistration, in registrations: [PlannedRegistration],
+                                      _ reached: ScopesReached?) -> Bool {
+        planned.instanceDependencies.contains { target in
+            guard target >= 0 else { return false }
+            switch registrations[target].lifetime {
+            case .custom: return true
+            case .transient, .graph: return reached?.scopes(from: target) != nil
+            case .singleton, .weak: return false
+            }
+        }
+    }
+
+    /// Ranks the registrations past those `ranks` has, each above all it
+    /// depends on; false on a cycle among them.
+    private static func rank(_ registrations: [PlannedRegistration], into ranks: inout [Int32]) -> Bool {
+        let start = ranks.count
+        ranks += [Int32](repeating: -1, count: registrations.count - start)     // -1 not yet, -2 on the way
+        for root in start..<registrations.count where ranks[root] == -1 {
+            var stack: [(node: Int, next: Int)] = [(root, 0)]
+            ranks[root] = -2
+            while let top = stack.last {
+                let edges = registrations[top.node].instanceDependencies
+                if top.next < edges.count {
+                    stack[stack.count - 1].next += 1
+                    let target = edges[top.next]
+                    guard target >= 0 else { continue }
+                    if ranks[target] == -2 { return false }
+                    if ranks[target] == -1 {
+                        ranks[target] = -2
+                        stack.append((target, 0))
+                    }
+                    continue
+                }
+                var rank: Int32 = 0
+                for target in edges where target >= 0 { rank = max(rank, ranks[target] + 1) }
+                ranks[top.node] = rank
+                stack.removeLast()
+            }
+        }
+        return true
+    }
+
+    private static func relabelled(_ problems: [RegistryError], _ name: String) -> [RegistryError] {
+        problems.map { problem in
+            var problem = problem
+            problem.configuration = name
+            return problem
+        }
+    }
+
+    /// Sets `node`'s problems in `list` (ordered by node): replaced,
+    /// inserted in order, or removed when there are none.
+    private static func put(_ problems: [RegistryError], at node: Int, in list: inout [(node: Int, problems: [RegistryError])]) {
+        var low = 0, high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle].node < node { low = middle + 1 } else { high = middle }
+        }
+        let present = low < list.count && list[low].node == node
+        switch (present, problems.isEmpty) {
+        case (true, true): list.remove(at: low)
+        case (true, false): list[low].problems = problems
+        case (false, false): list.insert((node, problems), at: low)
+        case (false, true): break
+        }
+    }
+}
