@@ -137,7 +137,9 @@ struct CheckSettings: Equatable {
                 print("ok: \(summary), no problems")
                 if let note = dry.stopNote { print("(\(note))") }
             } else {
-                print("\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(summary)")
+                // (The note that check stopped early is not a problem of the script's.)
+                let count = problems.count { $0.kind != "checkStopped" }
+                print("\(count) problem\(count == 1 ? "" : "s") in \(summary)")
             }
         }
         DryDeclaration.finish(problems.isEmpty ? 0 : 1)

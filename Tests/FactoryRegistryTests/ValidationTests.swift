@@ -340,7 +340,7 @@ struct IncrementalValidationTests {
             }
         }
         var whole = 0
-        let together = registry.validateAll(wholeValidations: &whole).map(Self.render)
+        let together = registry.validateAll(stoppingAfter: .max, wholeValidations: &whole).problems.map(Self.render)
         // (One by one, each configuration below the broken link restates it, and what c5 overrides
         // is "nothing" there; together the link is said once, and is the problem.)
         let oneByOne = registry.configurationNames.flatMap { registry.validate($0) }
@@ -365,7 +365,7 @@ struct IncrementalValidationTests {
                                        dependencies: i == 0 ? [] : [.instance(Node.self, name: "node\(i - 1)")]) { _ in Node() }
         }
         var whole = 0
-        let problems = registry.validateAll(wholeValidations: &whole)
+        let problems = registry.validateAll(stoppingAfter: .max, wholeValidations: &whole).problems
         #expect(whole == 1)
         #expect(problems.map(Self.render) == registry.configurationNames.flatMap { registry.validate($0) }.map(Self.render))
         // Each singleton from node10 on holds the session-scoped one below it, in each configuration that has it.
@@ -393,7 +393,7 @@ extension IncrementalValidationTests {
         let scoped = try registry.defineConfiguration("scoped", extends: "c199")
         try scoped.register(Node.self, name: "clock", scope: .custom("session"), overrides: true) { _ in Node() }
         var whole = 0
-        let problems = registry.validateAll(wholeValidations: &whole)
+        let problems = registry.validateAll(stoppingAfter: .max, wholeValidations: &whole).problems
         #expect(whole == 3)
         #expect(problems.map(\.kind) == [.cycle, .captiveDependency])
         #expect(problems.map(Self.render) == registry.configurationNames.flatMap { registry.validate($0) }.map(Self.render))
@@ -436,9 +436,46 @@ extension IncrementalValidationTests {
             try tests.register(Node.self, name: "made", argument: ("id", Int.self), overrides: true, file: "tests.lua", line: 1) { _, _ in Node() }
         }
         var whole = 0
-        let together = registry.validateAll(wholeValidations: &whole).map(Self.render)
+        let together = registry.validateAll(stoppingAfter: .max, wholeValidations: &whole).problems.map(Self.render)
         #expect(together == registry.configurationNames.flatMap { registry.validate($0) }.map(Self.render))
         #expect(!together.isEmpty)
         #expect(whole == 2)
+    }
+}
+
+extension IncrementalValidationTests {
+    @Test func validatingStopsAfterALimitAndSaysSo() throws {
+        let registry = Registry()
+        // A duplicate at every level: level i has i of them (each inherited one restated).
+        let root = try registry.defineConfiguration("c0")
+        try root.register(Node.self, name: "clock") { _ in Node() }
+        for i in 1...300 {
+            let configuration = try registry.defineConfiguration("c\(i)", extends: "c\(i - 1)")
+            try configuration.register(Node.self, name: "clock") { _ in Node() }
+        }
+        let all = registry.validate()
+        #expect(all.count == 300 * 301 / 2)
+        #expect(all.allSatisfy { $0.kind == .duplicateRegistration })
+        let some = registry.validate(stoppingAfter: 1_000)
+        #expect(some.stopped)
+        #expect(some.problems.count == 1_000)
+        #expect(some.problems.map(Self.render) == Array(all.prefix(1_000)).map(Self.render))
+        let exactly = registry.validate(stoppingAfter: all.count)
+        #expect(!exactly.stopped)
+        #expect(exactly.problems.count == all.count)
+
+        // Inside one configuration: 50 singletons each holding a list of 50 session-scoped contributions.
+        try registry.declareScope("session")
+        let captives = try registry.defineConfiguration("captives")
+        for i in 0..<50 {
+            try captives.register(Node.self, name: "part\(i)", into: .set, scope: .custom("session")) { _ in Node() }
+            try captives.register(Node.self, name: "holder\(i)", scope: .singleton,
+                                  dependencies: [Dependency(ServiceKey(.list(of: ServiceType(Node.self))))]) { _ in Node() }
+        }
+        #expect(registry.validate("captives").count == 2_500)
+        let first = registry.validate("captives", stoppingAfter: 100)
+        #expect(first.stopped && first.problems.count == 100)
+        #expect(first.problems.allSatisfy { $0.kind == .captiveDependency })
+        #expect(!registry.validate("captives", stoppingAfter: 2_500).stopped)
     }
 }

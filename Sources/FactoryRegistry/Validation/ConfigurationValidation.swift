@@ -34,26 +34,50 @@ struct ConfigurationValidation {
     private var cycles: [RegistryError]
     /// Each holder's captive problems, in the order of the registrations.
     private var captives: [(node: Int, problems: [RegistryError])]
+    /// The configuration this is the validation of (the problems kept say
+    /// where they were found: they are relabelled when given out, not at
+    /// each configuration they are carried through).
+    private var name: String
+    /// How many problems there are.
+    private(set) var count = 0
+    /// Whether it stopped looking past its budget of problems: then it has
+    /// only some, and it must not be extended.
+    private(set) var isTruncated = false
 
-    /// Every problem, as ``Validator/problems(structural:)`` orders them.
-    var problems: [RegistryError] {
-        flattening.problems + declared.flatMap(\.problems) + cycles + captives.flatMap(\.problems)
+    /// Up to `limit` problems, as ``Validator/problems(structural:)`` orders them.
+    func problems(limit: Int) -> [RegistryError] {
+        var problems: [RegistryError] = []
+        func add(_ more: [RegistryError]) {
+            for problem in more.prefix(limit - problems.count) {
+                var problem = problem
+                problem.configuration = name
+                problems.append(problem)
+            }
+        }
+        add(flattening.problems)
+        for (_, found) in declared where problems.count < limit { add(found) }
+        add(cycles)
+        for (_, found) in captives where problems.count < limit { add(found) }
+        return problems
     }
 
-    /// The validation of configuration `name`'s whole `flattening`.
-    init(_ name: String, flattening: ContainerPlan.Flattening, rules: ScopeRules) {
+    /// The validation of configuration `name`'s whole `flattening`, which
+    /// stops looking once it has found `budget` problems.
+    init(_ name: String, flattening: ContainerPlan.Flattening, rules: ScopeRules, budget: Int = .max) {
         let plan = ContainerPlan(configuration: name, flattening: flattening, scopes: rules.scopes, resolvable: false, rules: rules)
         let validator = Validator(plan: plan)
-        let count = plan.registrations.count
         var keys: NameSuggestion.Keys?
+        var count = flattening.problems.count
         var declared: [(node: Int, problems: [RegistryError])] = []
         var missing: [ServiceKey: [Int]] = [:]
         var indexByKey: [ServiceKey: Int] = [:]
-        indexByKey.reserveCapacity(count)
+        indexByKey.reserveCapacity(plan.registrations.count)
         for planned in plan.registrations {
             indexByKey[planned.key] = planned.index
+            guard count < budget else { continue }
             let found = validator.declarationProblems(planned, keys: &keys)
             if !found.isEmpty { declared.append((planned.index, found)) }
+            count += found.count
         }
         for planned in plan.registrations {
             for dependency in planned.registration.dependencies where indexByKey[dependency.key] == nil {
@@ -62,11 +86,17 @@ struct ConfigurationValidation {
         }
         var reached: ScopesReached?
         var captives: [(node: Int, problems: [RegistryError])] = []
-        for holder in 0..<count {
+        let cycles = count < budget ? validator.cycles(among: 0..<plan.registrations.count) : []
+        count += cycles.count
+        for holder in 0..<plan.registrations.count where count < budget {
             let found = validator.captives(holders: CollectionOfOne(holder), reached: &reached)
             if !found.isEmpty { captives.append((holder, found)) }
+            count += found.count
         }
-        self.cycles = validator.cycles(among: 0..<count)
+        self.cycles = cycles
+        self.name = name
+        self.count = count
+        self.isTruncated = count >= budget
         var ranks: [Int32] = []
         self.ranks = cycles.isEmpty && Self.rank(plan.registrations, into: &ranks) ? ranks : nil
         self.captives = captives
@@ -83,18 +113,17 @@ struct ConfigurationValidation {
     /// Makes this the validation of `configuration`, which extends the one
     /// this is: its registrations merged, and — when nothing inherited can
     /// change — its problems found from what it adds and replaces.
+    /// It stops looking once it has `budget` problems.
     ///
     /// - Returns: false when something inherited could change: then only
     ///   ``flattening`` is `configuration`'s, to be validated whole.
-    mutating func extend(with configuration: Configuration) -> Bool {
+    mutating func extend(with configuration: Configuration, budget: Int = .max) -> Bool {
         let name = configuration.name
-        flattening.problems = Self.relabelled(flattening.problems, name)     // (in place: the registrations are not copied)
-        declared = declared.map { ($0.node, Self.relabelled($0.problems, name)) }
-        cycles = Self.relabelled(cycles, name)
-        captives = captives.map { ($0.node, Self.relabelled($0.problems, name)) }
-
-        let before = flattening.flattened.count
+        self.name = name
+        let before = flattening.flattened.count, problemsBefore = flattening.problems.count
         let replacedKeys = ContainerPlan.merge(configuration, into: &flattening, plan: name)
+        count += flattening.problems.count - problemsBefore
+        defer { isTruncated = count >= budget }
         let added = flattening.flattened[before...]
         guard !added.isEmpty || !replacedKeys.isEmpty else { return true }
         for registration in added {
@@ -146,12 +175,13 @@ struct ConfigurationValidation {
         var again = Set(replaced.map(\.index))
         if !added.isEmpty { for nodes in missing.values { again.formUnion(nodes) } }
         for node in again.sorted() {
-            Self.put(validator.declarationProblems(registrations[node], keys: &keys), at: node, in: &declared)
+            count += Self.put(validator.declarationProblems(registrations[node], keys: &keys), at: node, in: &declared)
         }
         for planned in replaced.map({ registrations[$0.index] }) + registrations[first...] {
-            if planned.index >= first {
+            if planned.index >= first && count < budget {
                 let found = validator.declarationProblems(planned, keys: &keys)
                 if !found.isEmpty { declared.append((planned.index, found)) }
+                count += found.count
             }
             for dependency in planned.registration.dependencies where index[dependency.key] == nil {
                 missing[dependency.key, default: []].append(planned.index)
@@ -160,10 +190,11 @@ struct ConfigurationValidation {
         // Nothing inherited depends on what is added: new cycles start from it.
         let newCycles = validator.cycles(among: first..<registrations.count)
         cycles += newCycles
+        count += newCycles.count
         if newCycles.isEmpty, var known = ranks, Self.rank(registrations, into: &known) { ranks = known } else { ranks = nil }
         reached?.extend(registrations)
-        for holder in replaced.map(\.index) + Array(first..<registrations.count) {
-            Self.put(validator.captives(holders: CollectionOfOne(holder), reached: &reached), at: holder, in: &captives)
+        for holder in replaced.map(\.index) + Array(first..<registrations.count) where count < budget {
+            count += Self.put(validator.captives(holders: CollectionOfOne(holder), reached: &reached), at: holder, in: &captives)
         }
         return true
     }
@@ -225,28 +256,25 @@ struct ConfigurationValidation {
         return true
     }
 
-    private static func relabelled(_ problems: [RegistryError], _ name: String) -> [RegistryError] {
-        problems.map { problem in
-            var problem = problem
-            problem.configuration = name
-            return problem
-        }
-    }
-
     /// Sets `node`'s problems in `list` (ordered by node): replaced,
     /// inserted in order, or removed when there are none.
-    private static func put(_ problems: [RegistryError], at node: Int, in list: inout [(node: Int, problems: [RegistryError])]) {
+    ///
+    /// - Returns: how many more problems the list has.
+    @discardableResult
+    private static func put(_ problems: [RegistryError], at node: Int, in list: inout [(node: Int, problems: [RegistryError])]) -> Int {
         var low = 0, high = list.count
         while low < high {
             let middle = (low + high) / 2
             if list[middle].node < node { low = middle + 1 } else { high = middle }
         }
         let present = low < list.count && list[low].node == node
+        let delta = problems.count - (present ? list[low].problems.count : 0)
         switch (present, problems.isEmpty) {
         case (true, true): list.remove(at: low)
         case (true, false): list[low].problems = problems
         case (false, false): list.insert((node, problems), at: low)
         case (false, true): break
         }
+        return delta
     }
 }

@@ -92,7 +92,7 @@ extension Registry {
     /// (`visit` takes it out of `inherited` before changing it: no copy is
     /// made while `inherited` still holds it.)
     private func forEachConfiguration<Kept>(_ levels: [[Configuration]], broken: [String: RegistryError],
-                                            _ visit: (Configuration, _ isBroken: Bool, _ inherited: inout Kept?) -> Kept) {
+                                            _ visit: (Configuration, _ isBroken: Bool, _ inherited: inout Kept?) -> Kept?) {
         var extending: [String: Int] = [:]          // how many configurations extend each, still to visit
         for (depth, level) in levels.enumerated() where depth > 0 {
             for configuration in level { if let parent = configuration.parent { extending[parent, default: 0] += 1 } }
@@ -107,8 +107,9 @@ extension Registry {
                     inherited = left == 1 ? kept.removeValue(forKey: parent) : kept[parent]
                     extending[parent] = left - 1
                 }
-                let made = visit(configuration, isBroken, &inherited)
-                if extending[configuration.name] != nil { kept[configuration.name] = made }
+                if let made = visit(configuration, isBroken, &inherited), extending[configuration.name] != nil {
+                    kept[configuration.name] = made
+                }
             }
         }
     }
@@ -119,21 +120,42 @@ extension Registry {
     /// configurations took over 60 s to check).
     func validateAll() -> [RegistryError] {
         var whole = 0
-        return validateAll(wholeValidations: &whole)
+        return validateAll(stoppingAfter: .max, wholeValidations: &whole).problems
     }
 
-    /// ``validateAll()``, counting the configurations validated whole
-    /// rather than from what they add (for tests).
-    func validateAll(wholeValidations: inout Int) -> [RegistryError] {
+    /// Every configuration's problems, up to `limit` of them: a script
+    /// whose every configuration restates its parent's problems — a
+    /// duplicate at each level of a 4,000-long chain is 8 million — gets
+    /// the first `limit` found and `stopped`, in time and memory bounded by
+    /// the limit. (A configuration's problems are each at most a few KB.)
+    ///
+    /// ```swift
+    /// let (problems, stopped) = registry.validate(stoppingAfter: 5_000)
+    /// ```
+    public func validate(stoppingAfter limit: Int) -> (problems: [RegistryError], stopped: Bool) {
+        var whole = 0
+        return validateAll(stoppingAfter: limit, wholeValidations: &whole)
+    }
+
+    /// ``validate(stoppingAfter:)``, counting the configurations validated
+    /// whole rather than from what they add (for tests).
+    func validateAll(stoppingAfter limit: Int, wholeValidations: inout Int) -> (problems: [RegistryError], stopped: Bool) {
         let (levels, broken) = configurationLevels()
         let rules = ScopeRules(lock.withLock { scopeDeclarations })
         var problemsByName: [String: [RegistryError]] = [:]
+        var found = 0, stopped = false
         forEachConfiguration(levels, broken: broken) { (configuration, isBroken, inherited: inout ConfigurationValidation?) in
+            guard found < limit else {          // stopped: nothing more is looked at
+                stopped = true
+                return nil
+            }
+            // One more than is left: finding it says there were more.
+            let budget = limit - found == .max ? .max : limit - found + 1
             let validation: ConfigurationValidation
             if var extended = inherited {
                 inherited = nil
-                if !extended.extend(with: configuration) {
-                    extended = ConfigurationValidation(configuration.name, flattening: extended.flattening, rules: rules)
+                if !extended.extend(with: configuration, budget: budget) {
+                    extended = ConfigurationValidation(configuration.name, flattening: extended.flattening, rules: rules, budget: budget)
                     wholeValidations += 1
                 }
                 validation = extended
@@ -142,14 +164,21 @@ extension Registry {
                 ContainerPlan.merge(configuration, into: &flattening, plan: configuration.name)
                 // What it overrides is beyond the broken link: the link is the problem.
                 if isBroken { flattening.problems.removeAll { $0.kind == .nothingToOverride } }
-                validation = ConfigurationValidation(configuration.name, flattening: flattening, rules: rules)
+                validation = ConfigurationValidation(configuration.name, flattening: flattening, rules: rules, budget: budget)
                 wholeValidations += 1
             }
-            problemsByName[configuration.name] = (broken[configuration.name].map { [$0] } ?? []) + validation.problems
+            let brokenLink = broken[configuration.name].map { [$0] } ?? []
+            problemsByName[configuration.name] = Array((brokenLink + validation.problems(limit: limit - found)).prefix(limit - found))
+            found += brokenLink.count + validation.count
+            if validation.isTruncated || found > limit {
+                stopped = true
+                found = limit
+                return nil
+            }
             return validation
         }
         // In the order the configurations were declared, as one by one.
-        return configurationNames.flatMap { problemsByName[$0] ?? [] }
+        return (configurationNames.flatMap { problemsByName[$0] ?? [] }, stopped)
     }
 
     /// How many registrations each configuration has, inherited ones

@@ -31,16 +31,19 @@ struct Validator {
 
     /// What a plan's problems are: `structural` (from flattening it), then
     /// each registration's, the cycles, the captives.
-    func problems(structural: [RegistryError]) -> [RegistryError] {
+    /// It stops looking past `limit` problems (and gives the first `limit`).
+    func problems(structural: [RegistryError], limit: Int = .max) -> [RegistryError] {
         var problems = structural
         var keys: NameSuggestion.Keys?              // made at the first missing key, once
-        for planned in registrations {
+        for planned in registrations where problems.count < limit {
             problems += declarationProblems(planned, keys: &keys)
         }
-        problems += cycles(among: 0..<registrations.count)
+        if problems.count < limit { problems += cycles(among: 0..<registrations.count) }
         var reached: ScopesReached?
-        problems += captives(holders: 0..<registrations.count, reached: &reached)
-        return problems
+        for holder in registrations.indices where problems.count < limit {
+            problems += captives(holders: CollectionOfOne(holder), reached: &reached)
+        }
+        return Array(problems.prefix(limit))
     }
 
     private func problem(_ kind: RegistryError.Kind, _ message: String, _ planned: PlannedRegistration,
@@ -226,18 +229,26 @@ extension Registry {
     /// ```
     public func validate(_ name: String? = nil) -> [RegistryError] {
         guard let name else { return validateAll() }
-        let names = [name]
-        var problems: [RegistryError] = []
-        for configuration in names {
-            do {
-                let plan = try plan(configuration, caching: false)
-                problems += Validator(plan: plan).problems(structural: plan.problems)
-            } catch let error as RegistryError {
-                problems.append(error)
-            } catch {
-                problems.append(RegistryError(.invalidRegistration, "\(error)", configuration: configuration))
-            }
+        return validate(name, stoppingAfter: .max).problems
+    }
+
+    /// The first `limit` problems of configuration `name`, and whether there
+    /// were more (400 singletons each holding a collection of 400
+    /// session-scoped contributions are 160,000 captives).
+    ///
+    /// ```swift
+    /// let (problems, stopped) = registry.validate("app", stoppingAfter: 5_000)
+    /// ```
+    public func validate(_ name: String, stoppingAfter limit: Int) -> (problems: [RegistryError], stopped: Bool) {
+        do {
+            let plan = try plan(name, caching: false)
+            // One more than asked for says whether there were more.
+            let problems = Validator(plan: plan).problems(structural: plan.problems, limit: limit == .max ? .max : limit + 1)
+            return (Array(problems.prefix(limit)), problems.count > limit)
+        } catch let error as RegistryError {
+            return ([error], false)
+        } catch {
+            return ([RegistryError(.invalidRegistration, "\(error)", configuration: name)], false)
         }
-        return problems
     }
 }

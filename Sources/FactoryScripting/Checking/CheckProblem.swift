@@ -95,9 +95,12 @@ extension FactoryHost {
             problems.append(CheckProblem(kind: "notChecked", message: "\(site.declaration) was not checked", origin: site.origin,
                                          details: [site.reason, site.hint]))
         }
+        var stopped = false
         do {
             if configuration.map({ registry.configuration($0) != nil }) ?? true {
-                problems += try check(configuration).map(CheckProblem.init)
+                let found = try check(configuration, stoppingAfter: Self.checkProblemLimit)
+                problems += found.problems.map(CheckProblem.init)
+                stopped = found.stopped
             }
         } catch {
             // A deferred plugin that failed to install: nothing of it could be checked.
@@ -105,8 +108,21 @@ extension FactoryHost {
         }
         var lines = DependencyLines(standardInput: run.standardInputSource)
         lines.pointAtDependencyLines(&problems)
-        return Self.inLineOrder(Self.mergingRepeats(problems))
+        var ordered = Self.inLineOrder(Self.mergingRepeats(problems))
+        if ordered.count > Self.checkProblemLimit {
+            ordered.removeLast(ordered.count - Self.checkProblemLimit)
+            stopped = true
+        }
+        if stopped {
+            // Like a compiler's error limit: past it, more is noise, and costs time and memory.
+            ordered.append(CheckProblem(kind: "checkStopped",
+                                        message: "check stopped after \(Self.checkProblemLimit) problems (each counted once in every configuration it is in): fix these, and check again"))
+        }
+        return ordered
     }
+
+    /// How many problems `check` finds before it stops looking.
+    static let checkProblemLimit = 5_000
 
     /// Problems in the order a reader meets them in the sources: by file (in
     /// the order the files first appear), then line; a problem without a

@@ -425,8 +425,22 @@ public final class FactoryHost {
     ///
     /// - Throws: what installing the deferred plugins threw.
     public func check(_ configuration: String? = nil) throws -> [RegistryError] {
+        try check(configuration, stoppingAfter: .max).problems
+    }
+
+    /// ``check(_:)``, stopping after `limit` problems (`stopped` says so):
+    /// time and memory stay bounded whatever the script declares.
+    ///
+    /// - Throws: what installing the deferred plugins threw.
+    public func check(_ configuration: String? = nil, stoppingAfter limit: Int) throws -> (problems: [RegistryError], stopped: Bool) {
         try installPendingPlugins()
-        return registry.validate(configuration) + unaddedRegistrations() + values.problems(uses: valueUses)
+        var (problems, stopped) = configuration.map { registry.validate($0, stoppingAfter: limit) } ?? registry.validate(stoppingAfter: limit)
+        problems += unaddedRegistrations() + values.problems(uses: valueUses)
+        if problems.count > limit {
+            problems.removeLast(problems.count - limit)
+            stopped = true
+        }
+        return (problems, stopped)
     }
 
     /// Lets scripts `require` modules beside the script at `path`, then the
