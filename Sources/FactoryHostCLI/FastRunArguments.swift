@@ -4,8 +4,10 @@ import LuaBridge
 import LuaInterpreter
 
 /// The plain forms of `factoryhost run`: known options (with valid values)
-/// before the script, then the script and its arguments. Anything else
-/// returns nil, and the argument parser handles (and reports) it.
+/// and `-e`/`-l` before the script, then the script and its arguments.
+/// With no script, `-e`/`-l` alone (``RunSettings/hasScript`` is false). Anything else returns nil, and the argument parser handles (and reports)
+/// it. (The parser's time grows with the square of the words it reads:
+/// `run -e x app.lua` with 20,000 arguments for the script took 9.5 s.)
 enum FastRunArguments {
     static func parse(_ argv: [String]) -> RunSettings? {
         guard argv.count >= 3, argv[1] == "run" else { return nil }
@@ -15,8 +17,18 @@ enum FastRunArguments {
         while i < argv.count {
             let word = argv[i]
             guard word.hasPrefix("-"), word != "-" else { break }          // the script
+            // -e STAT, -l MOD (or -eSTAT, -lMOD), as lua5.4 reads them: run in order, before the script.
+            if word.hasPrefix("-e") || word.hasPrefix("-l") {
+                if word.count == 2 {
+                    // (A value that looks like an option: the parser says what it makes of it.)
+                    guard i + 1 < argv.count, !argv[i + 1].hasPrefix("-") else { return nil }
+                    i += 1
+                }
+                i += 1
+                continue
+            }
             let (name, inline) = PlainCommandLine.split(word)
-            // --help, --, -i, -e, -l, an unknown option: the parser's job.
+            // --help, --, -i, an unknown option: the parser's job.
             guard let option = RunOption(rawValue: name) else { return nil }
             if option.takesValue {
                 guard let value = PlainCommandLine.optionValue(argv, at: &i, inline: inline),
@@ -27,9 +39,11 @@ enum FastRunArguments {
             sawAllow = sawAllow || option == .allow
             i += 1
         }
-        guard i < argv.count else { return nil }                           // no script: the parser reports it
         if sawAllow && settings.runner.libraries != .sandboxed { return nil }  // the parser says why
         settings.runner.scriptIndex = i
+        settings.runner.preludes = ReplCommand.preludes(Array(argv[..<i]))
+        // No script: `-e`/`-l` alone run (see RunSettings.hasScript); nothing at all, the parser reports it.
+        guard i < argv.count || !settings.runner.preludes.isEmpty else { return nil }
         return settings
     }
 }

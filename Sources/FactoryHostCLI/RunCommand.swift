@@ -83,30 +83,7 @@ struct RunCommand: ParsableCommand {
             if status != 0 { throw ExitCode(status) }
             return
         }
-        guard script != nil else {
-            // `run -e STAT` / `-l MOD` alone: run them, as lua5.4 does, and end.
-            var setup = settings.setup
-            setup.libraries = settings.runner.libraries
-            setup.timeLimit = settings.runner.timeLimit
-            var made: FactoryHost?
-            do {
-                // The limits as a script's run applies them (one deadline for the
-                // whole run, the process's growth watched, a hard stop for code
-                // Lua cannot interrupt); the Lua plugins run under them too.
-                let host = try setup.makeHost { settings.runner.applyLimits(to: $0) }
-                made = host
-                host.defaultConfiguration = settings.configuration
-                host.lua.interruptOnControlC(true)
-                for prelude in settings.runner.preludes { try prelude.run(in: host.lua) }
-                host.lua.interruptOnControlC(false)
-            } catch {
-                reportError(error)
-                // Stopped by a limit: what it started stops with it, as after a script (RunSettings).
-                if let made { ScriptRunner.exitIfStoppedByLimit(made.lua, status: 1) }
-                throw ExitCode(1)
-            }
-            return
-        }
+        guard script != nil else { settings.runPreludesAndExit() }
         settings.runAndExit()
     }
 }

@@ -14,6 +14,34 @@ struct RunSettings: Equatable {
     var setup = HostSetup()
     var configuration: String?
 
+    /// Whether the command line names a script (`run -e STAT` alone does not).
+    var hasScript: Bool { runner.commandLine.indices.contains(runner.scriptIndex) }
+
+    /// `run -e STAT` / `-l MOD` with no script: runs them, as lua5.4 does, and ends.
+    func runPreludesAndExit() -> Never {
+        var setup = self.setup
+        setup.libraries = runner.libraries
+        setup.timeLimit = runner.timeLimit
+        var made: FactoryHost?
+        do {
+            // The limits as a script's run applies them (one deadline for the
+            // whole run, the process's growth watched, a hard stop for code
+            // Lua cannot interrupt); the Lua plugins run under them too.
+            let host = try setup.makeHost { runner.applyLimits(to: $0) }
+            made = host
+            host.defaultConfiguration = configuration
+            host.lua.interruptOnControlC(true)
+            for prelude in runner.preludes { try prelude.run(in: host.lua) }
+            host.lua.interruptOnControlC(false)
+        } catch {
+            reportError(error)
+            // Stopped by a limit: what it started stops with it, as after a script.
+            if let made { ScriptRunner.exitIfStoppedByLimit(made.lua, status: 1) }
+            exit(1)
+        }
+        exit(0)
+    }
+
     /// Runs the script in a host and ends the process with its exit status.
     func runAndExit() -> Never {
         CommandDeadline.arm(runner.timeLimit, doing: "reading its files or closing")
