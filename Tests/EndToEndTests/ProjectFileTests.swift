@@ -106,7 +106,12 @@ struct ProjectFileTests {
         ("return 3", "project file ../.factoryhost.lua must return a table, as return { modules = { \".\", \"lib\" } }"),
         ("return { modlues = {} }", "project file ../.factoryhost.lua: unknown key \"modlues\", did you mean 'modules'? (it takes: modules)"),
         ("return { modules = 'lib' }", "project file ../.factoryhost.lua: 'modules' must be a list of folders, as { \".\", \"lib\" } (got string)"),
-        ("return { modules = { 'a;b' } }", "project file ../.factoryhost.lua: 'modules' entry #1 must be a folder's path (text without ';' or '?')"),
+        ("return { modules = { 'a;b' } }",
+         "project file ../.factoryhost.lua: 'modules' entry #1, \"a;b\", holds ';' or '?', which Lua's package.path reserves"),
+        // Each with its own reason (invalid UTF-8 was "text without ';' or '?'").
+        ("return { modules = { 'lib', '\\255' } }", "project file ../.factoryhost.lua: 'modules' entry #2, \"\\255\", is not UTF-8 text"),
+        ("return { modules = { '' } }", "project file ../.factoryhost.lua: 'modules' entry #1, \"\", is empty"),
+        ("return { modules = { true } }", "project file ../.factoryhost.lua: 'modules' entry #1 must be a folder's path, as \"lib\" (got boolean)"),
         ("while true do end", "project file ../.factoryhost.lua: ../.factoryhost.lua:1: time limit exceeded"),
         ("return {", "project file ../.factoryhost.lua: ../.factoryhost.lua:1: unexpected symbol near <eof>"),
         ("return { modules = { 'lib' }, [1] = 'x' }", "project file ../.factoryhost.lua: unknown key [1] (it takes: modules)"),

@@ -91,10 +91,19 @@ public struct ProjectFile: Equatable, Sendable {
             let count = try list.count
             guard count <= 256 else { throw LuaError(.typeMismatch, "project file \(path): 'modules' lists \(count) folders (at most 256)") }
             for index in 1...max(count, 1) where count > 0 {
-                guard case .string(let folder) = try list.rawGet(.integer(index)),
-                      let text = try? folder.string(), !text.isEmpty, !text.contains(";"), !text.contains("?"), !text.utf8.contains(0) else {
-                    throw LuaError(.typeMismatch, "project file \(path): 'modules' entry #\(index) must be a folder's path (text without ';' or '?')")
+                let entry = try list.rawGet(.integer(index))
+                // Each wrong entry with its own reason (an invalid byte was "text without ';' or '?'").
+                let entryName = "project file \(path): 'modules' entry #\(index)"
+                guard case .string(let folder) = entry else {
+                    throw LuaError(.typeMismatch, "\(entryName) must be a folder's path, as \"lib\" (got \(entry.typeName))")
                 }
+                guard let text = try? folder.string() else {
+                    throw LuaError(.typeMismatch, "\(entryName), \(folder.literal.prefix(80)), is not UTF-8 text")
+                }
+                let why = text.isEmpty ? "is empty"
+                    : text.utf8.contains(0) ? "holds a NUL byte"
+                    : text.contains(";") || text.contains("?") ? "holds ';' or '?', which Lua's package.path reserves" : nil
+                if let why { throw LuaError(.typeMismatch, "\(entryName), \(folder.literal.prefix(80)), \(why)") }
                 modules.append(text)
             }
         }

@@ -159,6 +159,8 @@ local function add_test(name, opts, fn, pending)
     name = concat(path, " > "), path = path, file = file, line = line,
     tags = all_tags(tag_list(opts.tags)),
     config = opts.config or setting("config"),
+    -- Where the config was given (a typo in it is reported there, not at each test).
+    config_at = opts.config and format("%s:%d", file, line) or setting("config_at"),
     timeout = opts.timeout or setting("timeout"),
     pending = pending or fn == nil, fn = fn, blocks = blocks,
   }
@@ -169,7 +171,7 @@ function describe(name, a, b)
   local opts, fn = options_and_body("describe", name, a, b)
   if fn == nil then error(format("describe '%s' needs a body: describe(name, function() … end)", name), 2) end
   local block = { name = bounded_name(name), before = {}, after = {}, before_all = {}, after_all = {}, tags = tag_list(opts.tags),
-                  config = opts.config, timeout = opts.timeout }
+                  config = opts.config, config_at = opts.config and format("%s:%d", caller(3)), timeout = opts.timeout }
   stack[#stack + 1] = block
   local ok, err = pcall(fn)
   stack[#stack] = nil
@@ -545,8 +547,12 @@ expect = setmetatable({}, {
       if type(new) ~= "table" then error("expect.extend needs a table of matchers, got " .. type(new), 2) end
       local names = {}
       for name, matcher in pairs(new) do
-        if type(name) ~= "string" or not find(name, "^to_[%a_][%w_]*$") then
+        if type(name) ~= "string" or not find(name, "^to_") then
           error("expect.extend: a matcher's name starts with to_ (got " .. P(name) .. ")", 2)
+        end
+        if not find(name, "^to_[%a_][%w_]*$") then
+          -- (It starts with to_: what is wrong is elsewhere in it.)
+          error("expect.extend: a matcher's name is letters, digits and _ after to_, as to_be_even (got " .. P(name) .. ")", 2)
         end
         if type(matcher) ~= "function" then
           error(format("expect.extend: matcher %s must be a function(actual, …) returning passed, message (got %s)", name, type(matcher)), 2)
@@ -1062,7 +1068,7 @@ local function list()
   local out = {}
   for i, test in ipairs(tests) do
     out[i] = { name = test.name, path = test.path, file = test.file, line = test.line, tags = test.tags,
-               config = test.config, timeout = test.timeout, pending = test.pending }
+               config = test.config, config_at = test.config_at, timeout = test.timeout, pending = test.pending }
   end
   return out
 end

@@ -26,6 +26,10 @@ public struct TestCase: Sendable, Equatable {
     public var timeout: Double?
     /// Declared without a body, or with `pending`.
     public var isPending: Bool
+    /// Where its `config` was given (`file:line` of its `it` or of the
+    /// `describe` around it), if it was: a configuration that cannot be
+    /// made is reported there.
+    public var configurationPlace: String? = nil
 
     /// `file:line`.
     public var location: String { "\(file):\(line)" }

@@ -156,8 +156,12 @@ final class SpecFileSession {
             } catch {
                 // Its blocks' after_all still run after their last test, and say if they fail.
                 let teardown = callLibrary("passed_over", test)
+                // At the config's own line when the spec gave it (a typo there is not the test's line's).
+                // (A test a worker was sent lacks the place: this session's own list has it.)
+                let declared = tests.indices.contains(test.index - 1) ? tests[test.index - 1] : test
+                let place = test.configuration != nil ? declared.configurationPlace ?? test.location : test.location
                 return .failed(TestFailure(kind: .error, message: "cannot make a container of '\(configuration)': \(error)"
-                                           + (teardown.map { "\n(and in after_all: \($0))" } ?? ""), location: test.location))
+                                           + (teardown.map { "\n(and in after_all: \($0))" } ?? ""), location: place))
             }
         }
         // The container the test ends with: another if it overrode a registration.
@@ -247,7 +251,8 @@ final class SpecFileSession {
                         file: try table.rawGet("file").luaString().shown, line: try table.rawGet("line").int(),
                         tags: tags, configuration: try optionalString(table.rawGet("config")),
                         timeout: try table.rawGet("timeout").isNil ? nil : table.rawGet("timeout").double(),
-                        isPending: try table.rawGet("pending").isTruthy)
+                        isPending: try table.rawGet("pending").isTruthy,
+                        configurationPlace: try optionalString(table.rawGet("config_at")))
     }
 
     private static func failure(from table: LuaTable, test: TestCase) throws -> TestFailure {
