@@ -1,11 +1,8 @@
 import FactoryhostSupport
 
 /// A registration as a container uses it: its index, scope, factory, and
-/// its declared dependencies resolved to indices.
-// @unchecked Sendable: the vars are written only by `ContainerPlan.lay`, before the plan that owns this is
-// returned; read-only afterwards. (Making them lets, computed in `lay` and passed to init, would let the
-// compiler check it.)
-final class PlannedRegistration: @unchecked Sendable {
+/// its declared dependencies resolved to indices. Immutable once made.
+final class PlannedRegistration: Sendable {
     let index: Int
     let registration: Registration
     let lifetime: Scope
@@ -15,16 +12,18 @@ final class PlannedRegistration: @unchecked Sendable {
     let typeID: ObjectIdentifier
     let arguments: [ArgumentSpec]
     /// Indices of declared instance dependencies (-1 where missing).
-    var instanceDependencies: [Int] = []
+    let instanceDependencies: [Int]
     /// Indices of declared provider dependencies (-1 where missing).
-    var providerDependencies: [Int] = []
+    let providerDependencies: [Int]
     /// Where the container keeps the instance (singleton and weak), else -1.
-    var slot = -1
+    let slot: Int
     /// In a child container's plan: a registration of the parent whose
     /// instances the parent owns (singleton, weak, scoped), resolved there.
-    var delegatesToParent = false
+    let delegatesToParent: Bool
 
-    init(index: Int, registration: Registration) {
+    /// `registration` at `index` of a plan, its dependencies found with
+    /// `find` (the plan's index of keys; nil: missing).
+    init(index: Int, registration: Registration, find: (ServiceKey) -> Int?, slot: Int = -1, delegatesToParent: Bool = false) {
         self.index = index
         self.registration = registration
         self.factory = registration.factory
@@ -32,27 +31,22 @@ final class PlannedRegistration: @unchecked Sendable {
         self.typeID = registration.key.type.id
         self.arguments = registration.arguments
         self.lifetime = registration.scope
-    }
-
-    var key: ServiceKey { registration.key }
-    var name: String { registration.key.description }
-
-    /// Sets the dependency indices from `find` (nil: missing). Only while
-    /// the plan that owns this is made.
-    func resolveDependencies(_ find: (ServiceKey) -> Int?) {
-        let dependencies = registration.dependencies
-        guard !dependencies.isEmpty else { return }
+        self.slot = slot
+        self.delegatesToParent = delegatesToParent
         var instances: [Int] = [], providers: [Int] = []
-        for dependency in dependencies {
+        for dependency in registration.dependencies {
             if dependency.kind == .instance {
                 instances.append(find(dependency.key) ?? -1)
             } else {
                 providers.append(find(dependency.key) ?? -1)
             }
         }
-        instanceDependencies = instances
-        providerDependencies = providers
+        self.instanceDependencies = instances
+        self.providerDependencies = providers
     }
+
+    var key: ServiceKey { registration.key }
+    var name: String { registration.key.description }
 }
 
 /// A configuration flattened along its `extends` chain — parents first,
@@ -200,7 +194,7 @@ final class ContainerPlan: Sendable {
         scopeRules = rules ?? ScopeRules(scopes)
         var flattened = flattening.flattened
         Self.addCollectors(to: &flattened)
-        let laid = Self.lay(flattened) { _ in false }
+        let laid = Self.lay(flattened) { _, _ in false }
         self.registrations = laid.planned
         self.index = laid.index
         self.hot = resolvable ? HotTable(laid.planned, keys: laid.index) : HotTable(unresolvable: laid.index)
@@ -211,25 +205,25 @@ final class ContainerPlan: Sendable {
     /// `flattened` as planned registrations: dependencies as indices, slots
     /// for what the container keeps, eager singletons — except for those
     /// `delegated` says the parent owns (a child's plan).
-    private static func lay(_ flattened: [Registration], delegated: (PlannedRegistration) -> Bool)
+    private static func lay(_ flattened: [Registration], delegated: (Int, Registration) -> Bool)
         -> (planned: [PlannedRegistration], index: KeyTable, eager: [Int]) {
-        let planned = flattened.enumerated().map { PlannedRegistration(index: $0.offset, registration: $0.element) }
         let index = KeyTable(flattened.map(\.key))
+        var planned: [PlannedRegistration] = []
+        planned.reserveCapacity(flattened.count)
         var slots = 0
         var eager: [Int] = []
-        for p in planned {
-            // One pass, no intermediate arrays (two filters and two maps per
-            // registration were a fifth of laying out 100,000).
-            p.resolveDependencies(index.find)
-            if delegated(p) {
-                p.delegatesToParent = true
-                continue
+        for (position, registration) in flattened.enumerated() {
+            let delegates = delegated(position, registration)
+            var slot = -1
+            if !delegates {
+                if registration.scope == .singleton || registration.scope == .weak {
+                    slot = slots
+                    slots += 1
+                }
+                if registration.scope == .singleton && registration.eager { eager.append(position) }
             }
-            if p.lifetime == .singleton || p.lifetime == .weak {
-                p.slot = slots
-                slots += 1
-            }
-            if p.lifetime == .singleton && p.registration.eager { eager.append(p.index) }
+            planned.append(PlannedRegistration(index: position, registration: registration, find: { index.find($0) },
+                                               slot: slot, delegatesToParent: delegates))
         }
         return (planned, index, eager)
     }
@@ -268,8 +262,8 @@ final class ContainerPlan: Sendable {
         }
         let ownCount = flattened.count
         Self.addCollectors(to: &flattened)
-        let laid = Self.lay(flattened) { p in
-            p.index < ownCount && inherited[p.index] && p.lifetime != .transient && p.lifetime != .graph
+        let laid = Self.lay(flattened) { position, registration in
+            position < ownCount && inherited[position] && registration.scope != .transient && registration.scope != .graph
         }
         self.registrations = laid.planned
         self.index = laid.index

@@ -151,15 +151,16 @@ struct ConfigurationValidation {
         }
 
         let first = registrations.count
-        for registration in added {
-            indexByKey[registration.key] = registrations.count
-            registrations.append(PlannedRegistration(index: registrations.count, registration: registration))
+        for (offset, registration) in added.enumerated() {
+            indexByKey[registration.key] = first + offset
             keys?.insert(registration.key.description)
         }
         let index = indexByKey
+        for registration in added {
+            registrations.append(PlannedRegistration(index: registrations.count, registration: registration, find: { index[$0] }))
+        }
         for (at, registration) in replaced {
-            let planned = PlannedRegistration(index: at, registration: registration)
-            planned.resolveDependencies { index[$0] }
+            let planned = PlannedRegistration(index: at, registration: registration, find: { index[$0] })
             // It closes no cycle when all it depends on comes before it (nothing added: that is after).
             guard let ranks, planned.instanceDependencies.allSatisfy({ $0 < first && ($0 < 0 || ranks[$0] < ranks[at]) }) else {
                 return false
@@ -168,7 +169,6 @@ struct ConfigurationValidation {
                Self.reachesAScope(planned, in: registrations, reached) { return false }
             registrations[at] = planned
         }
-        for planned in registrations[first...] { planned.resolveDependencies { index[$0] } }
         let validator = Validator(configuration: name, registrations: registrations, find: { index[$0] }, rules: rules)
 
         // Missing keys' suggestions may now name an added registration; what is replaced is looked at anew.

@@ -37,26 +37,29 @@ package final class BackgroundWork<Value: Sendable> {
 
     deinit { join() }
 
-    /// `@unchecked Sendable`: `state` is changed by the work's thread alone
-    /// until `pthread_join`, and read by the owner only after it.
-    private final class Box: @unchecked Sendable {
+    /// The work, then its value. Under a lock the compiler can check,
+    /// though none waits on it: the work's thread has it until
+    /// `pthread_join`, the owner only after.
+    private final class Box: Sendable {
         enum State {
             case pending(@Sendable () -> Value)
             case done(Value)
         }
-        private var state: State
-        init(_ state: State) { self.state = state }
+        private let state: Protected<State>
+        init(_ state: State) { self.state = Protected(state) }
 
         /// Does the work unless it is done (dropping it, and what it holds,
         /// as soon as it is), and returns its value.
         @discardableResult
         func finish() -> Value {
-            switch state {
-            case .done(let value): return value
-            case .pending(let work):
-                let value = work()
-                state = .done(value)
-                return value
+            state.withLock { state in
+                switch state {
+                case .done(let value): return value
+                case .pending(let work):
+                    let value = work()
+                    state = .done(value)
+                    return value
+                }
             }
         }
     }
