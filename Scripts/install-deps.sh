@@ -6,7 +6,8 @@
 #   headers to build, the library opened at run time), pkg-config and luacheck
 #   (the project's Lua is checked with the globals `factoryhost types` writes);
 #   for the install test, zsh, fish and groff (the completions are loaded by each
-#   shell, the man page rendered).
+#   shell, the man page rendered); in CI (CI=true), valgrind and binutils for
+#   the performance guard.
 #   apt-get as root or through sudo; Homebrew on macOS.
 # The Swift toolchain itself (6.0 or newer) must already be installed.
 set -euo pipefail
@@ -39,6 +40,11 @@ command -v luacheck >/dev/null 2>&1 || missing+=(lua-check)
 command -v zsh >/dev/null 2>&1 || missing+=(zsh)
 command -v fish >/dev/null 2>&1 || missing+=(fish)
 command -v groff >/dev/null 2>&1 || missing+=(groff-base)
+# In CI, the performance guard counts instructions with valgrind (binutils' objcopy strips the copy it measures).
+if [ "${CI:-}" = true ]; then
+    command -v valgrind >/dev/null 2>&1 || missing+=(valgrind)
+    command -v objcopy >/dev/null 2>&1 || missing+=(binutils)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -13,7 +13,8 @@ swift build --build-tests
 swift build --product generate-manual      # the man page's generator, for the install test
 swift test --skip-build --disable-xctest
 # In CI (CI=true), also: every test under ASan (UBSan in C), the registry's
-# tests under TSan, and each fuzz target for 20 s from its seed corpus.
+# tests under TSan, each fuzz target for 20 s from its seed corpus, and the
+# performance guard (Scripts/perf-guard.sh: instruction counts against budgets).
 if [ "${CI:-}" = true ]; then
     Scripts/sanitize.sh
     for target in dsl spec values; do
@@ -25,6 +26,9 @@ if [ "${CI:-}" = true ]; then
         fi
         grep -E "^Done [0-9]+ runs" "$log" | sed "s/^/fuzz $target: /"
     done
+    # Speed: instruction counts of a few commands of the release build against their
+    # committed budgets (Benchmarks/Guard/budgets.txt); a regression fails the run.
+    Scripts/perf-guard.sh
 fi
 # The project's own Lua (examples, the embedded runner, REPL and check Lua,
 # the benchmarks' plain-Lua container) through luacheck, with the globals the
