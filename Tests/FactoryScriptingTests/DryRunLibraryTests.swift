@@ -122,7 +122,7 @@ struct DryRunLibraryTests {
     @Test func aStoppedModuleStopsInEveryFunction() throws {
         let host = try makeHost()
         try host.beginDryRun()
-        let stopped = try #require(host.stoppedModule)
+        let stopped = try #require(host.checkSession?.stoppedModule)
         let module = try #require(try host.lua.run("""
             local m = { n = 1, s = "x", inner = { deeper = { f = function() end } }, g = function() end }
             m.again = m.inner

@@ -23,8 +23,6 @@ extension FactoryHost {
     /// - Throws: a `LuaError` when the dry-run library cannot be set up in the host's state.
     public func beginDryRun() throws {
         guard !isDryRun else { return }
-        isDryRun = true
-        stopsAtFirstContainer = true
         let stop = try lua.frameFunction("stop") { [unowned self] frame in
             let place = try frame.string(1)
             let reason = try frame.string(2)
@@ -37,10 +35,9 @@ extension FactoryHost {
               case .function(let stubs) = try library.rawGet("spec_stubs") else {
             throw LuaError(.runtime, "the dry-run library did not load")
         }
-        stoppedModule = stopped
-        specStubs = stubs
-        dryRunMakes = try lua.newTable()
-        if case .function(let search) = try library.rawGet("loaded_files") { loadedFilesSearch = search }
+        var loadedFiles: LuaFunction?
+        if case .function(let search) = try library.rawGet("loaded_files") { loadedFiles = search }
+        checkSession = CheckSession(stoppedModule: stopped, specStubs: stubs, loadedFilesSearch: loadedFiles, kept: try lua.newTable())
     }
 
     /// The factory of every registration a dry run declares: a dry run
@@ -51,23 +48,11 @@ extension FactoryHost {
                             + "declare it again in a host that is not in a dry run to build it")
     }
 
-    /// Keeps a dry run's `make` alive as long as the run (see ``dryRunMakes``).
-    func keepForDryRun(_ make: LuaSlot) throws {
-        dryRunMakeCount += 1
-        try dryRunMakes?.rawSet(.integer(dryRunMakeCount), make)
-    }
-
-    /// The same for any value a registration holds (its parameters).
-    func keepForDryRun(_ value: LuaValue) throws {
-        dryRunMakeCount += 1
-        try dryRunMakes?.rawSet(.integer(dryRunMakeCount), value)
-    }
-
     /// Stops the dry run for good (see `LuaState.stop(_:)`) and returns
     /// the error to raise: `place` is Lua's `"file:line: "` or empty.
     func stopDryRun(_ reason: DeclarationRun.Stop.Reason, at place: String, reason text: String) -> LuaRaise {
         let origin = place.isEmpty ? nil : Origin(parsingWhere: place)
-        if dryStop == nil { dryStop = DeclarationRun.Stop(reason: reason, origin: origin, message: text) }
+        if let session = checkSession, session.stop == nil { session.stop = DeclarationRun.Stop(reason: reason, origin: origin, message: text) }
         let message = place + "[factoryhost check] " + text
         lua.stop(message)
         return LuaRaise(message)
@@ -75,7 +60,7 @@ extension FactoryHost {
 
     /// A plugin module as a dry run sees it: every function in it stops the run.
     func stoppedCopy(of module: LuaTable, name: String, reaching capabilities: PluginCapabilities) throws -> LuaTable {
-        guard let stoppedModule else { return module }
+        guard let stoppedModule = checkSession?.stoppedModule else { return module }
         let plugin = name.hasPrefix("factoryhost.") ? String(name.dropFirst("factoryhost.".count)) : name
         guard case .table(let copy)? = try stoppedModule.call(.table(module), LuaValue("the \(plugin) plugin \(capabilities.meaning)")).first else {
             return module
@@ -97,8 +82,11 @@ extension FactoryHost {
         var result = DeclarationRun()
         let isSpec = path.hasSuffix("_spec.lua")
         var source: [UInt8]
+        let session: CheckSession
         do {
             try beginDryRun()
+            guard let begun = checkSession else { throw LuaError(.runtime, "the dry run did not begin") }
+            session = begun
             if path != "-" { try addModuleDirectory(of: path) } else { try addProjectModuleDirectories(forScript: "-") }
             source = try given ?? Self.readSource(path)
             if path == "-" { result.standardInputSource = source }
@@ -116,7 +104,7 @@ extension FactoryHost {
             DeclarationSites(source: source)
         }
         if case .table(let package)? = try? lua.global("package"), case .string(let value)? = try? package.rawGet("path") {
-            initialPackagePath = value.description
+            session.initialPackagePath = value.description
         }
         lua.timeLimit = timeLimit
         lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): ")
@@ -132,7 +120,7 @@ extension FactoryHost {
         } catch let error as LuaError where error.kind == .stopped || error.kind == .timeLimit {
             if error.kind == .timeLimit {
                 let (place, text) = Self.splitPlace(error.message)
-                dryStop = DeclarationRun.Stop(reason: .timeLimit, origin: place.map(Origin.init(parsingWhere:)), message: text)
+                session.stop = DeclarationRun.Stop(reason: .timeLimit, origin: place.map(Origin.init(parsingWhere:)), message: text)
             }
         } catch {
             result.error = error
@@ -141,25 +129,25 @@ extension FactoryHost {
         // using the dry run exits without closing the state, see
         // `finishDryRun`), and one could print, loop or exit.
         lua.stopGarbageCollector()
-        result.stop = dryStop
-        result.declarationErrors = declarationErrors
+        result.stop = session.stop
+        result.declarationErrors = session.declarationErrors
         // A script that failed is reported with its error; what it never
         // reached then is unreached because of the failure, not a branch.
         var failure: DeclarationRun.Stop?
-        dryRunFailed = result.error != nil
+        session.scriptFailed = result.error != nil
         if let error = result.error as? LuaError, error.kind == .syntax {
             // It never ran: the syntax error is the one thing to say.
-            result.stop = dryStop
+            result.stop = session.stop
             return result
         }
-        if dryStop == nil, let error = result.error as? LuaError {
+        if session.stop == nil, let error = result.error as? LuaError {
             // A module that did not compile fails at its own line, not at "error loading module …".
             let (place, text) = Self.splitPlace(Self.moduleLoadingFailure(error.message)?.message ?? error.message)
             failure = DeclarationRun.Stop(reason: .sideEffect, origin: place.map(Origin.init(parsingWhere:)) ?? Self.innermostPlace(error.traceback),
                                           message: text)
         }
         let mainSites = mainScan.value()
-        result.unreached = unreachedDeclarations(mainSites: mainSites, mainChunk: chunkID(chunkName), spec: isSpec,
+        result.unreached = unreachedDeclarations(session, mainSites: mainSites, mainChunk: chunkID(chunkName), spec: isSpec,
                                                  failure: failure)
         return result
     }
@@ -170,8 +158,9 @@ extension FactoryHost {
     /// (loaded or not) that the run did not reach — and, if the run stopped,
     /// what after the stop the scan cannot follow (a call of a function that
     /// declares, code loaded from a computed name, the DSL used as a value).
-    private func unreachedDeclarations(mainSites: DeclarationSites, mainChunk: String, spec: Bool,
+    private func unreachedDeclarations(_ session: CheckSession, mainSites: DeclarationSites, mainChunk: String, spec: Bool,
                                        failure: DeclarationRun.Stop?) -> [DeclarationRun.Unreached] {
+        let dryStop = session.stop
         let stop = dryStop ?? failure
         let stopped = dryStop != nil ? "check stopped" : "the script failed"
         // (The stop's first line: a reason quotes it, the failure itself is reported in full once.)
@@ -183,7 +172,7 @@ extension FactoryHost {
             + "or anything with side effects — in a module it requires first, as the examples do"
         let hint = dryStop != nil || failure == nil ? stopHint
             : "fix that error: check sees only what the script declares before it"
-        let reachedFiles = Set(reachedDeclarations.map(\.file))
+        let reachedFiles = Set(session.reachedDeclarations.map(\.file))
         let bodies = spec ? testBodyRanges() : []
         var found: [DeclarationRun.Unreached] = []
         var scanned: Set<String> = [mainChunk]
@@ -223,11 +212,11 @@ extension FactoryHost {
                     continue                                   // a test's own declaration
                 }
                 let origin = Origin(file: entry.chunk, line: site.line)
-                let reached = site.name.map { reachedNames.contains("\(origin)#\($0)") } ?? reachedDeclarations.contains(origin)
+                let reached = site.name.map { session.reachedNames.contains("\(origin)#\($0)") } ?? session.reachedDeclarations.contains(origin)
                 if entry.ran && reached { continue }
                 let why: String
                 var tip = hint
-                if dryStop == nil, let stopText, startedDeclarations.contains(origin) {
+                if dryStop == nil, let stopText, session.startedDeclarations.contains(origin) {
                     why = "its body failed, at \(stopText)"
                     tip = "fix that error: nothing in the configuration was checked"
                 } else if let requiredAt = entry.requiredAt {
@@ -311,7 +300,7 @@ extension FactoryHost {
 
     /// The Lua files of the modules loaded now, found as `require` found them.
     private func loadedModuleFiles() -> [String] {
-        if case .table(let files)? = try? loadedFilesSearch?.call(initialPackagePath.map { LuaValue($0) } ?? .nil).first,
+        if case .table(let files)? = try? checkSession?.loadedFilesSearch?.call(checkSession?.initialPackagePath.map { LuaValue($0) } ?? .nil).first,
            let items = try? files.array() {
             return items.compactMap { item in
                 guard case .string(let file) = item else { return nil }
@@ -346,15 +335,16 @@ extension FactoryHost {
     /// left it, then as it started — if it finds a file. (The lookup is
     /// compiled once per host.)
     private func searchModule(_ name: String) -> String? {
-        if moduleSearch == nil {
+        guard let session = checkSession else { return nil }
+        if session.moduleSearch == nil {
             guard case .function(let function)? = try? lua.run("""
                     return function(name, initial)
                       return package.searchpath(name, package.path) or (initial and package.searchpath(name, initial))
                     end
                     """, name: "=[factoryhost check]").first else { return nil }
-            moduleSearch = function
+            session.moduleSearch = function
         }
-        guard case .string(let file)? = try? moduleSearch?.call(LuaValue(name), initialPackagePath.map { LuaValue($0) } ?? .nil).first
+        guard case .string(let file)? = try? session.moduleSearch?.call(LuaValue(name), session.initialPackagePath.map { LuaValue($0) } ?? .nil).first
         else { return nil }
         return file.description
     }
@@ -363,13 +353,13 @@ extension FactoryHost {
 
     /// `describe` runs its body; `it`, `pending`, the hooks and `expect` do nothing.
     private func installSpecStubs() throws {
-        guard let stubs = specStubs else { return }
-        if case .table(let bodies)? = try stubs.call().first { testBodies = bodies }
+        guard let session = checkSession else { return }
+        if case .table(let bodies)? = try session.specStubs.call().first { session.testBodies = bodies }
     }
 
     /// The test and hook bodies of a spec file, as (file, first line, last line).
     private func testBodyRanges() -> [(file: String, lines: ClosedRange<Int>)] {
-        guard let testBodies, let items = try? testBodies.array() else { return [] }
+        guard let testBodies = checkSession?.testBodies, let items = try? testBodies.array() else { return [] }
         return items.compactMap { item in
             guard case .table(let entry) = item, case .string(let file)? = try? entry.rawGet("file"),
                   let first = try? Int.fromLua(entry.rawGet("first")), let last = try? Int.fromLua(entry.rawGet("last")),

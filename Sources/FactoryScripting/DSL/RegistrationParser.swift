@@ -135,9 +135,9 @@ struct RegistrationParser {
         // a quarter of check's memory). `make` is kept all the same, in one
         // table: collected, it would run its captured values' finalizers
         // mid-script, and weak tables would see what `run` does not.
-        if host.isDryRun {
-            try host.keepForDryRun(make)
-            if !parameters.isEmpty { try host.keepForDryRun(slot(.params)) }
+        if let session = host.checkSession {
+            try session.keep(make)
+            if !parameters.isEmpty { try session.keep(slot(.params)) }
         }
         let keyDescription = key.description
         let factory = try host.isDryRun ? FactoryHost.dryRunFactory
@@ -203,7 +203,7 @@ struct RegistrationParser {
         guard !changed.isEmpty else {
             throw LuaError(.typeMismatch, "\(what): 'params' changes no parameter (a parameter whose value is nil is no parameter)")
         }
-        if host.isDryRun { try host.keepForDryRun(params) }
+        try host.checkSession?.keep(params)
         // @unchecked Sendable: immutable; `remake` may run on any thread that makes a plan, but only copies these
         // (retain/release) into a new LuaFactory — they are pushed to Lua in its `build`, after the owner-thread check.
         final class Values: @unchecked Sendable {

@@ -18,7 +18,7 @@ extension FactoryHost {
         let configurationBody = try lua.frameFunction("configuration") { [unowned self] body in
             let name = body.boundString(1) ?? "", origin = body.boundOrigin(at: 2, files: self.originFiles)
             // Reached when its body is applied (`local c = configuration "x"` alone declares nothing).
-            if self.isDryRun { self.recordReached(origin, name: name) }
+            self.checkSession?.reached(origin, name: name)
             do {
                 try self.applyConfiguration(name, body: body.value(1), origin: origin, frame: body)
             } catch let error as RegistryError {
@@ -36,7 +36,7 @@ extension FactoryHost {
                 throw frame.argumentError(2, "the body is not a second argument: write configuration \"\(name)\" { register … }, "
                                           + "or configuration(\"\(name)\")({ … })")
             }
-            if self.isDryRun { self.startedDeclarations.insert(frame.origin()) }
+            self.checkSession?.started(frame.origin())
             return try self.pushDeclarationBody(configurationBody, in: frame)
         }))
         let registerBody = try lua.frameFunction("register") { [unowned self] body in
@@ -99,7 +99,7 @@ extension FactoryHost {
                 }
                 parent = try Optional<String>.fromLua(options.rawGet("within"))
             }
-            if self.isDryRun { self.recordReached(frame.origin(), name: name) }
+            self.checkSession?.reached(frame.origin(), name: name)
             try self.registry.declareScope(ScopeDeclaration(name: name, parent: parent, origin: frame.origin()))
             return 0
         }))
@@ -107,13 +107,13 @@ extension FactoryHost {
             try self.installPendingPlugins(for: frame)
             if frame.isNoneOrNil(1) {
                 // container(): the one plain resolve uses (to open its scopes, say).
-                if self.stopsAtFirstContainer { throw self.stopForCheck(frame, "container()") }
+                if self.isDryRun { throw self.stopForCheck(frame, "container()") }
                 let container = try self.sharedContainer()
                 try frame.push(.userdata(self.lua.pushObject(ScriptContainer(container), type: try self.containerType())))
                 return 1
             }
             let name = try frame.string(1)
-            if self.stopsAtFirstContainer {
+            if self.isDryRun {
                 // Declarations end here; the name is checked all the same (run fails on it).
                 if self.registry.configuration(name) == nil {
                     do { _ = try self.registry.registrationCount(in: name) } catch {
@@ -128,7 +128,7 @@ extension FactoryHost {
         }))
         try lua.setGlobal("resolve", .function(lua.frameFunction("resolve") { [unowned self] frame in
             try self.installPendingPlugins(for: frame)
-            if self.stopsAtFirstContainer { throw self.stopForCheck(frame, "resolve") }
+            if self.isDryRun { throw self.stopForCheck(frame, "resolve") }
             let container = try self.sharedContainer()
             _ = try self.resolve(in: container, container: container, frame: frame, keyAt: 1)
             return 1
@@ -441,12 +441,12 @@ extension FactoryHost {
     /// `namingKey`: the key text the problem is about, when it names one
     /// (`"Clokc"`): check points at the line that names it.
     func recordDeclarationError(_ error: Error, at origin: Origin, in frame: LuaFrame, namingKey: String? = nil) -> Bool {
-        guard isDryRun, !frame.errorIsCaughtByScript else { return false }
+        guard let session = checkSession, !frame.errorIsCaughtByScript else { return false }
         if let error = error as? RegistryError {
             var problem = CheckProblem(error)
             problem.kind = "declarationError"
             if problem.origin == nil { problem.origin = origin }
-            declarationErrors.append(problem)
+            session.declarationErrors.append(problem)
             return true
         }
         guard let error = error as? LuaError, error.kind == .typeMismatch || error.kind == .encoding else { return false }
@@ -454,7 +454,7 @@ extension FactoryHost {
         let (place, message) = error.wasRaisedByLua ? Self.splitPlace(error.message) : (nil, error.message)
         var problem = CheckProblem(kind: "declarationError", message: message, origin: place.map(Origin.init(parsingWhere:)) ?? origin)
         problem.missingKey = namingKey
-        declarationErrors.append(problem)
+        session.declarationErrors.append(problem)
         return true
     }
 

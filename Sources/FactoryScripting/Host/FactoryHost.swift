@@ -46,21 +46,12 @@ public final class FactoryHost {
     /// The plugins: installed, deferred, refused, and their modules.
     private(set) lazy var pluginInstaller = PluginInstaller(host: self)
 
-    /// When set, creating a container stops the script instead (for
-    /// `check` and `graph`, which must not construct anything).
-    var stopsAtFirstContainer = false
-    /// A dry run (``beginDryRun()``): nothing with side effects runs.
-    public internal(set) var isDryRun = false
-    /// Where and why the dry run stopped, if it did.
-    var dryStop: DeclarationRun.Stop?
-    /// Where configurations and scopes were declared in a dry run.
-    var reachedDeclarations: Set<Origin> = []
-    /// The same, with the name declared there (`file:line#name`).
-    var reachedNames: Set<String> = []
-    /// The package.path a dry run started with (modules are looked up with it too).
-    var initialPackagePath: String?
-    /// The lines of the test bodies (`it`, hooks) a spec file's dry run saw, by file.
-    var testBodies: LuaTable?
+    /// What a dry run (``beginDryRun()``) learns, for `check` and `graph`;
+    /// nil outside one.
+    var checkSession: CheckSession?
+    /// A dry run (``beginDryRun()``): nothing with side effects runs, and
+    /// creating a container stops the script (`check` and `graph` construct nothing).
+    public var isDryRun: Bool { checkSession != nil }
 
     /// The configuration values scripts declare and factories receive
     /// (`value "baseURL" { … }`, `deps = { url = value "baseURL" }`).
@@ -86,27 +77,8 @@ public final class FactoryHost {
     /// finalizer's resolve from the running factory's own.
     var runningLuaFactories = 0
 
-    /// Where `configuration "x"` was called in a dry run, its body applied
-    /// or not (a body that failed was started, never reached).
-    var startedDeclarations: Set<Origin> = []
     /// The metatable of the `deps` table a Lua factory's `make` receives (made at the first build).
     var storedDependenciesMetatable: LuaTable?
-    /// A dry run's declarations that failed (a typo in a dependency, a duplicate
-    /// registration…), each recorded at its line while the run went on: `check`
-    /// reports them all, where `run` stops at the first.
-    var declarationErrors: [CheckProblem] = []
-    /// Whether the dry run's script failed (its error is the problem to fix:
-    /// registrations of a body it never applied are not reported apart).
-    var dryRunFailed = false
-
-    func recordReached(_ origin: Origin, name: String) {
-        reachedDeclarations.insert(origin)
-        reachedNames.insert("\(origin)#\(name)")
-    }
-    /// Makes a stopped copy of a plugin module (the dry run's Lua half).
-    var stoppedModule: LuaFunction?
-    /// Installs the no-op test globals for checking a spec file.
-    var specStubs: LuaFunction?
     /// The assisted factories built so far, as weak keys: how a generated
     /// method knows it was called on one (`factory:method(…)`).
     var assistedInstances: LuaTable?
@@ -116,16 +88,6 @@ public final class FactoryHost {
     public var coverage: RegistrationCoverage?
     /// The configurations tests' overrides made, each to the one it extends.
     public internal(set) var testOverrideBases: [String: String] = [:]
-    /// A dry run's `make` functions, kept as a factory would keep them (not
-    /// collected, so their captured values' finalizers do not run, and weak
-    /// tables see what `run` sees), in one table: a slot each.
-    var dryRunMakes: LuaTable?
-    var dryRunMakeCount = 0
-    /// The dry run's module lookup (`package.searchpath`), compiled on first use.
-    var moduleSearch: LuaFunction?
-    /// The files of the modules loaded since the dry run began (see
-    /// `loadedModuleFiles`), made by ``beginDryRun()``.
-    var loadedFilesSearch: LuaFunction?
     /// Registrations scripts made, to report any that reach no configuration.
     var specs: [RegistrationSpec] = []
     /// The file of the last declaration's origin, shared by the next ones
@@ -277,7 +239,7 @@ public final class FactoryHost {
     /// written outside one): `run` fails on the first at the end, `check`
     /// reports each, the REPL notes each after the line that made it.
     public func unaddedRegistrations() -> [RegistryError] {
-        if dryRunFailed { return [] }
+        if checkSession?.scriptFailed == true { return [] }
         return specs.filter { !$0.added }.map { spec in
             RegistryError(.invalidRegistration,
                           "register \"\(spec.key)\" is not inside any configuration, so nothing uses it",
