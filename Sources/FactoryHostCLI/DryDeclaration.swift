@@ -2,6 +2,7 @@ import FactoryRegistry
 import FactoryScripting
 import FactoryhostSupport
 import LuaBridge
+import ScenarioTesting
 
 /// What `check` and `graph` share: a host in dry-run mode, the script run
 /// only to collect its declarations — without side effects, under a time
@@ -37,7 +38,8 @@ struct DryDeclaration {
         _ = Unmanaged.passRetained(host)
         self.host = host
         run = Self.withStandardOutputDiscarded {
-            host.declare(file: script, source: source, arguments: arguments, timeLimit: timeLimit)
+            host.declare(file: script, source: source, arguments: arguments, timeLimit: timeLimit,
+                         asSpec: SpecDiscovery.isSpecFile(script))
         }
         // What the report reads (configurations, types) includes the Swift
         // plugins', though a script that never used the DSL did not install them.

@@ -4,7 +4,7 @@ import LuaBridge
 /// What `check` and `graph` learn while a script runs in dry-run mode
 /// (``FactoryHost/beginDryRun()``), apart from the host: the DSL tells it
 /// what it reached and what failed, the registration parser hands it the
-/// `make` functions to keep alive, and ``FactoryHost/declare(file:source:arguments:timeLimit:)``
+/// `make` functions to keep alive, and ``FactoryHost/declare(file:source:arguments:timeLimit:asSpec:)``
 /// reads it to find the declarations never reached.
 ///
 /// ```swift

@@ -15,7 +15,7 @@ extension FactoryHost {
     /// code, and every function of a Swift plugin that reaches files, the
     /// network or processes. A stop cannot be caught: no message handler,
     /// `__close` or `__gc` runs after it. Declarations are recorded as they
-    /// run, for ``declare(file:source:arguments:timeLimit:)`` to find those never reached.
+    /// run, for ``declare(file:source:arguments:timeLimit:asSpec:)`` to find those never reached.
     /// What a dry run registers cannot be built: it keeps no factories
     /// (building one throws an error that says so), only each `make`
     /// function alive, as a run would.
@@ -73,14 +73,14 @@ extension FactoryHost {
     /// ``beginDryRun()``, called here if it was not) with `arguments` in
     /// `arg` and `...`, under `timeLimit`; then finds the declarations it
     /// has — in the script and the modules it requires — that the run never
-    /// reached. A spec file (`*_spec.lua`) runs with `describe` running its
-    /// body and `it`, `pending` and the hooks doing nothing; only its
-    /// top-level declarations must be reached.
+    /// reached. As a spec file (`asSpec`: the caller knows which files are
+    /// specs; the test runner's are `*_spec.lua`) it runs with `describe`
+    /// running its body and `it`, `pending` and the hooks doing nothing; only
+    /// its top-level declarations must be reached.
     @discardableResult
     public func declare(file path: String, source given: [UInt8]? = nil, arguments: [String] = [],
-                        timeLimit: Duration? = .seconds(10)) -> DeclarationRun {
+                        timeLimit: Duration? = .seconds(10), asSpec isSpec: Bool = false) -> DeclarationRun {
         var result = DeclarationRun()
-        let isSpec = path.hasSuffix("_spec.lua")
         var source: [UInt8]
         let session: CheckSession
         do {

@@ -9,6 +9,13 @@ import FactoryhostSupport
 /// let files = try SpecDiscovery.files(in: ["Examples", "extra/one_spec.lua"])
 /// ```
 public enum SpecDiscovery {
+    /// Whether `path` names a spec file: its name ends in `_spec.lua`.
+    ///
+    /// ```swift
+    /// SpecDiscovery.isSpecFile("spec/cart_spec.lua")    // true
+    /// ```
+    public static func isSpecFile(_ path: String) -> Bool { path.hasSuffix("_spec.lua") }
+
     /// The spec files under `paths`, each directory's sorted by path; a file
     /// given twice is run once.
     ///
@@ -73,7 +80,7 @@ public enum SpecDiscovery {
                 let reason = errno
                 // A link to nothing (a build's leftover) is not a folder or a spec; a file gone meanwhile is not either.
                 var link = stat()
-                if reason == ENOENT && (lstat(path, &link) != 0 || !name.hasSuffix("_spec.lua")) { continue }
+                if reason == ENOENT && (lstat(path, &link) != 0 || !isSpecFile(name)) { continue }
                 throw DiscoveryError(message: "\(shown(path)): cannot be read (\(String(cString: strerror(reason))))"
                                      + (reason == ENAMETOOLONG ? ": the path is longer than the system allows (\(path.utf8.count) bytes)" : ""))
             }
@@ -81,7 +88,7 @@ public enum SpecDiscovery {
                 // A package of its own below the folder given: its own host runs its specs (named, it is walked).
                 if Directory.isRegularFile(path + "/Package.swift") { continue }
                 try walk(path, info, into: &files, visited: &visited)
-            } else if name.hasSuffix("_spec.lua") {
+            } else if isSpecFile(name) {
                 try refuseSpecial(path)
                 files.append(path)
             }
