@@ -57,9 +57,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if Limits.duration(timeout) == nil {
-            throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
-        }
+        try Limits.validateDuration(timeout)
     }
 
     func run() throws {

@@ -16,8 +16,6 @@ enum HostOptions {
         if let memoryLimit, Limits.bytes(memoryLimit) == nil {
             throw ValidationError("--memory-limit: '\(memoryLimit)' is not a size (try 65536, 512K, 64M or 1G)")
         }
-        if let timeout, Limits.duration(timeout) == nil {
-            throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
-        }
+        try Limits.validateDuration(timeout)
     }
 }

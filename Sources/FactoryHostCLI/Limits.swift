@@ -16,6 +16,18 @@ enum Limits {
         return overflow ? nil : bytes
     }
 
+    /// Why `text` is no `--timeout` value, if it is none: every command's
+    /// `--timeout` is read by ``duration(_:)`` and refused with these words.
+    static func durationProblem(_ text: String?) -> String? {
+        guard let text, duration(text) == nil else { return nil }
+        return "--timeout: '\(text)' is not a duration (try 2, 0.5, 500ms or 1m)"
+    }
+
+    /// Throws ``durationProblem(_:)`` for the argument parser, if there is one.
+    static func validateDuration(_ text: String?) throws {
+        if let problem = durationProblem(text) { throw ValidationError(problem) }
+    }
+
     /// "2", "0.5", "2s", "500ms", "1m" → a duration; nil if malformed or not positive.
     static func duration(_ text: String) -> Duration? {
         let suffixes: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60)]

@@ -51,9 +51,7 @@ struct TestSettings: Equatable {
 
     /// Why these settings cannot run (what ``TestCommand/validate()`` reports), if they cannot.
     var problem: String? {
-        if Limits.duration(timeout) == nil {
-            return "--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)"
-        }
+        if let problem = Limits.durationProblem(timeout) { return problem }
         if !["text", "tap", "json"].contains(reporter) {
             return "--format (--reporter): '\(reporter)' is not a format (text, tap or json)"
                 + (NameSuggestion.closest(to: reporter, among: ["text", "tap", "json"]).map { ", did you mean '\($0)'?" } ?? "")

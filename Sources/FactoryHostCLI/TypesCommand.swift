@@ -38,9 +38,7 @@ struct TypesCommand: ParsableCommand {
             throw ValidationError("--output writes a lua-language-server library: use it with --format luals")
         }
         if let output, output.isEmpty { throw ValidationError("--output: give a directory") }
-        if Limits.duration(timeout) == nil {
-            throw ValidationError("--timeout: '\(timeout)' is not a duration (try 2, 0.5, 500ms or 1m)")
-        }
+        try Limits.validateDuration(timeout)
     }
 
     func run() throws {

@@ -250,6 +250,11 @@ struct ReplPipedTests {
             let bad = try CommandRunner.factoryhost([command, "--config", "app", "--timeout=-1", "app.lua"], in: dir, killAfter: 30)
             #expect(bad.status == 64 && bad.stderr.contains("--timeout: '-1' is not a duration"), "\(command): \(bad)")
         }
+        // Every command's --timeout is read and refused in one place, with the same words.
+        for arguments in [["types", "--timeout", "1x"], ["test", "--timeout", "1x", "."], ["run", "--timeout", "1x", "app.lua"]] {
+            let bad = try CommandRunner.factoryhost(arguments, in: dir, killAfter: 30)
+            #expect(bad.status == 64 && bad.stderr.contains("--timeout: '1x' is not a duration (try 2, 0.5, 500ms or 1m)"), "\(arguments): \(bad)")
+        }
     }
 
     /// At the prompt, plain `resolve` without a configuration says to `:use`
