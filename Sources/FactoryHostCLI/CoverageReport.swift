@@ -1,6 +1,7 @@
 import FactoryRegistry
 import FactoryScripting
 import FactoryhostSupport
+import ScenarioTesting
 
 /// `factoryhost test --coverage`: the registrations of a run's spec files,
 /// merged (a registration several files declare is built if any built it),

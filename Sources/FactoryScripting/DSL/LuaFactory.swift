@@ -147,7 +147,7 @@ final class LuaFactory: @unchecked Sendable {
                     throw wrongResult(frame.value(index), error)
                 }
             })
-            if host.coverage != nil { host.recordCoverage(resolver, key: key, origin: origin) }
+            if let observe = host.onScriptBuild, let container = try? resolver.container { observe(container, key, origin) }
             return built
         } catch let error as LuaError {
             // The message says where in the script; the outer traceback shows the resolve.

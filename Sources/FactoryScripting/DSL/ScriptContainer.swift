@@ -5,7 +5,7 @@ import LuaBridge
 final class ScriptContainer: LuaExportable {
     static let luaTypeName = "Container"
     /// The container; a test's is replaced when the test overrides a
-    /// registration (``FactoryHost/overrideInTest(_:key:body:origin:)``).
+    /// registration (``FactoryHost/override(in:key:body:origin:derived:namedWith:)``).
     var container: Container
     init(_ container: Container) { self.container = container }
 }

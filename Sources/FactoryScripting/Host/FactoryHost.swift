@@ -84,10 +84,14 @@ public final class FactoryHost {
     var assistedInstances: LuaTable?
     /// How many assisted factories were built: each one's identity.
     var assistedInstanceCount = 0
-    /// When set, every script registration built is recorded here (`factoryhost test --coverage`).
-    public var coverage: RegistrationCoverage?
-    /// The configurations tests' overrides made, each to the one it extends.
-    public internal(set) var testOverrideBases: [String: String] = [:]
+    /// When set, called after each instance a script's factory builds, with
+    /// the container it was built for, the registration's key and where it
+    /// was registered: `factoryhost test --coverage` records what was built.
+    ///
+    /// ```swift
+    /// host.onScriptBuild = { container, key, origin in built.insert("\(container.configuration) \(key)") }
+    /// ```
+    public var onScriptBuild: ((_ container: Container, _ key: String, _ origin: Origin) -> Void)?
     /// Registrations scripts made, to report any that reach no configuration.
     var specs: [RegistrationSpec] = []
     /// The file of the last declaration's origin, shared by the next ones

@@ -15,13 +15,28 @@ final class SpecFileSession {
     /// What the file declared at its top level: every test starts from it.
     private let declared: FactoryHost.Declarations
 
+    /// The configurations the file's tests' overrides made.
+    let overrides: TestOverrides
+    /// What the file's tests built (`--coverage`), if it is recorded.
+    let coverage: RegistrationCoverage?
+
     /// Loads `file` into `host`: the test globals first, then the file, which
     /// may `require` modules beside it. Throws a ``TestFailure`` if the file
     /// cannot be loaded.
-    init(file: String, host: FactoryHost, timeLimit: Double) throws(TestFailure) {
+    init(file: String, host: FactoryHost, timeLimit: Double, recordsCoverage: Bool = false) throws(TestFailure) {
         self.file = file
         self.host = host
         let lua = host.lua
+        let overrides = TestOverrides()
+        self.overrides = overrides
+        let coverage = recordsCoverage ? RegistrationCoverage() : nil
+        self.coverage = coverage
+        if let coverage {
+            // In the configuration the container is of: a test's overrides' counts for the one it extends.
+            host.onScriptBuild = { container, key, origin in
+                coverage.record(configuration: overrides.base(of: container.configuration), key: key, origin: origin)
+            }
+        }
         do {
             try host.addModuleDirectory(of: file)
             let isA = try lua.frameFunction("is_a") { [unowned host] frame in
@@ -54,8 +69,8 @@ final class SpecFileSession {
             let overrideRegistration = try lua.frameFunction("override") { [unowned host] frame in
                 let key = try frame.string(2)
                 let origin = Origin(file: try frame.string(4), line: try frame.integer(5))
-                try host.overrideInTest(frame.value(1), key: key, body: frame.value(3), origin: origin,
-                                        inBeforeEach: frame.isNoneOrNil(6) ? false : (try frame.string(6)) == "before_each")
+                try overrides.override(in: host, frame.value(1), key: key, body: frame.value(3), origin: origin,
+                                       inBeforeEach: frame.isNoneOrNil(6) ? false : (try frame.string(6)) == "before_each")
                 return 0
             }
             let chunk = try lua.load(bytes: Array(testDSLSource.utf8), chunkName: "=[factoryhost test]")
@@ -69,7 +84,7 @@ final class SpecFileSession {
             lua.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(ProgramName.current): \(file): ", status: WorkerProcess.hardStopStatus)
             try Self.setArguments(for: file, in: lua)
             try host.run(file: file)
-            host.coverage?.reset()                 // what the file's top level built is not what its tests built
+            coverage?.reset()                 // what the file's top level built is not what its tests built
             guard case .function(let list) = try api.rawGet("tests"),
                   case .table(let items)? = try list.call().first else {
                 throw LuaError(.runtime, "the test library lost its test list")

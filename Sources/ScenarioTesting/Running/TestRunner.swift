@@ -155,8 +155,8 @@ public final class TestRunner: Sendable {
             onTest(outcome)
             if outcome.failure != nil, options.failFast { stop.withLock { $0 = true } }
         }
-        if let coverage = session.host.coverage {
-            result.coverage = coverage.entries(of: session.host.registry, excluding: Set(session.host.testOverrideBases.keys))
+        if let coverage = session.coverage {
+            result.coverage = coverage.entries(of: session.host.registry, excluding: Set(session.overrides.bases.keys))
         }
         return result
     }
@@ -331,7 +331,7 @@ public final class TestRunner: Sendable {
         // Coverage: the file's registrations first, then what each test built
         // as it ends — a worker that dies later loses none of it.
         var universe: Set<RegistrationCoverage.Entry.ID> = []
-        if let coverage = session.host.coverage {
+        if let coverage = session.coverage {
             for entry in coverage.entries(of: session.host.registry) {
                 universe.insert(entry.id)
                 out.write(WorkerProtocol.coverage(entry))
@@ -340,7 +340,7 @@ public final class TestRunner: Sendable {
         for test in tests.dropFirst(skip) {
             out.write(WorkerProtocol.start(test, limit: test.timeout ?? options.timeLimit))
             let outcome = session.run(test, defaultConfiguration: options.defaultConfiguration, timeLimit: options.timeLimit)
-            if let coverage = session.host.coverage {
+            if let coverage = session.coverage {
                 for entry in coverage.takeNewlyBuilt(among: universe) { out.write(WorkerProtocol.coverage(entry)) }
             }
             out.write(WorkerProtocol.result(outcome))
@@ -461,9 +461,8 @@ public final class TestRunner: Sendable {
         }
         host.defaultConfiguration = options.defaultConfiguration
         host.plainResolveUsesOnlyConfiguration = false       // a test without a config has no container
-        if options.coverage { host.coverage = RegistrationCoverage() }
         do throws(TestFailure) {
-            let session = try SpecFileSession(file: file, host: host, timeLimit: options.timeLimit)
+            let session = try SpecFileSession(file: file, host: host, timeLimit: options.timeLimit, recordsCoverage: options.coverage)
             do {
                 return (session, try session.select(options.selection))
             } catch {

@@ -5,9 +5,12 @@ import FactoryRegistry
 /// its scenarios never exercised).
 ///
 /// ```swift
-/// host.coverage = RegistrationCoverage()
+/// let coverage = RegistrationCoverage()
+/// host.onScriptBuild = { container, key, origin in
+///     coverage.record(configuration: container.configuration, key: key, origin: origin)
+/// }
 /// try host.run(file: "app_spec.lua")
-/// let never = host.coverage?.entries(of: host.registry).filter { !$0.built }
+/// let never = coverage.entries(of: host.registry).filter { !$0.built }
 /// ```
 public final class RegistrationCoverage {
     /// One registration of one configuration, and whether it was built.
@@ -53,7 +56,7 @@ public final class RegistrationCoverage {
     /// A registration (`key`, declared at `origin`) was built in a container
     /// of `configuration` (a test's overrides already mapped to the
     /// configuration they extend).
-    func record(configuration: String, key: String, origin: Origin) {
+    public func record(configuration: String, key: String, origin: Origin) {
         built.insert(Entry.ID(configuration: configuration, key: key, origin: Self.normalized(origin.description)))
     }
 
