@@ -16,7 +16,11 @@ final class WorkerProcess {
     /// The read end of the report pipe, and what was read of it but not yet returned.
     private let reports: Int32
     private var pending: [UInt8] = []
-    /// How much of `pending` holds no newline (searched already).
+    /// Where the next line starts in `pending` (what is before it was taken).
+    private var lineStart = 0
+    /// What each read fills (one buffer for the worker's life, not 64 KB made per read).
+    private var readBuffer = [UInt8](repeating: 0, count: 65536)
+    /// How much of `pending` from `lineStart` holds no newline (searched already).
     private var scanned = 0
     private var ended = false
     /// The worker's standard output, and how far the runner has read it.
@@ -144,14 +148,19 @@ final class WorkerProcess {
         timedOut = false
         let deadline = seconds.map { ContinuousClock.now + .milliseconds(Int64(max(0, $0) * 1000)) }
         while true {
-            // (Searched from where the last search ended: a long line arrives in many reads.)
-            if let newline = pending[scanned...].firstIndex(of: 10) {
-                let line = Array(pending[..<newline])
-                pending.removeSubrange(...newline)
+            // (Searched from where the last search ended: a long line arrives in many reads.
+            // Lines taken are skipped, not removed one by one: a read holds many.)
+            if let newline = pending[(lineStart + scanned)...].firstIndex(of: 10) {
+                let line = Array(pending[lineStart..<newline])
+                lineStart = newline + 1
                 scanned = 0
+                if lineStart == pending.count {
+                    pending.removeAll(keepingCapacity: true)
+                    lineStart = 0
+                }
                 return line
             }
-            scanned = pending.count
+            scanned = pending.count - lineStart
             if ended { return nil }
             var wait: Int32 = -1
             if let deadline {
@@ -163,19 +172,23 @@ final class WorkerProcess {
             let ready = poll(&descriptor, 1, wait)
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 { continue }                 // the deadline is checked above
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            let count = POSIX.retryingInterrupts { read(reports, &buffer, buffer.count) }
+            let count = POSIX.retryingInterrupts { readBuffer.withUnsafeMutableBytes { read(reports, $0.baseAddress, $0.count) } }
             if count <= 0 {
                 ended = true
-                if !pending.isEmpty {                  // a last line without its newline
-                    let line = pending
+                if lineStart < pending.count {         // a last line without its newline
+                    let line = Array(pending[lineStart...])
                     pending = []
+                    lineStart = 0
                     scanned = 0
                     return line
                 }
                 return nil
             }
-            pending += buffer[..<count]
+            if lineStart > 0 {                         // what was taken goes before more comes
+                pending.removeSubrange(..<lineStart)
+                lineStart = 0
+            }
+            pending += readBuffer[..<count]
         }
     }
 
