@@ -306,7 +306,26 @@ void fh_end_tree_on_signals(void) {
     }
 }
 
+void fh_end_tree_on_termination(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = end_tree_and_die;
+    sigemptyset(&action.sa_mask);
+    struct sigaction previous;
+    /* Unblocked: a parent may pass on a mask that blocks them (Foundation's
+       Process does), and then neither the handler nor the default ends it. */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    if (sigaction(SIGHUP, NULL, &previous) == 0 && previous.sa_handler != SIG_IGN) sigaddset(&set, SIGHUP);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    sigaction(SIGTERM, &action, NULL);
+    /* nohup's SIGHUP stays ignored. */
+    if (sigaction(SIGHUP, NULL, &previous) == 0 && previous.sa_handler != SIG_IGN) sigaction(SIGHUP, &action, NULL);
+}
+
 #else
+void fh_end_tree_on_termination(void) {}
 void fh_end_tree_on_signals(void) {}
 void fh_note_child_group(pid_t group) { (void)group; }
 int fh_tree_is_ending(void) { return 0; }

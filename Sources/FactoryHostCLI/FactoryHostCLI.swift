@@ -41,6 +41,8 @@ public enum FactoryHostCLI {
         // What a script starts in the background re-parents here, not to
         // init, so a hard stop (or the test runner's end) can end it too.
         fh_adopt_orphans()
+        // …and SIGTERM or SIGHUP (how CI cancels, how a terminal closes) ends it with this process.
+        fh_end_tree_on_termination()
         if let settings = FastRunArguments.parse(CommandLine.arguments) {
             if settings.hasScript { settings.runAndExit() }
             settings.runPreludesAndExit()
@@ -72,7 +74,7 @@ public enum FactoryHostCLI {
             if word == "-" || isFile || word.hasSuffix(".lua") || word.contains("/") {
                 FastRunArguments.parse([arguments[0], "run"] + arguments.dropFirst())?.runAndExit()
             } else {
-                writeToStandardError("Error: no command '\(arguments[1])'"
+                writeToStandardError("Error: no command '\(MessageText.oneLine(MessageText.bounded(arguments[1], limit: 200)))'"
                                      + NameSuggestion.didYouMean(arguments[1], among: commandNames)
                                      + " (commands: \(commandNames.joined(separator: ", ")); to run a script: \(ProgramName.current) run FILE)\n"
                                      + "  See '\(ProgramName.current) --help' for more information.\n")
@@ -82,7 +84,8 @@ public enum FactoryHostCLI {
         // `factoryhost help NOPE`: the parser would print the overview and succeed.
         if arguments.count >= 3, arguments[1] == "help", !arguments[2].hasPrefix("-"),
            !commandNames.contains(arguments[2]) {
-            writeToStandardError("Error: no command '\(arguments[2])'" + NameSuggestion.didYouMean(arguments[2], among: commandNames)
+            writeToStandardError("Error: no command '\(MessageText.oneLine(MessageText.bounded(arguments[2], limit: 200)))'"
+                                 + NameSuggestion.didYouMean(arguments[2], among: commandNames)
                                  + " (commands: \(commandNames.joined(separator: ", ")))\n"
                                  + "  See '\(ProgramName.current) --help' for more information.\n")
             exit(64)
@@ -95,12 +98,64 @@ public enum FactoryHostCLI {
                                  + "`\(ProgramName.current) run [options] script.lua args…` takes any number)\n")
             exit(64)
         }
-        FactoryHostCommand.main()
-        exit(0)
+        runParsed(parserArguments(arguments))
     }
 }
 
 extension FactoryHostCLI {
+    /// `argv` without the program, as the argument parser reads it: for
+    /// `run` and `repl`, lua5.4's joined `-eSTAT` and `-lMOD` before the
+    /// script as two words each (the parser reads `-eprint(3)` as flags
+    /// `-e`, `-p`, …). A word joining `-i` to more (`-ie`, `-il`) is refused,
+    /// as lua5.4 refuses it: the parser took it as `-i` and `-e`, and the
+    /// statements were dropped.
+    static func parserArguments(_ argv: [String]) -> [String] {
+        var words = Array(argv.dropFirst())
+        guard let command = words.first, command == "run" || command == "repl" else { return words }
+        var index = 1
+        while index < words.count {
+            let word = words[index]
+            if word == "--" || !word.hasPrefix("-") || word == "-" { break }       // the script, or its arguments
+            if word.hasPrefix("-i") && word.count > 2 {
+                writeToStandardError("\(ProgramName.current): unrecognized option '\(MessageText.printable(String(word.prefix(40))))' "
+                                     + "(as lua5.4: give -i apart, as -i -e STAT)\n")
+                exit(64)
+            }
+            if word == "-e" || word == "-l" {
+                index += 2
+                continue
+            }
+            if (word.hasPrefix("-e") || word.hasPrefix("-l")) && !word.hasPrefix("--") {
+                words[index...index] = [String(word.prefix(2)), String(word.dropFirst(2))]
+                index += 2
+                continue
+            }
+            if ReplCommand.optionsWithValues.contains(word) { index += 1 }
+            index += 1
+        }
+        return words
+    }
+
+    /// Parses `words` and runs the command, as `ParsableCommand.main` does —
+    /// except that an error (a usage error quotes what was typed: 100 KB of
+    /// it, or escape sequences) is bounded and made terminal-safe first.
+    static func runParsed(_ words: [String]) -> Never {
+        do {
+            var command = try FactoryHostCommand.parseAsRoot(words)
+            try command.run()
+            exit(0)
+        } catch {
+            let code = FactoryHostCommand.exitCode(for: error)
+            let message = FactoryHostCommand.fullMessage(for: error)
+            if code == .success {
+                if !message.isEmpty { print(message) }          // --help, --version: the program's own text
+            } else if !message.isEmpty {
+                writeToStandardError(MessageText.printable(message) + "\n")
+            }
+            exit(code.rawValue)
+        }
+    }
+
     /// The most words the argument parser is given (about 0.25 s of its time).
     static let parserWordLimit = 1_000
 

@@ -211,7 +211,8 @@ struct TestSettings: Equatable {
                 do {
                     try report.json.write(toFile: coverageJSON)
                 } catch {
-                    writeToStandardError("\(ProgramName.current): --coverage-json: cannot write \(coverageJSON): \(error)\n")
+                    writeToStandardError("\(ProgramName.current): --coverage-json: cannot write "
+                                         + "\(MessageText.oneLine(MessageText.bounded(coverageJSON, limit: 1024))): \(MessageText.printable("\(error)"))\n")
                     return 1
                 }
             }

@@ -37,6 +37,39 @@ struct ProcessTreeTests {
         for pid in started { #expect(Self.ends(pid), "process \(pid) outlived the hard stop") }
     }
 
+    /// SIGTERM (how CI cancels) or SIGHUP (a closed terminal) to `run` or
+    /// `repl` ends what the script started, then the command, of the signal:
+    /// the background sleep outlived it (SIGINT already ended it).
+    @Test(arguments: [(["run", "loop.lua"], SIGTERM), (["run", "loop.lua"], SIGHUP), (["repl", "loop.lua"], SIGTERM)])
+    func terminatingACommandEndsWhatItsScriptStarted(arguments: [String], signal: Int32) throws {
+        let dir = try directory(["loop.lua": """
+            os.execute("sleep 30 & echo $! > child.pid")
+            while true do end
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.factoryhost)
+        process.arguments = arguments
+        process.currentDirectoryURL = dir
+        process.standardInput = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let child = dir.appendingPathComponent("child.pid")
+        for _ in 0..<1000 where Self.pids(in: child).isEmpty { usleep(10_000) }
+        let sleeps = Self.pids(in: child)
+        kill(process.processIdentifier, signal)
+        let start = Date()
+        while process.isRunning && Date().timeIntervalSince(start) < 10 { usleep(10_000) }
+        #expect(sleeps.count == 1, "\(sleeps)")
+        for pid in sleeps { #expect(Self.ends(pid), "process \(pid) outlived \(arguments[0])") }
+        for pid in sleeps { kill(pid, SIGKILL) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal,
+                "\(process.terminationReason) \(process.terminationStatus)")
+    }
+
     /// Runs `line` with /bin/sh, in a process group of its own, and waits (at
     /// most `killAfter` seconds, then SIGKILL): its exit status, or 128 + the
     /// signal that ended it.

@@ -38,6 +38,28 @@ struct RunOptionsTests {
         #expect(broken.stderr.hasPrefix("factoryhost: (command line):1: unexpected symbol near <eof>"))
     }
 
+    /// A usage error quotes what was typed: bounded and terminal-safe, as every
+    /// message (100 KB were echoed whole, and escape sequences reached the
+    /// terminal). `-ie STAT` is refused, as lua5.4 refuses it (the statements
+    /// were dropped and the run exited 0).
+    @Test func usageErrorsAreBoundedAndEscapedAndMinusIJoinedIsRefused() throws {
+        let big = String(repeating: "a", count: 100_000)
+        for arguments in [["run", "--timeout", big, "x.lua"], ["test", "--seed", big, "."], ["check", "--\(big)", "x.lua"], [big + "\u{1B}[2J"]] {
+            let result = try CommandRunner.factoryhost(arguments)
+            #expect(result.status == 64, "\(result.stderr.prefix(200))")
+            #expect(result.stderr.utf8.count < 4_500, "\(arguments.first ?? ""): \(result.stderr.utf8.count) bytes")
+            #expect(!result.stderr.contains("\u{1B}"))
+        }
+        let escaped = try CommandRunner.factoryhost(["run", "--timeout", "\u{1B}]0;PWNED\u{07}\u{1B}[2J", "x.lua"])
+        #expect(escaped.status == 64 && escaped.stderr.hasPrefix("Error: --timeout: '\\27]0;PWNED\\7\\27[2J' is not a duration"), "\(escaped)")
+        let joined = try CommandRunner.factoryhost(["run", "-ie", "os.exit(5)", "-"], input: "print('ran')\n")
+        #expect(joined == ProcessResult(status: 64, stdout: "",
+                                        stderr: "factoryhost: unrecognized option '-ie' (as lua5.4: give -i apart, as -i -e STAT)\n"))
+        // Joined -lMOD and -eSTAT where the parser reads the line (a `--`), as lua5.4 takes them.
+        let parsed = try CommandRunner.factoryhost(["run", "-lstring", "-ex = 2", "--", "-"], input: "print(x * 21, string.rep('z', 2))\n")
+        #expect(parsed == ProcessResult(status: 0, stdout: "42\tzz\n", stderr: ""))
+    }
+
     @Test func memoryLimitStopsAnAllocatingScript() throws {
         let result = try CommandRunner.factoryhost(
             ["run", "--memory-limit", "16M", "-"],

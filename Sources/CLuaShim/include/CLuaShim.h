@@ -88,6 +88,10 @@ int fh_kill_descendants(void);
 /// call fh_die_of_ending_signal (else SIGALRM ends it); a second signal
 /// ends it at once. (A runner's workers end with it, its results survive.)
 void fh_end_tree_on_signals(void);
+/// Any command's: SIGTERM and SIGHUP (unless the parent set it ignored) end
+/// the process's descendants — a script's os.execute and io.popen children,
+/// and what they started — then the process, of the signal.
+void fh_end_tree_on_termination(void);
 /// The signal ending this process once one is (or the parent's death),
 /// else 0: its descendants were killed — a worker found dead now was
 /// killed by it, and is not to be reported as failing.

@@ -76,7 +76,7 @@ extension Registry {
     ///
     /// - Throws: `RegistryError`: `.unknownConfiguration`, or `.missingRegistration` when nothing in it provides `root`.
     public func graph(of name: String, root: ServiceKey? = nil) throws -> DependencyGraph {
-        let plan = try self.plan(name)
+        let plan = try self.plan(name, caching: false)      // drawing every configuration kept every plan (4,000 chained: 1.9 GB)
         var nodes: [DependencyGraph.Node] = []
         var edges: [DependencyGraph.Edge] = []
         var nodeForIndex: [Int: Int] = [:]

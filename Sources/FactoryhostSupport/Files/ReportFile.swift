@@ -17,7 +17,7 @@ package struct ReportFile: Sendable {
     package struct Failure: Error, CustomStringConvertible {
         package let path: String
         package let reason: String
-        package var description: String { "cannot write \(path): \(reason)" }
+        package var description: String { "cannot write \(MessageText.oneLine(MessageText.bounded(path, limit: 1024))): \(reason)" }
     }
 
     /// Removes the previous run's file, if there is one (nothing else: a

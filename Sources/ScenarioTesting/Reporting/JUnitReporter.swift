@@ -30,9 +30,9 @@ public final class JUnitReporter: TestReporter {
         do {
             try ReportFile(path: path).write(Array(Self.document(files).utf8))
         } catch let failure as ReportFile.Failure {
-            writeError = "cannot write the JUnit report to \(path): \(failure.reason)"
+            writeError = "cannot write the JUnit report to \(MessageText.oneLine(MessageText.bounded(path, limit: 1024))): \(failure.reason)"
         } catch {
-            writeError = "cannot write the JUnit report to \(path): \(error)"
+            writeError = "cannot write the JUnit report to \(MessageText.oneLine(MessageText.bounded(path, limit: 1024))): \(error)"
         }
     }
 
