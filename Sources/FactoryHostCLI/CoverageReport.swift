@@ -8,8 +8,13 @@ import ScenarioTesting
 /// as text — the ones never built, by configuration — and as JSON.
 struct CoverageReport {
     let entries: [RegistrationCoverage.Entry]
+    /// Spec files that did not load: their registrations were never counted,
+    /// so the coverage is unknown (it said 100%: 0 of 0).
+    let unloaded: [String]
 
-    init(_ all: [RegistrationCoverage.Entry]) {
+    /// `unloaded`: the files whose registrations are not among `all`.
+    init(_ all: [RegistrationCoverage.Entry], unloaded: [String] = []) {
+        self.unloaded = unloaded
         var merged: [RegistrationCoverage.Entry.ID: RegistrationCoverage.Entry] = [:]
         var order: [RegistrationCoverage.Entry.ID] = []
         for entry in all {
@@ -26,11 +31,24 @@ struct CoverageReport {
     }
 
     var built: Int { entries.count(where: \.built) }
-    var percent: Double { entries.isEmpty ? 100 : Double(built) * 100 / Double(entries.count) }
+    /// Nil when a file did not load (the coverage is unknown).
+    var percent: Double? {
+        guard unloaded.isEmpty else { return nil }
+        return entries.isEmpty ? 100 : Double(built) * 100 / Double(entries.count)
+    }
     /// Rounded down to a tenth: never "100%" while one is missing.
-    var percentText: String { Self.format(shownPercent) + "%" }
+    var percentText: String { percent == nil ? "unknown" : Self.format(shownPercent) + "%" }
     /// The percentage as reports show it: rounded down to a tenth.
-    var shownPercent: Double { (percent * 10).rounded(.down) / 10 }
+    var shownPercent: Double { ((percent ?? 0) * 10).rounded(.down) / 10 }
+    /// The percentage for JSON: `null` when unknown.
+    private var percentJSON: String { percent == nil ? "null" : Self.format(shownPercent) }
+    /// Why the coverage is unknown, if it is.
+    var unknownReason: String? {
+        guard !unloaded.isEmpty else { return nil }
+        return "\(unloaded.count) spec file\(unloaded.count == 1 ? "" : "s") did not load ("
+            + unloaded.prefix(3).map(Self.oneLine).joined(separator: ", ") + (unloaded.count > 3 ? ", …" : "")
+            + "): \(unloaded.count == 1 ? "its" : "their") registrations were never counted"
+    }
 
     /// `77.5`, `100`.
     static func format(_ value: Double) -> String {
@@ -40,7 +58,8 @@ struct CoverageReport {
 
     /// The summary line, then the registrations never built (at most `limit`).
     func text(limit: Int) -> String {
-        var lines = ["registration coverage: \(built) of \(entries.count) built (\(percentText))"]
+        var lines = ["registration coverage: \(built) of \(entries.count) built (\(percentText))"
+                     + (unknownReason.map { " — \($0)" } ?? "")]
         let never = entries.filter { !$0.built }
         if !never.isEmpty {
             lines.append("never built:")
@@ -72,7 +91,8 @@ struct CoverageReport {
         let never = entries.filter { !$0.built }.map { entry in
             "{\"configuration\": \(jsonString(entry.configuration)), \"key\": \(jsonString(entry.key)), \"origin\": \(jsonString(entry.origin))}"
         }
-        return "{\"type\": \"coverage\", \"built\": \(built), \"total\": \(entries.count), \"percent\": \(Self.format(shownPercent)), "
+        return "{\"type\": \"coverage\", \"built\": \(built), \"total\": \(entries.count), \"percent\": \(percentJSON), "
+            + "\"unloaded\": [\(unloaded.map(jsonString).joined(separator: ", "))], "
             + "\"neverBuilt\": [\(never.joined(separator: ", "))]}"
     }
 
@@ -82,7 +102,8 @@ struct CoverageReport {
             "    {\"configuration\": \(jsonString(entry.configuration)), \"key\": \(jsonString(entry.key)), "
                 + "\"origin\": \(jsonString(entry.origin)), \"built\": \(entry.built)}"
         }
-        return "{\n  \"built\": \(built),\n  \"total\": \(entries.count),\n  \"percent\": \(Self.format(shownPercent)),\n"
+        return "{\n  \"built\": \(built),\n  \"total\": \(entries.count),\n  \"percent\": \(percentJSON),\n"
+            + "  \"unloaded\": [\(unloaded.map(jsonString).joined(separator: ", "))],\n"
             + "  \"registrations\": [\n" + rows.joined(separator: ",\n") + (rows.isEmpty ? "" : "\n") + "  ]\n}\n"
     }
 }

@@ -199,7 +199,8 @@ struct TestSettings: Equatable {
         fflush(nil)
         var belowMinimum = false
         if recordsCoverage {
-            let report = CoverageReport(outcome.files.flatMap(\.coverage))
+            let report = CoverageReport(outcome.files.flatMap(\.coverage),
+                                        unloaded: outcome.files.filter { $0.loadFailure != nil }.map(\.file))
             if coverage || coverageMin != nil {
                 switch reporter {
                 case "json": print(report.jsonLine)
@@ -217,7 +218,10 @@ struct TestSettings: Equatable {
                 }
             }
             fflush(nil)                                   // the report before the verdict, also in one stream (2>&1)
-            if let coverageMin, report.percent < coverageMin {
+            if let coverageMin, let reason = report.unknownReason {
+                writeToStandardError("\(ProgramName.current): registration coverage is unknown, so --coverage-min cannot be met: \(MessageText.printable(reason))\n")
+                belowMinimum = true
+            } else if let coverageMin, let percent = report.percent, percent < coverageMin {
                 writeToStandardError("\(ProgramName.current): registration coverage \(report.percentText) (\(report.built) of \(report.entries.count)) "
                                      + "is below --coverage-min \(coverageMin == coverageMin.rounded() ? String(Int(coverageMin)) : String(coverageMin))%\n")
                 belowMinimum = true

@@ -27,6 +27,24 @@ struct RegistrationCoverageTests {
         #expect(!plain.stdout.contains("registration coverage"), "\(plain)")
     }
 
+    /// A file that did not load never reported its registrations: the
+    /// coverage is unknown, not "0 of 0 built (100%)", and --coverage-min fails on it.
+    @Test func aFileThatDidNotLoadMakesTheCoverageUnknown() throws {
+        let dir = try CommandRunner.scratchDirectory(["a_spec.lua": """
+            configuration "app" { register "table#a" { make = function() return {} end } }
+            describe("d", { config = "app" }, function() it("t", function(c) c:resolve "table#a" end) end)
+            error("late failure at top level")
+            """], prefix: "fh-coverage")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "--coverage", "--coverage-min", "90", "--coverage-json", "c.json", "."], in: dir, killAfter: 60)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("registration coverage: 0 of 0 built (unknown) — 1 spec file did not load (a_spec.lua): "
+                                       + "its registrations were never counted"), "\(result)")
+        #expect(result.stderr.contains("registration coverage is unknown, so --coverage-min cannot be met"), "\(result)")
+        let json = try String(contentsOf: dir.appendingPathComponent("c.json"), encoding: .utf8)
+        #expect(json.contains("\"percent\": null,\n  \"unloaded\": [\"a_spec.lua\"]"), "\(json)")
+    }
+
     @Test func writesJSONAndFailsBelowTheMinimum() throws {
         let json = FileManager.default.temporaryDirectory.appendingPathComponent("fh-coverage-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: json) }
