@@ -12,6 +12,17 @@ import FactoryhostSupport
 /// CommandDeadline.arm(.seconds(1), doing: "checking")
 /// ```
 enum CommandDeadline {
+    /// When the command started (read first thing in `main`): a deadline
+    /// runs from here, whatever ran before it was armed.
+    static let started = ContinuousClock.now
+
+    /// What is left of `limit` since the command started, in whole
+    /// milliseconds (a limit's message shows it), at least one.
+    static func left(of limit: Duration) -> Duration {
+        let remaining = (limit - (ContinuousClock.now - started)).components
+        return .milliseconds(max(remaining.seconds * 1000 + remaining.attoseconds / 1_000_000_000_000_000, 1))
+    }
+
     static func arm(_ limit: Duration?, doing what: String) {
         guard let limit else { return }
         let seconds = limit.inSeconds

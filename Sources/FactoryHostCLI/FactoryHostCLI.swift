@@ -32,6 +32,7 @@ public enum FactoryHostCLI {
     /// once, so a plugin must be safe to install concurrently: hold no mutable
     /// state, or guard it with a lock.
     public static func main(name: String? = nil, plugins: [any FactoryPlugin]) -> Never {
+        _ = CommandDeadline.started                 // the command's clock starts now
         self.plugins = plugins
         ProgramName.current = name ?? Self.invokedName
         // Deep graphs: each nested resolve takes ~2 KB of stack, so the 8 MiB
@@ -195,6 +196,7 @@ struct HostSetup: Equatable {
     /// plugins on the path.
     func makeHost(dryRun: Bool = false, configure: (LuaState) -> Void = { _ in }) throws -> FactoryHost {
         let host = try FactoryHost(libraries: libraries, granting: libraries == .sandboxed ? granted : .all)
+        host.projectFileTimeLimit = Self.valuesFileLimit(within: timeLimit)
         try applyValues(to: host)
         if dryRun { try host.beginDryRun() }        // before any plugin code runs
         configure(host.lua)
@@ -213,9 +215,11 @@ extension HostSetup {
         for assignment in valueAssignments { try host.values.set(assignment: assignment) }
     }
 
-    /// How long a values file's Lua may run: 2 s, or the command's limit if shorter.
+    /// How long a values file's (or the project file's) Lua may run: 2 s, or
+    /// what is left of the command's limit if less — each file does not get
+    /// the whole limit again (four 1.5 s files under --timeout 3s ran 5 s).
     static func valuesFileLimit(within commandLimit: Duration?) -> Duration {
-        min(commandLimit ?? .seconds(2), .seconds(2))
+        min(commandLimit.map(CommandDeadline.left(of:)) ?? .seconds(2), .seconds(2))
     }
 
     /// Whether `assignment` reads as `--set`'s `name=value`.

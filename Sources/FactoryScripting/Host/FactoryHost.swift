@@ -92,6 +92,9 @@ public final class FactoryHost {
     /// host.onScriptBuild = { container, key, origin in built.insert("\(container.configuration) \(key)") }
     /// ```
     public var onScriptBuild: ((_ container: Container, _ key: String, _ origin: Origin) -> Void)?
+    /// How long the project file's Lua may run (``addProjectModuleDirectories(forScript:)``):
+    /// 2 s, or what a command's deadline leaves if less.
+    public var projectFileTimeLimit: Duration = .seconds(2)
     /// Registrations scripts made, to report any that reach no configuration.
     var specs: [RegistrationSpec] = []
     /// The file of the last declaration's origin, shared by the next ones
@@ -430,7 +433,8 @@ public final class FactoryHost {
     /// - Throws: a `LuaError` naming the project file when it is bad, or when the host's Lua state refuses.
     public func addProjectModuleDirectories(forScript path: String) throws {
         guard !isSandboxed,
-              let project = try ProjectFile.governing(directory: path == "-" ? "./" : Self.folder(ofScript: path)) else { return }
+              let project = try ProjectFile.governing(directory: path == "-" ? "./" : Self.folder(ofScript: path),
+                                                      timeLimit: projectFileTimeLimit) else { return }
         for folder in project.moduleDirectories { try appendModulePath(folder) }
     }
 

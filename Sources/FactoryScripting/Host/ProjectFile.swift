@@ -30,9 +30,11 @@ public struct ProjectFile: Equatable, Sendable {
     /// the working directory): the nearest `.factoryhost.lua` in it or a folder above; nil when none.
     ///
     /// - Throws: a `LuaError` naming the file when it cannot be read or says something it should not.
-    public static func governing(directory: String) throws -> ProjectFile? {
+    /// Its Lua runs at most `timeLimit` (2 s by default; a command with a
+    /// shorter deadline gives what is left of it).
+    public static func governing(directory: String, timeLimit: Duration = .seconds(2)) throws -> ProjectFile? {
         guard let found = find(from: directory) else { return nil }
-        return try read(found.file, root: found.root)
+        return try read(found.file, root: found.root, timeLimit: timeLimit)
     }
 
     /// The folder of the project `directory` is in (the nearest
@@ -62,9 +64,9 @@ public struct ProjectFile: Equatable, Sendable {
     }
 
     /// Reads the file at `path`; `root` is its folder as `require` should name it.
-    static func read(_ path: String, root: String) throws -> ProjectFile {
+    static func read(_ path: String, root: String, timeLimit: Duration = .seconds(2)) throws -> ProjectFile {
         let lua = try LuaState(libraries: .none)
-        lua.timeLimit = .seconds(2)
+        lua.timeLimit = min(timeLimit, .seconds(2))
         lua.memoryLimit = 16 << 20
         let results: [LuaValue]
         do {
