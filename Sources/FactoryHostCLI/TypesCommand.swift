@@ -49,9 +49,9 @@ struct TypesCommand: ParsableCommand {
             let host = try DryDeclaration.dryHost(HostSetup(pluginPaths: pluginPath), timeLimit: Limits.duration(timeout) ?? .seconds(10))
             let definitions = try DryDeclaration.withStandardOutputDiscarded { try ScriptDefinitions(host: host) }
             if let output {
-                for file in definitions.luaLanguageServerLibrary() {
-                    try Self.write(file.contents, to: output + "/" + file.path)
-                }
+                let library = definitions.luaLanguageServerLibrary()
+                for file in library { try Self.refuseLinks(inside: output, to: file.path) }     // all, before any is written
+                for file in library { try Self.write(file.contents, to: output + "/" + file.path) }
                 return
             }
             switch format {
@@ -65,6 +65,22 @@ struct TypesCommand: ParsableCommand {
         }
         let status = StandardOutput.flushed(0)
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// The library's files are the command's own: a symbolic link where one
+    /// goes (or on the way to it, below `output`) would have it write over
+    /// whatever the link names (a source file, say). Refused, saying which.
+    private static func refuseLinks(inside output: String, to relative: String) throws {
+        var path = output
+        for component in relative.split(separator: "/") {
+            path += "/" + component
+            var info = stat()
+            guard lstat(path, &info) == 0 else { return }        // not there yet: made as a plain file or folder
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                throw TypesWriteError(path: path, reason: "it is a symbolic link, and --output writes the library's own files "
+                                      + "(remove the link, or give another --output)")
+            }
+        }
     }
 
     /// Writes `text` to `path`, making the directories on the way.
@@ -85,5 +101,5 @@ struct TypesCommand: ParsableCommand {
 struct TypesWriteError: Error, CustomStringConvertible {
     let path: String
     let reason: String
-    var description: String { "cannot write \(path): \(reason)" }
+    var description: String { "cannot write \(MessageText.oneLine(MessageText.bounded(path, limit: 1024))): \(reason)" }
 }

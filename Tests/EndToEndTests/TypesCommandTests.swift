@@ -100,6 +100,28 @@ struct TypesCommandTests {
         #expect(blocked.stderr.contains("Not a directory"), "\(blocked)")
     }
 
+    /// A symbolic link where the library goes (or on the way, below --output)
+    /// is refused before anything is written: it made types write its
+    /// definitions over what the link named (a source file).
+    @Test func outputNeverWritesThroughALink() throws {
+        let directory = try scratch("links")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let precious = directory.appendingPathComponent("precious.lua")
+        try "keep me".write(to: precious, atomically: true, encoding: .utf8)
+        let output = directory.appendingPathComponent("types")
+        try FileManager.default.createDirectory(at: output.appendingPathComponent("factoryhost"), withIntermediateDirectories: true)
+        for link in ["factoryhost/networking.lua", "factoryhost.lua"] {
+            let place = output.appendingPathComponent(link).path
+            try FileManager.default.createSymbolicLink(atPath: place, withDestinationPath: precious.path)
+            let result = try CommandRunner.factoryhost(["types", "--output", output.path])
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr == "factoryhost: cannot write \(place): it is a symbolic link, and --output writes the library's "
+                    + "own files (remove the link, or give another --output)\n", "\(result)")
+            #expect(try String(contentsOf: precious, encoding: .utf8) == "keep me")
+            try FileManager.default.removeItem(atPath: place)
+        }
+    }
+
     /// A Lua plugin that ends the process or loops is an error (1) naming
     /// it, in every command that loads plugins — never a silent success or
     /// a hang. Before: `types` printed nothing and exited 0 for the first,

@@ -542,7 +542,10 @@ public final class LuaState {
             defer { fh_pop(L, 1) }
             var length = 0
             guard let chars = fh_tolstring(L, -1, &length) else { return "?" }
-            return String(decoding: UnsafeRawBufferPointer(start: chars, count: length), as: UTF8.self)
+            // Each byte of an invalid sequence as \xNN (as values print): decoded, it read as a real U+FFFD.
+            let bytes = UnsafeRawBufferPointer(start: chars, count: length)
+            if let text = String(validating: bytes, as: UTF8.self) { return text }
+            return LuaString(bytes: Array(bytes)).shown
         }
         return "(error object is a \(LuaType(rawValue: type)?.description ?? "?") value)"
     }
