@@ -267,6 +267,15 @@ struct TestDoublesTests {
             """ + "\n", stderr: ""), "\(result)")
     }
 
+    @Test func aFailingExpectationInLuaCodeSwiftCalledFailsTheTest() throws {
+        let result = try CommandRunner.factoryhost(["test", "doubles/swallowed_by_swift_spec.lua"], in: specs, killAfter: 60)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("✗ a plain fake's failing expectation fails the test (1)"), "\(result)")
+        #expect(result.stdout.contains("swallowed_by_swift_spec.lua:6: expected \"wrong\" to be \"right\" "
+                                       + "(in Lua code that Swift called; the code that called it caught the error)"), "\(result)")
+        #expect(result.stdout.hasSuffix("2 passed, 1 failed\n"), "\(result)")
+    }
+
     /// Bad input to stubs, overrides and spies: each an error saying what is wrong.
     @Test func badInputToTheDoublesIsAClearError() throws {
         let result = try CommandRunner.factoryhost(["test", "doubles/errors_spec.lua"], in: specs, killAfter: 60)

@@ -147,6 +147,15 @@ public final class LuaState {
         return L
     }
 
+    /// How many calls from Swift into this state are running now (nested:
+    /// Lua code that called Swift that called Lua again counts 2), and Swift
+    /// objects being released by a finalizer; 0 when none or closed.
+    ///
+    /// ```swift
+    /// lua.swiftCallDepth     // 1 inside a function Swift called
+    /// ```
+    public var swiftCallDepth: Int { mainThread.map { Int(fh_depth($0)) } ?? 0 }
+
     /// Carries out a close requested during a call, once no call is running.
     func closeIfRequested() {
         if closeRequested, let L = mainThread, fh_depth(L) == 0 { close() }

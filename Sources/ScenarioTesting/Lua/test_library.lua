@@ -9,7 +9,7 @@
 -- order (for before_all/after_all), `run(index, container)` runs one with its
 -- hooks and returns nil or a failure table, `matches(text, pattern, plain)` is
 -- string.find for filters.
-local is_a, interface_methods, override_registration = ...
+local is_a, interface_methods, override_registration, swift_depth = ...
 -- Swift: is_a(value, typeName) -> boolean; the methods of an interface;
 -- override_registration(container, key, body, file, line).
 -- Everything the runner calls is captured here, before any spec code runs: a
@@ -396,16 +396,27 @@ Failure.__index = Failure
 Failure.__tostring = function(f) return f.where .. ": " .. f.message end
 
 -- A failure raised inside a stub's method (an expectation, a strict stub's
--- unexpected call) reaches the test even if the code that called the stub
--- (Swift, a pcall) swallowed it.
+-- unexpected call), or in any Lua code Swift called during the test (a
+-- plain-table fake of a protocol, an implement(…)), reaches the test even if
+-- the code that called it (Swift, a pcall) swallowed it: Swift turned it into
+-- an error value of its own, and the test went green.
 local in_stub = 0
 local sticky
+local test_depth = 0                  -- the Swift calls running when the test began (see run)
 
 local function fail(message, expected, actual, level)
   local file, line = caller(level)
   local failure = setmetatable({ message = message, expected = expected, actual = actual,
                                  where = file .. ":" .. line }, Failure)
-  if in_stub > 0 and running and not sticky then sticky = failure end
+  if running and not sticky then
+    if in_stub > 0 then
+      sticky = failure
+      failure.swallowed_in = "inside a stub's method"
+    elseif swift_depth and swift_depth() > test_depth then
+      sticky = failure
+      failure.swallowed_in = "in Lua code that Swift called"
+    end
+  end
   error(failure, 0)
 end
 
@@ -942,7 +953,8 @@ local function finish_test(test, container, started, failure)
   failure = leave_blocks(test, done, failure)
   if sticky and not failure then
     failure = sticky
-    failure.message = tostring(failure.message) .. " (inside a stub's method; the code that called it caught the error)"
+    failure.message = tostring(failure.message) .. " (" .. (failure.swallowed_in or "inside a stub's method")
+      .. "; the code that called it caught the error)"
   end
   sticky, in_stub = nil, 0
   running, test_container, in_all, in_cleanup = nil, nil, false, false
@@ -963,6 +975,7 @@ local entered = {}
 
 local function run(index, container)
   if not baseline then record_baseline() end
+  test_depth = swift_depth and swift_depth() or 0
   local test = tests[index]
   local failure
   local started = 0

@@ -73,9 +73,15 @@ final class SpecFileSession {
                                        inBeforeEach: frame.isNoneOrNil(6) ? false : (try frame.string(6)) == "before_each")
                 return 0
             }
+            // How many calls from Swift are running: an expectation failing deeper than the test
+            // itself runs is in Lua code Swift called, which may swallow it.
+            let swiftDepth = try lua.frameFunction("swift_depth") { [unowned lua] frame in
+                try frame.push(.integer(lua.swiftCallDepth))
+                return 1
+            }
             let chunk = try lua.load(bytes: Array(testDSLSource.utf8), chunkName: "=[factoryhost test]")
             guard case .table(let api)? = try chunk.call(.function(isA), .function(interfaceMethods),
-                                                         .function(overrideRegistration)).first else {
+                                                         .function(overrideRegistration), .function(swiftDepth)).first else {
                 throw LuaError(.runtime, "the test library did not load")
             }
             self.api = api
