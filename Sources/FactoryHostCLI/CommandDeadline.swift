@@ -17,9 +17,13 @@ enum CommandDeadline {
     static let started = ContinuousClock.now
 
     /// What is left of `limit` since the command started, in whole
-    /// milliseconds (a limit's message shows it), at least one.
+    /// milliseconds (a limit's message shows it), at least one — or all of
+    /// it in the command's first tenth of a second, so the first file's
+    /// message names the limit given (0.3, not 0.298).
     static func left(of limit: Duration) -> Duration {
-        let remaining = (limit - (ContinuousClock.now - started)).components
+        let spent = ContinuousClock.now - started
+        if spent < .milliseconds(100) { return limit }
+        let remaining = (limit - spent).components
         return .milliseconds(max(remaining.seconds * 1000 + remaining.attoseconds / 1_000_000_000_000_000, 1))
     }
 

@@ -112,6 +112,15 @@ extension FactoryHostCLI {
     /// statements were dropped.
     static func parserArguments(_ argv: [String]) -> [String] {
         var words = Array(argv.dropFirst())
+        // `--set=` gives no value: the parser took the next word (the script) as the value.
+        for word in words.dropFirst() {
+            if word == "--" || !word.hasPrefix("-") { break }
+            if word.hasPrefix("--") && word.hasSuffix("=") && word.count > 3 {
+                let option = MessageText.printable(String(word.dropLast().prefix(60)))
+                writeToStandardError("\(ProgramName.current): \(option)= gives no value (write \(option)=VALUE, or \(option) VALUE)\n")
+                exit(64)
+            }
+        }
         guard let command = words.first, command == "run" || command == "repl" else { return words }
         var index = 1
         while index < words.count {

@@ -282,7 +282,8 @@ extension REPLSession {
         }
         if problems.isEmpty { return output.result("ok: \(summary), no problems") }
         output.failed()                                  // a scripted session that finds problems fails, as check does
-        output.result((problems.map(\.description) + ["\(problems.count) problem\(problems.count == 1 ? "" : "s") in \(summary)"])
+        let count = problems.count { $0.kind != "checkStopped" }        // (the note that check stopped is no problem; as `check` counts)
+        output.result((problems.map(\.description) + ["\(count) problem\(count == 1 ? "" : "s") in \(summary)"])
             .joined(separator: "\n"))
     }
 

@@ -112,6 +112,13 @@ struct ProjectFileTests {
         ("return { modules = { 'lib', '\\255' } }", "project file ../.factoryhost.lua: 'modules' entry #2, \"\\255\", is not UTF-8 text"),
         ("return { modules = { '' } }", "project file ../.factoryhost.lua: 'modules' entry #1, \"\", is empty"),
         ("return { modules = { true } }", "project file ../.factoryhost.lua: 'modules' entry #1 must be a folder's path, as \"lib\" (got boolean)"),
+        // Keys of no list were passed over in silence; a file was "does not exist".
+        ("return { modules = { lib = true } }",
+         "project file ../.factoryhost.lua: 'modules' must be a list of folders, as { \".\", \"lib\" } (it has the key 'lib')"),
+        ("return { modules = { [2] = 'lib' } }",
+         "project file ../.factoryhost.lua: 'modules' must be a list of folders, as { \".\", \"lib\" } (it has the key [2])"),
+        ("return { modules = { 'spec/checkout_spec.lua' } }",
+         "project file ../.factoryhost.lua: module folder 'spec/checkout_spec.lua' is a file, not a folder"),
         ("while true do end", "project file ../.factoryhost.lua: ../.factoryhost.lua:1: time limit exceeded"),
         ("return {", "project file ../.factoryhost.lua: ../.factoryhost.lua:1: unexpected symbol near <eof>"),
         ("return { modules = { 'lib' }, [1] = 'x' }", "project file ../.factoryhost.lua: unknown key [1] (it takes: modules)"),

@@ -55,6 +55,11 @@ struct RunOptionsTests {
         let joined = try CommandRunner.factoryhost(["run", "-ie", "os.exit(5)", "-"], input: "print('ran')\n")
         #expect(joined == ProcessResult(status: 64, stdout: "",
                                         stderr: "factoryhost: unrecognized option '-ie' (as lua5.4: give -i apart, as -i -e STAT)\n"))
+        // An empty joined value took the script as the value ("--set takes name=value (got 'x.lua')").
+        for command in ["run", "check"] {
+            let empty = try CommandRunner.factoryhost([command, "--set=", "x.lua"])
+            #expect(empty == ProcessResult(status: 64, stdout: "", stderr: "factoryhost: --set= gives no value (write --set=VALUE, or --set VALUE)\n"))
+        }
         // Joined -lMOD and -eSTAT where the parser reads the line (a `--`), as lua5.4 takes them.
         let parsed = try CommandRunner.factoryhost(["run", "-lstring", "-ex = 2", "--", "-"], input: "print(x * 21, string.rep('z', 2))\n")
         #expect(parsed == ProcessResult(status: 0, stdout: "42\tzz\n", stderr: ""))

@@ -462,6 +462,10 @@ struct TestCommandTests {
             """)
         // At the describe that names it (the typo is there, not at each test), from a worker too.
         #expect(try CommandRunner.factoryhost(["test", "-j", "2", "--config", "app", ".", "."], in: dir).stdout.contains("config_spec.lua:4: cannot make"))
+        // A --config naming nothing says it came from --config (each test failed at its own line, with no word of it).
+        let typo = try CommandRunner.factoryhost(["test", "--config", "apx", "--filter", "from --config", "."], in: dir)
+        #expect(typo.stdout.contains("config_spec.lua:3: cannot make a container of 'apx' (given by --config): no configuration named 'apx'"),
+                "\(typo)")
         let noConfig = try CommandRunner.factoryhost(["test", "--filter", "from --config", "."], in: dir)
         #expect(noConfig.status == 1)
         #expect(noConfig.stdout.contains("config_spec.lua:3: this test has no container, so it has no \"resolve\" (give its describe or it a config"), "\(noConfig)")

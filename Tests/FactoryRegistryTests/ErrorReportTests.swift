@@ -138,3 +138,12 @@ struct ErrorReportTests {
         #expect(far?.description == "no configuration named 'billing'\n  defined: app, app-tests")
     }
 }
+
+@Suite("A place's file name cannot forge a line")
+struct OriginTextTests {
+    @Test func aNewlineInAFileNameIsWrittenNotPrinted() {
+        #expect(Origin(file: "app.lua", line: 3).description == "app.lua:3")
+        #expect(Origin(file: "x\nforged.lua:1: ok.lua", line: 2).description == "x\\nforged.lua:1: ok.lua:2")
+        #expect(Origin(file: "a\rb", line: 1).description == "a\\rb:1")
+    }
+}

@@ -20,6 +20,20 @@ public struct Origin: Hashable, Sendable, CustomStringConvertible {
         Origin(file: file, line: line)
     }
 
-    /// `file:line`.
-    public var description: String { "\(file):\(line)" }
+    /// `file:line` — a newline or carriage return in the file's name written
+    /// `\n`, `\r`: a place starts a line of check's and the runner's output,
+    /// and a name could otherwise forge a line of its own.
+    public var description: String {
+        guard file.utf8.contains(where: { $0 == 10 || $0 == 13 }) else { return "\(file):\(line)" }
+        var shown = ""
+        for character in file {
+            switch character {
+            case "\n": shown += "\\n"
+            case "\r": shown += "\\r"
+            case "\r\n": shown += "\\r\\n"
+            default: shown.append(character)
+            }
+        }
+        return shown + ":\(line)"
+    }
 }

@@ -116,7 +116,8 @@ extension FactoryHost {
         if stopped {
             // Like a compiler's error limit: past it, more is noise, and costs time and memory.
             ordered.append(CheckProblem(kind: "checkStopped",
-                                        message: "check stopped after \(Self.checkProblemLimit) problems (each counted once in every configuration it is in): fix these, and check again"))
+                                        message: "check stopped after \(Self.checkProblemLimit) problems (each counted once in every configuration it is in, "
+                                                 + "so a problem may name only some of them): fix these, and check again"))
         }
         return ordered
     }

@@ -91,6 +91,14 @@ public struct ProjectFile: Equatable, Sendable {
             }
             modules = []
             let count = try list.count
+            // A list: keys 1…n only ({ lib = true } was passed over in silence).
+            if let other = try list.pairs().first(where: { key, _ in
+                guard case .integer(let index) = key else { return true }
+                return index < 1 || index > count
+            }) {
+                throw LuaError(.typeMismatch, "project file \(path): 'modules' must be a list of folders, as { \".\", \"lib\" } "
+                               + "(it has the key \(describeKey(other.0)))")
+            }
             guard count <= 256 else { throw LuaError(.typeMismatch, "project file \(path): 'modules' lists \(count) folders (at most 256)") }
             for index in 1...max(count, 1) where count > 0 {
                 let entry = try list.rawGet(.integer(index))
@@ -117,6 +125,9 @@ public struct ProjectFile: Equatable, Sendable {
         }
         // A folder that is not there is a typo more often than a folder to come: say which, and what is there.
         for (folder, directory) in zip(modules, directories) where !Directory.isDirectory(directory) {
+            if Directory.isRegularFile(String(directory.dropLast())) {
+                throw LuaError(.typeMismatch, "project file \(path): module folder '\(shownName(folder))' is a file, not a folder")
+            }
             let present = (Directory.entries(root, hidden: false) ?? []).filter { Directory.isDirectory((root == "./" ? "" : root) + $0) }
             throw LuaError(.typeMismatch, "project file \(path): module folder '\(shownName(folder))' does not exist"
                            + NameSuggestion.didYouMean(folder, among: present)

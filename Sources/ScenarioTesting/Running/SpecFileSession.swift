@@ -181,7 +181,8 @@ final class SpecFileSession {
                 // (A test a worker was sent lacks the place: this session's own list has it.)
                 let declared = tests.indices.contains(test.index - 1) ? tests[test.index - 1] : test
                 let place = test.configuration != nil ? declared.configurationPlace ?? test.location : test.location
-                return .failed(TestFailure(kind: .error, message: "cannot make a container of '\(configuration)': \(error)"
+                let given = test.configuration == nil ? " (given by --config)" : ""
+                return .failed(TestFailure(kind: .error, message: "cannot make a container of '\(configuration)'\(given): \(error)"
                                            + (teardown.map { "\n(and in after_all: \($0))" } ?? ""), location: place))
             }
         }

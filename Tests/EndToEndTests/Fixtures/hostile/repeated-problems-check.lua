@@ -2,7 +2,7 @@
 -- status: 1
 -- stderr: <none>
 -- stdout: repeated-problems-check.lua:12: table#k0 is registered by 'c0' and again by 'c1' in configurations 'c1', 'c2', 'c3'
--- stdout: check stopped after 5000 problems (each counted once in every configuration it is in): fix these, and check again
+-- stdout: check stopped after 5000 problems (each counted once in every configuration it is in, so a problem may name only some of them): fix these, and check again
 -- A problem in a configuration is a problem in every configuration that
 -- extends it: a duplicate at each level of a 4,000-long chain is 8 million
 -- problems, which took seconds and GBs to list (2.9 GB). Check stops after
