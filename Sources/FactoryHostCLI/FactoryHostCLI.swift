@@ -65,6 +65,16 @@ public enum FactoryHostCLI {
             FastRunArguments.parse(CommandLine.arguments + ["run", "-"])?.runAndExit()
         }
         let arguments = CommandLine.arguments
+        // `factoryhost -e STAT`, `-l MOD`, `-i`: lua5.4's options, as `run` takes them.
+        if arguments.count >= 2, let first = arguments.dropFirst().first, !first.hasPrefix("--"),
+           first == "-i" || first.hasPrefix("-e") || first.hasPrefix("-l") {
+            let asRun = [arguments[0], "run"] + arguments.dropFirst()
+            if let settings = FastRunArguments.parse(asRun) {
+                if settings.hasScript { settings.runAndExit() }
+                settings.runPreludesAndExit()
+            }
+            runParsed(parserArguments(asRun))
+        }
         let commandNames = FactoryHostCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
         // `factoryhost app.lua`, as `lua5.4 app.lua`: a first word that is no command but a file runs it.
         // Another word is a mistyped command: say so, with the nearest (the parser said "unexpected argument").

@@ -24,6 +24,9 @@ struct RunOptionsTests {
         // lua5.4's joined forms, with and without a script.
         let joined = try CommandRunner.factoryhost(["run", "-ex = 1", "-lstring", "-eprint(x + 1, string.rep('a', 2))"])
         #expect(joined == ProcessResult(status: 0, stdout: "2\taa\n", stderr: ""))
+        // Without `run`, as lua5.4 takes them (they were "Unknown option '-e'").
+        let bare = try CommandRunner.factoryhost(["-e", "x = 6", "-lstring", "-eprint(x * 7)"])
+        #expect(bare == ProcessResult(status: 0, stdout: "42\n", stderr: ""))
         let beforeTheREPL = try CommandRunner.factoryhost(["repl", "-e", "x = 5"], input: "print(x)\n")
         #expect(beforeTheREPL.stdout.contains("5\n"))
         // What only the parser reads (-i, here) is refused past its bound, with why, rather than read for seconds.
