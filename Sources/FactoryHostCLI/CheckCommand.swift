@@ -143,8 +143,9 @@ struct CheckSettings: Equatable {
         DryDeclaration.finish(problems.isEmpty ? 0 : 1)
     }
 
-    /// `{"ok": …, "configurations": […], "registrations": N, "declared": N, "stopped": {…}|null, "problems": […]}`
-    /// (`registrations`: checked, each configuration with what it inherits; `declared`: as written).
+    /// `{"ok": …, "configurations": […], "registrations": N, "declared": N, "stopped": {…}|null, "complete": …, "problems": […]}`
+    /// (`registrations`: checked, each configuration with what it inherits; `declared`: as written;
+    /// `complete`: false when check stopped at its problem limit, and there may be more).
     private func json(_ problems: [CheckProblem], configurations: [String], summary: CheckSummary,
                       stop: DeclarationRun.Stop?) -> String {
         func origin(_ origin: Origin?) -> String {
@@ -162,6 +163,7 @@ struct CheckSettings: Equatable {
         } ?? "null"
         return "{\n  \"ok\": \(problems.isEmpty),\n  \"configurations\": \(list(configurations)),\n"
             + "  \"registrations\": \(summary.checked),\n  \"declared\": \(summary.declared),\n  \"stopped\": \(stopped),\n"
+            + "  \"complete\": \(!problems.contains { $0.kind == "checkStopped" }),\n"
             + "  \"problems\": [" + (entries.isEmpty ? "" : "\n" + entries.joined(separator: ",\n") + "\n  ") + "]\n}"
     }
 }

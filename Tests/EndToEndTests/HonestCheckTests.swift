@@ -414,6 +414,7 @@ struct HonestCheckTests {
         #expect(json.status == 1 && json.stderr.isEmpty, "\(json)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any], "\(json)")
         #expect(object["ok"] as? Bool == false)
+        #expect(object["complete"] as? Bool == true)
         #expect(object["configurations"] as? [String] == ["app"])
         let stopped = try #require(object["stopped"] as? [String: Any])
         #expect(stopped["reason"] as? String == "container")
@@ -422,6 +423,12 @@ struct HonestCheckTests {
         #expect(problems.map { $0["kind"] as? String } == ["notChecked", "notChecked", "notChecked"])
         #expect(problems.map { ($0["origin"] as? [String: Any])?["line"] as? Int } == [4, 5, 1])
         #expect(problems.first?["message"] as? String == "configuration \"late\" was not checked")
+        // Past the problem limit: "complete" says there may be more (the last problem says check stopped).
+        let many = try CommandRunner.factoryhost(["check", "--format", "json", "repeated-problems-check.lua"],
+                                                 in: CommandRunner.fixtures.appendingPathComponent("hostile"), killAfter: 30)
+        let manyObject = try #require(try JSONSerialization.jsonObject(with: Data(many.stdout.utf8)) as? [String: Any], "\(many.stdout.prefix(300))")
+        #expect(manyObject["complete"] as? Bool == false)
+        #expect((manyObject["problems"] as? [[String: Any]])?.last?["kind"] as? String == "checkStopped")
         let broken = try CommandRunner.factoryhost(["check", "--format", "json", "broken.lua"], in: dsl, killAfter: 30)
         let brokenObject = try #require(try JSONSerialization.jsonObject(with: Data(broken.stdout.utf8)) as? [String: Any], "\(broken)")
         let kinds = (brokenObject["problems"] as? [[String: Any]])?.compactMap { $0["kind"] as? String }
