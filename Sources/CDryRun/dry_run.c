@@ -463,14 +463,14 @@ static int stopped(lua_State *L) {
 }
 
 /// spec_stubs(): compiles the stubs (upvalue 1: their source) and runs them
-/// with debug.getinfo, select, type and setmetatable (upvalues 2-5).
+/// with debug.getinfo, select, type, setmetatable, rawget and tostring (upvalues 2-7).
 static int spec_stubs(lua_State *L) {
     size_t length;
     const char *source = lua_tolstring(L, lua_upvalueindex(1), &length);
     if (source == NULL) return luaL_error(L, "the spec stubs have no source");
     if (luaL_loadbufferx(L, source, length, CHECK_CHUNK, "t") != LUA_OK) return lua_error(L);
-    for (int i = 2; i <= 5; i++) lua_pushvalue(L, lua_upvalueindex(i));
-    lua_call(L, 4, 1);
+    for (int i = 2; i <= 7; i++) lua_pushvalue(L, lua_upvalueindex(i));
+    lua_call(L, 6, 1);
     lua_call(L, 0, 1);
     return 1;
 }
@@ -601,7 +601,9 @@ int fh_dry_run_library(lua_State *L) {
     lua_getglobal(L, "select");
     lua_getglobal(L, "type");
     lua_getglobal(L, "setmetatable");
-    lua_pushcclosure(L, spec_stubs, 5);
+    lua_getglobal(L, "rawget");
+    lua_getglobal(L, "tostring");
+    lua_pushcclosure(L, spec_stubs, 7);
     lua_setfield(L, library, "spec_stubs");
     add_loaded_files(L, library);
     return 1;

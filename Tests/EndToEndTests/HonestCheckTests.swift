@@ -397,6 +397,24 @@ struct HonestCheckTests {
             1 problem in 1 configuration, 1 registration
 
             """, stderr: ""), "\(spec)")
+        // A describe's or a test's config that names nothing: the runner fails each of its tests; check says it at its line.
+        let configDir = try CommandRunner.scratchDirectory(["config_spec.lua": """
+            configuration "app" { register "table#A" { make = function() return {} end } }
+            describe("checkout", { config = "ap" }, function()
+              it("builds", { config = "app" }, function(c) end)
+              it("also", { config = "nope" }, function(c) end)
+            end)
+            """], prefix: "fh-check-spec")
+        defer { try? FileManager.default.removeItem(at: configDir) }
+        let configs = try CommandRunner.factoryhost(["check", "config_spec.lua"], in: configDir, killAfter: 30)
+        #expect(configs == ProcessResult(status: 1, stdout: """
+            config_spec.lua:2: describe 'checkout' names configuration 'ap', which is not declared, did you mean 'app'?
+              declared: app
+            config_spec.lua:4: it 'also' names configuration 'nope', which is not declared
+              declared: app
+            2 problems in 1 configuration, 1 registration
+
+            """, stderr: ""), "\(configs)")
         for example in ["assisted-factories/assisted", "builders/builders", "koober/koober", "movie-loaders/movies", "persistence/persistence"] {
             let result = try CommandRunner.factoryhost(["check", "Examples/\(example)_spec.lua"], in: CommandRunner.packageRoot, killAfter: 30)
             #expect(result.status == 0 && result.stdout.hasPrefix("ok: "), "\(example): \(result)")

@@ -106,6 +106,7 @@ extension FactoryHost {
             // A deferred plugin that failed to install: nothing of it could be checked.
             problems.append(CheckProblem(kind: "pluginError", message: (error as? LuaError)?.message ?? String(describing: error)))
         }
+        problems += unknownSpecConfigurations()
         var lines = DependencyLines(standardInput: run.standardInputSource)
         lines.pointAtDependencyLines(&problems)
         var ordered = Self.inLineOrder(Self.mergingRepeats(problems))

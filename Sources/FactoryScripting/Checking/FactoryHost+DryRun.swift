@@ -357,9 +357,40 @@ extension FactoryHost {
         if case .table(let bodies)? = try session.specStubs.call().first { session.testBodies = bodies }
     }
 
+    /// A spec file's describes and tests that name a configuration the script
+    /// does not declare (`{ config = "ap" }`): the runner fails each of their
+    /// tests; check says it once per place.
+    func unknownSpecConfigurations() -> [CheckProblem] {
+        guard let bodies = checkSession?.testBodies, case .table(let configs)? = try? bodies.rawGet("configs"),
+              let items = try? configs.array() else { return [] }
+        let declared = registry.configurationNames
+        var problems: [CheckProblem] = []
+        for item in items {
+            guard case .table(let entry) = item, case .string(let config)? = try? entry.rawGet("config"),
+                  registry.configuration(config.description) == nil else { continue }
+            let what = (try? entry.rawGet("what")).flatMap { if case .string(let s) = $0 { return s.description } else { return nil } } ?? "describe"
+            let name = (try? entry.rawGet("name")).flatMap { if case .string(let s) = $0 { return s.shown } else { return nil } } ?? "?"
+            var origin: Origin?
+            if case .string(let file)? = try? entry.rawGet("file"), let line = try? Int.fromLua(entry.rawGet("line")) {
+                origin = Origin(file: file.description, line: line)
+            }
+            problems.append(CheckProblem(
+                kind: "unknownConfiguration",
+                message: "\(what) '\(MessageText.oneLine(MessageText.bounded(name, limit: 200)))' names configuration "
+                    + "'\(MessageText.oneLine(MessageText.bounded(config.shown, limit: 200)))', which is not declared"
+                    + NameSuggestion.didYouMean(config.description, among: declared),
+                origin: origin,
+                details: ["declared: " + (declared.isEmpty ? "none" : declared.prefix(20).joined(separator: ", "))]))
+        }
+        return problems
+    }
+
     /// The test and hook bodies of a spec file, as (file, first line, last line).
     private func testBodyRanges() -> [(file: String, lines: ClosedRange<Int>)] {
-        guard let testBodies = checkSession?.testBodies, let items = try? testBodies.array() else { return [] }
+        guard let testBodies = checkSession?.testBodies else { return [] }
+        // (The table also holds `configs`: its list part is read, not as a whole array.)
+        var items: [LuaValue] = []
+        while case let item? = try? testBodies.rawGet(.integer(items.count + 1)), !item.isNil { items.append(item) }
         return items.compactMap { item in
             guard case .table(let entry) = item, case .string(let file)? = try? entry.rawGet("file"),
                   let first = try? Int.fromLua(entry.rawGet("first")), let last = try? Int.fromLua(entry.rawGet("last")),

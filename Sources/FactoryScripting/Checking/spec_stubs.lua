@@ -5,7 +5,7 @@
 -- hook body are recorded (what is declared there is the test's own, never
 -- checked); the table is returned. Called with the functions it uses, as
 -- they were before any script ran.
-local getinfo, select, type, setmetatable = ...
+local getinfo, select, type, setmetatable, rawget, tostring = ...
 return function()
   local bodies = {}
   local function record(...)
@@ -17,11 +17,23 @@ return function()
       end
     end
   end
-  describe = function(_, a, b)
+  -- The configurations describes and tests name (`{ config = "app" }`), where:
+  -- check reports one that is not declared (the runner would fail each test).
+  local configs = {}
+  bodies.configs = configs
+  local function note_config(what, name, opts)
+    if type(opts) == "table" and type(rawget(opts, "config")) == "string" then
+      local info = getinfo(3, "Sl")
+      configs[#configs + 1] = { what = what, name = tostring(name), config = rawget(opts, "config"),
+                                file = info and info.short_src, line = info and info.currentline }
+    end
+  end
+  describe = function(name, a, b)
+    note_config("describe", name, a)
     local body = type(a) == "function" and a or b
     if type(body) == "function" then body() end
   end
-  it = function(_, a, b) record(a, b) end
+  it = function(name, a, b) note_config("it", name, a); record(a, b) end
   pending = function() end
   before_each = function(fn) record(fn) end
   after_each = function(fn) record(fn) end
