@@ -65,9 +65,13 @@ public enum FactoryHostCLI {
             FastRunArguments.parse(CommandLine.arguments + ["run", "-"])?.runAndExit()
         }
         let arguments = CommandLine.arguments
-        // `factoryhost -e STAT`, `-l MOD`, `-i`: lua5.4's options, as `run` takes them.
-        if arguments.count >= 2, let first = arguments.dropFirst().first, !first.hasPrefix("--"),
-           first == "-i" || first.hasPrefix("-e") || first.hasPrefix("-l") {
+        // `factoryhost -v`: lua5.4's version flag.
+        if arguments.count == 2, arguments[1] == "-v" { runParsed(["--version"]) }
+        // `factoryhost -e STAT`, `-l MOD`, `-i`: lua5.4's options, as `run` takes them — and run's own
+        // (`factoryhost --timeout 2 app.lua`, as `factoryhost app.lua` is run).
+        if arguments.count >= 2, let first = arguments.dropFirst().first,
+           (!first.hasPrefix("--") && (first.hasPrefix("-i") || first.hasPrefix("-e") || first.hasPrefix("-l")))
+            || RunOption(rawValue: PlainCommandLine.split(first).name) != nil {
             let asRun = [arguments[0], "run"] + arguments.dropFirst()
             if let settings = FastRunArguments.parse(asRun) {
                 if settings.hasScript { settings.runAndExit() }
@@ -127,7 +131,8 @@ extension FactoryHostCLI {
             if word == "--" || !word.hasPrefix("-") { break }
             if word.hasPrefix("--") && word.hasSuffix("=") && word.count > 3 {
                 let option = MessageText.printable(String(word.dropLast().prefix(60)))
-                writeToStandardError("\(ProgramName.current): \(option)= gives no value (write \(option)=VALUE, or \(option) VALUE)\n")
+                let value = option == "--set" ? "name=value" : "VALUE"
+                writeToStandardError("\(ProgramName.current): \(option)= gives no value (write \(option)=\(value), or \(option) \(value))\n")
                 exit(64)
             }
         }

@@ -27,6 +27,9 @@ struct RunOptionsTests {
         // Without `run`, as lua5.4 takes them (they were "Unknown option '-e'").
         let bare = try CommandRunner.factoryhost(["-e", "x = 6", "-lstring", "-eprint(x * 7)"])
         #expect(bare == ProcessResult(status: 0, stdout: "42\n", stderr: ""))
+        // …and run's own options before the script, as `factoryhost app.lua` is run (they were "Unknown option").
+        let bareOption = try CommandRunner.factoryhost(["--timeout", "5s", "--set", "x=1", "-"], input: "print('ran')\n")
+        #expect(bareOption == ProcessResult(status: 0, stdout: "ran\n", stderr: ""))
         let beforeTheREPL = try CommandRunner.factoryhost(["repl", "-e", "x = 5"], input: "print(x)\n")
         #expect(beforeTheREPL.stdout.contains("5\n"))
         // What only the parser reads (-i, here) is refused past its bound, with why, rather than read for seconds.
@@ -61,7 +64,7 @@ struct RunOptionsTests {
         // An empty joined value took the script as the value ("--set takes name=value (got 'x.lua')").
         for command in ["run", "check"] {
             let empty = try CommandRunner.factoryhost([command, "--set=", "x.lua"])
-            #expect(empty == ProcessResult(status: 64, stdout: "", stderr: "factoryhost: --set= gives no value (write --set=VALUE, or --set VALUE)\n"))
+            #expect(empty == ProcessResult(status: 64, stdout: "", stderr: "factoryhost: --set= gives no value (write --set=name=value, or --set name=value)\n"))
         }
         // Joined -lMOD and -eSTAT where the parser reads the line (a `--`), as lua5.4 takes them.
         let parsed = try CommandRunner.factoryhost(["run", "-lstring", "-ex = 2", "--", "-"], input: "print(x * 21, string.rep('z', 2))\n")

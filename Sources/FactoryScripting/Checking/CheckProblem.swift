@@ -58,7 +58,11 @@ public struct CheckProblem: CustomStringConvertible, Equatable {
     public var description: String {
         var head = origin.map { "\($0): " } ?? ""
         head += MessageText.oneLine(message)
-        if configurations.count > 1 {
+        if configurations.count > 8 {
+            // 3,000 names were a 4 KB line cut in the middle ("27948 bytes left out"): the first, the last, how many.
+            head += " in configurations " + configurations.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+                + ", …, '\(configurations[configurations.count - 1])' (\(configurations.count) configurations)"
+        } else if configurations.count > 1 {
             head += " in configurations " + configurations.map { "'\($0)'" }.joined(separator: ", ")
         } else if let configuration, !message.contains("configuration '\(configuration)'") {
             head += " in configuration '\(configuration)'"

@@ -951,10 +951,18 @@ local function finish_test(test, container, started, failure)
   end
   installed = {}
   failure = leave_blocks(test, done, failure)
-  if sticky and not failure then
+  if sticky and (not failure or getmetatable(failure) == Failure) then
+    -- The swallowed failure came first: it is the cause; a later expectation
+    -- failing on what the code then returned is its consequence, named after it.
+    local later = failure
     failure = sticky
     failure.message = tostring(failure.message) .. " (" .. (failure.swallowed_in or "inside a stub's method")
       .. "; the code that called it caught the error)"
+    if later and later ~= sticky then
+      local text = tostring(later.message)
+      if #text > 300 then text = sub(text, 1, 300) .. "…" end
+      failure.message = failure.message .. "; then, at " .. tostring(later.where) .. ": " .. text
+    end
   end
   sticky, in_stub = nil, 0
   running, test_container, in_all, in_cleanup = nil, nil, false, false

@@ -13,3 +13,8 @@ end)
 it("to_fail still expects a failure", function()
   expect(function() expect(1):to_be(2) end):to_fail()
 end)
+it("the swallowed failure is the cause, a later one its consequence", function()
+  local fake = { signIn = function(self, u, pw) expect(pw):to_be("hunter2") return s.UserSession.new{user=u} end }
+  local result = s.SignInViewModel.new(fake):signIn("ana", "secret")
+  expect(result):to_be("signed in as ana")
+end)
