@@ -93,27 +93,13 @@ func write(_ text: String, to directory: String, _ file: String) throws -> Strin
 // MARK: - Start-up
 
 /// A small configuration as the examples write them: two configurations,
-/// eight registrations, a scope, one resolve.
-let startupDSLScript = """
-    local net = require "factoryhost.networking"
-    scope "screen"
-    configuration "app" {
-      register "Cache" { scope = "singleton", make = function() return net.Cache.new() end },
-      register "HTTPSession" { scope = "singleton", make = function() return net.HTTPSession.new { baseURL = "fixture://" } end },
-      register "MovieLoader" { deps = { cache = "Cache", session = "HTTPSession" },
-        make = function(d) return net.MovieLoader.new(d.cache, d.session) end },
-      register "MovieLoader#screen" { scope = "screen", deps = { cache = "Cache", session = "HTTPSession" },
-        make = function(d) return net.MovieLoader.new(d.cache, d.session) end },
-      register "table#settings" { scope = "singleton", make = function() return { retries = 3 } end },
-      register "table#client" { deps = { settings = "table#settings", loader = "MovieLoader" },
-        make = function(d) return { settings = d.settings, loader = d.loader } end },
-    }
-    configuration "app-tests" { extends = "app",
-      register "HTTPSession" { override = true, scope = "singleton", make = function() return net.HTTPSession.new { baseURL = "fixture://tests" } end },
-    }
-    local client = container("app"):resolve "table#client"
-    assert(client.settings.retries == 3)
-    """
+/// eight registrations, a scope, one resolve — the performance guard's
+/// `Benchmarks/Guard/dsl.lua`, one script for both (read from the package).
+let startupDSLScript: String = {
+    let guardScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Guard/dsl.lua")
+    return (try? String(contentsOf: guardScript, encoding: .utf8)) ?? "error('Benchmarks/Guard/dsl.lua is missing')"
+}()
 
 /// `startup_run`, `startup_dsl`, `startup_check`, `startup_graph`: one
 /// command each, against lua5.4 running a one-line script (goal ≤ 3×).
