@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// `factoryhost test --coverage`: which registrations of which
-/// configurations the suite built — in worker processes, merged across
-/// files, a test's own overrides left out — as text, JSON and a threshold.
+/// `factoryhost test --coverage`: which declarations the suite built — in
+/// worker processes, merged across files, each declaration once (built in a
+/// container of its configuration or of one extending it), a test's own
+/// overrides left out — as text, JSON and a threshold.
 @Suite("factoryhost test --coverage")
 struct RegistrationCoverageTests {
     let specs = CommandRunner.fixtures.appendingPathComponent("specs")
@@ -16,10 +17,9 @@ struct RegistrationCoverageTests {
         #expect(result.stdout.hasSuffix("""
 
             3 passed, 0 failed
-            registration coverage: 4 of 6 built (66.6%)
+            registration coverage: 4 of 5 built (80%)
             never built:
-              shop: table#basket (coverage/shop.lua:5)
-              shop-tests: string#farewell (coverage/shop.lua:4)
+              shop-tests: string#motto (coverage/shop.lua:10)
 
             """), "\(result)")
         // Without the flag, nothing is recorded or printed.
@@ -48,16 +48,19 @@ struct RegistrationCoverageTests {
     @Test func writesJSONAndFailsBelowTheMinimum() throws {
         let json = FileManager.default.temporaryDirectory.appendingPathComponent("fh-coverage-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: json) }
-        let below = try CommandRunner.factoryhost(["test", "--coverage-min", "80", "--coverage-json", json.path, "coverage"],
+        let below = try CommandRunner.factoryhost(["test", "--coverage-min", "85", "--coverage-json", json.path, "coverage"],
                                                   in: specs, killAfter: 60)
         #expect(below.status == 1, "\(below)")
-        #expect(below.stderr == "factoryhost: registration coverage 66.6% (4 of 6) is below --coverage-min 80%\n", "\(below)")
+        #expect(below.stderr == "factoryhost: registration coverage 80% (4 of 5) is below --coverage-min 85%\n", "\(below)")
         let written = try String(contentsOf: json, encoding: .utf8)
-        #expect(written.contains("\"built\": 4,\n  \"total\": 6,\n  \"percent\": 66.6,"), "\(written)")
-        #expect(written.contains(#"{"configuration": "shop-tests", "key": "string#farewell", "origin": "coverage/shop.lua:4", "built": false}"#),
+        #expect(written.contains("\"built\": 4,\n  \"total\": 5,\n  \"percent\": 80,"), "\(written)")
+        #expect(written.contains(#"{"configuration": "shop-tests", "key": "string#motto", "origin": "coverage/shop.lua:10", "built": false}"#),
+                "\(written)")
+        // shop's basket, built only by a test of shop-tests, is shop's declaration built.
+        #expect(written.contains(#"{"configuration": "shop", "key": "table#basket", "origin": "coverage/shop.lua:5", "built": true}"#),
                 "\(written)")
         let decoded = try JSONSerialization.jsonObject(with: Data(written.utf8)) as? [String: Any]
-        #expect((decoded?["registrations"] as? [Any])?.count == 6)
+        #expect((decoded?["registrations"] as? [Any])?.count == 5)
         let above = try CommandRunner.factoryhost(["test", "--coverage-min", "60", "coverage"], in: specs, killAfter: 60)
         #expect(above.status == 0 && above.stderr.isEmpty, "\(above)")
         let bad = try CommandRunner.factoryhost(["test", "--coverage-min", "120", "coverage"], in: specs)
@@ -70,6 +73,26 @@ struct RegistrationCoverageTests {
         let unwritable = try CommandRunner.factoryhost(["test", "--coverage-json", "/nonexistent-dir/x.json", "coverage"], in: specs, killAfter: 60)
         #expect(unwritable.status == 1 && unwritable.stderr.hasPrefix("factoryhost: --coverage-json: cannot write /nonexistent-dir/x.json"),
                 "\(unwritable)")
+    }
+
+    /// A long extends chain is as many entries as declarations (it was one
+    /// per configuration × inherited registration: 2,000 levels made two
+    /// million rows); a parameter change is not an entry of its own.
+    @Test func anExtendsChainIsOneEntryPerDeclaration() throws {
+        let dir = try CommandRunner.scratchDirectory(["chain_spec.lua": """
+            configuration "c0" { register "string#s0" { params = { word = "w" }, make = function(d) return d.word end } }
+            for i = 1, 2000 do
+              configuration("c" .. i) { extends = "c" .. (i - 1), register("string#s" .. i) { make = function() return "x" end } }
+            end
+            configuration "changed" { extends = "c2000", register "string#s0" { override = true, params = { word = "v" } } }
+            it("builds the first, changed", { config = "changed" }, function(c) expect(c:resolve "string#s0"):to_be("v") end)
+            """], prefix: "fh-coverage")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "--coverage", "--coverage-json", "c.json", "."], in: dir, killAfter: 60)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("registration coverage: 1 of 2001 built (0%)"), "\(result)")
+        let json = try String(contentsOf: dir.appendingPathComponent("c.json"), encoding: .utf8)
+        #expect(json.contains(#"{"configuration": "c0", "key": "string#s0", "origin": "chain_spec.lua:1", "built": true}"#), "\(json.prefix(600))")
     }
 
     /// A test's builds count — not the file's top level, not a factory that
@@ -95,10 +118,10 @@ struct RegistrationCoverageTests {
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
         }
         let coverage = try #require(objects.last)
-        #expect(coverage["type"] as? String == "coverage" && coverage["built"] as? Int == 4 && coverage["total"] as? Int == 6, "\(coverage)")
-        #expect((coverage["neverBuilt"] as? [[String: Any]])?.count == 2)
+        #expect(coverage["type"] as? String == "coverage" && coverage["built"] as? Int == 4 && coverage["total"] as? Int == 5, "\(coverage)")
+        #expect((coverage["neverBuilt"] as? [[String: Any]])?.count == 1)
         let tap = try CommandRunner.factoryhost(["test", "--reporter", "tap", "--coverage", "coverage"], in: specs, killAfter: 60)
-        #expect(tap.stdout.hasSuffix("# registration coverage: 4 of 6 built (66.6%)\n# never built:\n"
-                                     + "#   shop: table#basket (coverage/shop.lua:5)\n#   shop-tests: string#farewell (coverage/shop.lua:4)\n"), "\(tap)")
+        #expect(tap.stdout.hasSuffix("# registration coverage: 4 of 5 built (80%)\n# never built:\n"
+                                     + "#   shop-tests: string#motto (coverage/shop.lua:10)\n"), "\(tap)")
     }
 }

@@ -11,7 +11,9 @@ struct ContainerOverrideTests {
     @Test func anOverrideReplacesTheContainerAndRefusalsAreValues() throws {
         let host = try FactoryHost()
         var built: [String] = []
-        host.onScriptBuild = { container, key, origin in built.append("\(container.configuration) \(key) \(origin.line)") }
+        host.onScriptBuild = { container, registration in
+            built.append("\(container.configuration) \(registration.key) \(registration.origin.line)")
+        }
         try host.run("""
             configuration "app" {
               register "string#word" { make = function() return "real" end },

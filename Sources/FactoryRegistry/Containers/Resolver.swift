@@ -31,6 +31,25 @@ public struct Resolver {
         }
     }
 
+    /// The registration whose factory is running: its key, where it was
+    /// declared, and the configuration that declared it (which may be one
+    /// the container's configuration extends).
+    ///
+    /// ```swift
+    /// try app.register(Cache.self) { r in
+    ///     print("building \(try r.registration.key), declared in \(try r.registration.configuration)")
+    ///     return Cache()
+    /// }
+    /// ```
+    ///
+    /// - Throws: `RegistryError` (`.resolverExpired`) once the factory has returned, or on another thread.
+    public var registration: Registration {
+        get throws {
+            try ensureActive()
+            return context.plan.registrations[current].registration
+        }
+    }
+
     /// Refuses a resolver kept past its factory call or used on another
     /// thread: its resolve state is gone.
     @inlinable @inline(__always)

@@ -89,7 +89,9 @@ final class AssistedFactory: @unchecked Sendable {
             // Swift calls `members`; scripts hold `factory`, whose raw fields it never reads.
             try lua.presentImplementation(members, as: factory)
             let built = try resultType.fromLua(.table(factory), lua)
-            if let observe = host.onScriptBuild, let container = try? resolver.container { observe(container, keyText, origin) }
+            if let observe = host.onScriptBuild, let container = try? resolver.container, let registration = try? resolver.registration {
+                observe(container, registration)
+            }
             return built
         } catch let error as LuaError {
             throw RegistryError(.factoryFailed, "the assisted factory \(interface) failed: \(error.message)",

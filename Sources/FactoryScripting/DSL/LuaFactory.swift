@@ -147,7 +147,9 @@ final class LuaFactory: @unchecked Sendable {
                     throw wrongResult(frame.value(index), error)
                 }
             })
-            if let observe = host.onScriptBuild, let container = try? resolver.container { observe(container, key, origin) }
+            if let observe = host.onScriptBuild, let container = try? resolver.container, let registration = try? resolver.registration {
+                observe(container, registration)
+            }
             return built
         } catch let error as LuaError {
             // The message says where in the script; the outer traceback shows the resolve.

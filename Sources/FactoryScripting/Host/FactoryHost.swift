@@ -85,13 +85,14 @@ public final class FactoryHost {
     /// How many assisted factories were built: each one's identity.
     var assistedInstanceCount = 0
     /// When set, called after each instance a script's factory builds, with
-    /// the container it was built for, the registration's key and where it
-    /// was registered: `factoryhost test --coverage` records what was built.
+    /// the container it was built for and the registration built (its key,
+    /// origin, and the configuration that declared it):
+    /// `factoryhost test --coverage` records what was built.
     ///
     /// ```swift
-    /// host.onScriptBuild = { container, key, origin in built.insert("\(container.configuration) \(key)") }
+    /// host.onScriptBuild = { container, registration in built.insert("\(registration.configuration) \(registration.key)") }
     /// ```
-    public var onScriptBuild: ((_ container: Container, _ key: String, _ origin: Origin) -> Void)?
+    public var onScriptBuild: ((_ container: Container, _ registration: Registration) -> Void)?
     /// How long the project file's Lua may run (``addProjectModuleDirectories(forScript:)``):
     /// 2 s, or what a command's deadline leaves if less.
     public var projectFileTimeLimit: Duration = .seconds(2)

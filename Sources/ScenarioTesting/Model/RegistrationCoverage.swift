@@ -1,27 +1,28 @@
 import FactoryRegistry
 
-/// Which registrations a run built, by configuration: what `factoryhost test
+/// Which registrations a run built, one entry per declaration (the
+/// configuration that declared it, its key, where): what `factoryhost test
 /// --coverage` reports (the registrations a suite never built are the ones
-/// its scenarios never exercised).
+/// its scenarios never exercised). A declaration inherited by configurations
+/// extending its own is one entry, built if a container of any of them built
+/// it — the report grows with the script, not with configurations × registrations.
 ///
 /// ```swift
 /// let coverage = RegistrationCoverage()
-/// host.onScriptBuild = { container, key, origin in
-///     coverage.record(configuration: container.configuration, key: key, origin: origin)
-/// }
+/// host.onScriptBuild = { _, registration in coverage.record(registration) }
 /// try host.run(file: "app_spec.lua")
 /// let never = coverage.entries(of: host.registry).filter { !$0.built }
 /// ```
 public final class RegistrationCoverage {
-    /// One registration of one configuration, and whether it was built.
+    /// One declaration, and whether it was built.
     public struct Entry: Hashable, Sendable {
-        /// The configuration.
+        /// The configuration that declared it.
         public var configuration: String
         /// The registration's key (`Store`, `Handler#json`).
         public var key: String
         /// Where it was registered (`file:line`).
         public var origin: String
-        /// Whether a container of the configuration built it.
+        /// Whether a container (of its configuration or of one extending it) built it.
         public var built: Bool
 
         /// An entry of `key`, registered at `origin` in `configuration`.
@@ -53,11 +54,16 @@ public final class RegistrationCoverage {
     /// A record of nothing built yet.
     public init() {}
 
-    /// A registration (`key`, declared at `origin`) was built in a container
-    /// of `configuration` (a test's overrides already mapped to the
-    /// configuration they extend).
-    public func record(configuration: String, key: String, origin: Origin) {
-        built.insert(Entry.ID(configuration: configuration, key: key, origin: Self.normalized(origin.description)))
+    /// `registration` was built (in a container of its configuration or of
+    /// one extending it).
+    public func record(_ registration: Registration) {
+        built.insert(Self.id(of: registration))
+    }
+
+    /// A declaration as coverage tells them apart.
+    static func id(of registration: Registration) -> Entry.ID {
+        Entry.ID(configuration: registration.configuration, key: registration.key.description,
+                 origin: normalized(registration.origin.description))
     }
 
     /// `./specs/./app.lua:3` as `specs/app.lua:3`: one file however a spec
@@ -76,20 +82,20 @@ public final class RegistrationCoverage {
         reported = []
     }
 
-    /// Every registration of every configuration `registry` declares (as a
-    /// container would see them, inherited ones included; the collections
-    /// the container makes and the configurations of a test's overrides
-    /// left out), each with whether it was built.
+    /// Every registration `registry`'s configurations declare, each once,
+    /// under the configuration that declared it (the configurations of a
+    /// test's overrides, `excluded`, left out), with whether it was built.
     public func entries(of registry: Registry, excluding excluded: Set<String> = []) -> [Entry] {
         var entries: [Entry] = []
         for name in registry.configurationNames where !excluded.contains(name) {
-            guard let registrations = try? registry.registrations(in: name) else { continue }
-            for registration in registrations {
+            guard let configuration = registry.configuration(name) else { continue }
+            for registration in configuration.registrations {
                 let type = registration.key.type.name
                 if type.hasPrefix("[") || type.hasPrefix("{") { continue }
-                let id = Entry.ID(configuration: name, key: registration.key.description,
-                                  origin: Self.normalized(registration.origin.description))
-                entries.append(Entry(configuration: name, key: id.key, origin: id.origin, built: built.contains(id)))
+                // A change of parameters builds with the registration it changes, which is the entry.
+                if registration.refinement != nil { continue }
+                let id = Self.id(of: registration)
+                entries.append(Entry(configuration: id.configuration, key: id.key, origin: id.origin, built: built.contains(id)))
             }
         }
         return entries

@@ -32,10 +32,9 @@ final class SpecFileSession {
         let coverage = recordsCoverage ? RegistrationCoverage() : nil
         self.coverage = coverage
         if let coverage {
-            // In the configuration the container is of: a test's overrides' counts for the one it extends.
-            host.onScriptBuild = { container, key, origin in
-                coverage.record(configuration: overrides.base(of: container.configuration), key: key, origin: origin)
-            }
+            // For the declaration built, in whichever configuration declared it (a test's
+            // overrides are declared in configurations of their own, left out of the report).
+            host.onScriptBuild = { _, registration in coverage.record(registration) }
         }
         do {
             try host.addModuleDirectory(of: file)

@@ -7,4 +7,5 @@ configuration "shop" {
 configuration "shop-tests" {
   extends = "shop",
   register "string#greeting" { override = true, make = function() return "hi" end },
+  register "string#motto" { make = function() return "buy" end },
 }
