@@ -71,10 +71,18 @@ struct LeakTests {
         #expect(life.built("Cache") == 6)
     }
 
-    @Test func errorMessagesAreBounded() {
-        let error = RegistryError(.factoryFailed, String(repeating: "the factory for X failed: ", count: 1_000))
+    /// Bounded by keeping the start and the end: a chain of wrapped
+    /// failures ends with its cause, which a cut tail lost.
+    @Test func errorMessagesAreBoundedAndKeepTheirCause() {
+        let error = RegistryError(.factoryFailed, String(repeating: "the factory for X failed: ", count: 1_000) + "the cause é")
         #expect(error.message.utf8.count < RegistryError.messageLimit + 40)
-        #expect(error.message.hasSuffix("more bytes)"))
+        #expect(error.message.hasPrefix("the factory for X failed: "))
+        #expect(error.message.contains(" bytes left out) …"))
+        #expect(error.message.hasSuffix("failed: the cause é"))
+        // Wrapped again, still the cause at the end.
+        let wrapped = RegistryError(.factoryFailed, "the factory for Y failed: " + error.message)
+        #expect(wrapped.message.utf8.count < RegistryError.messageLimit + 40)
+        #expect(wrapped.message.hasPrefix("the factory for Y failed: ") && wrapped.message.hasSuffix("the cause é"))
         let short = RegistryError(.factoryFailed, "short")
         #expect(short.message == "short")
     }

@@ -93,13 +93,19 @@ public struct RegistryError: Error, CustomStringConvertible, Equatable {
         self.origin = origin
     }
 
-    /// `text`, cut at ``messageLimit`` bytes (on a character boundary) with
-    /// a note of how much was left out.
+    /// `text`, at most about ``messageLimit`` bytes: its first three
+    /// quarters and its last quarter (cut on character boundaries), with how
+    /// much was left out between. The end is kept because a chain of wrapped
+    /// failures ends with its cause (`the factory for A failed: … the factory
+    /// for Z failed: C stack overflow`).
     public static func bounded(_ text: String) -> String {
-        guard text.utf8.count > messageLimit else { return text }
-        var cut = text.utf8.index(text.utf8.startIndex, offsetBy: messageLimit)
-        while cut > text.startIndex && !text.indices.contains(cut) { cut = text.utf8.index(before: cut) }
-        return String(text[..<cut]) + "… (\(text.utf8.count - text.utf8.distance(from: text.utf8.startIndex, to: cut)) more bytes)"
+        let utf8 = text.utf8
+        guard utf8.count > messageLimit else { return text }
+        var head = utf8.index(utf8.startIndex, offsetBy: messageLimit * 3 / 4)
+        while head > utf8.startIndex && head.samePosition(in: text.unicodeScalars) == nil { head = utf8.index(before: head) }
+        var tail = utf8.index(utf8.endIndex, offsetBy: -(messageLimit / 4))
+        while tail < utf8.endIndex && tail.samePosition(in: text.unicodeScalars) == nil { tail = utf8.index(after: tail) }
+        return String(text[..<head]) + "… (\(utf8.distance(from: head, to: tail)) bytes left out) …" + String(text[tail...])
     }
 
     /// The lines under the message: the resolution path (when it says more

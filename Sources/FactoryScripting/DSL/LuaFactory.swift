@@ -154,7 +154,13 @@ final class LuaFactory: @unchecked Sendable {
         } catch let error as LuaError {
             // The message says where in the script; the outer traceback shows the resolve.
             // A value that was not text stays reachable: scripts get it as `err.cause`.
-            throw RegistryError(.factoryFailed, "the factory for \(key) failed: \(error.message)",
+            // Lua's "C stack overflow" (about 200 nested calls between Lua and C) says nothing of why.
+            let message = error.message == "C stack overflow" && host.runningLuaFactories > 1
+                ? "C stack overflow: factories nest too deeply — each provider called or resolve made inside a make "
+                    + "runs the next make inside it, and Lua allows about 200 such calls (declare instance dependencies "
+                    + "instead, or call the providers later)"
+                : error.message
+            throw RegistryError(.factoryFailed, "the factory for \(key) failed: \(message)",
                                 details: ["registered at \(origin)"] + changeDetails, origin: origin, causeID: error.errorValueID)
         }
     }

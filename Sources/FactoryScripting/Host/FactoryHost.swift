@@ -138,6 +138,15 @@ public final class FactoryHost {
         storedTypes.builtObjects = (objectCache, try objectCache.newSlot())
         try installDSL()
         try installTypeIntrospection()
+        // A factory's failure raised into another factory's `make` reads as its message alone: the
+        // failure wrapping it says in which configuration and where it was registered. With its
+        // resolution path and origin on each, a chain of 200 providers ended in 18 KB of detail
+        // lines, and the cause — at the innermost — was cut from the message.
+        lua.raisedErrorText = { [weak self] error in
+            guard let self, self.runningLuaFactories > 0, let failure = error as? RegistryError,
+                  failure.kind == .factoryFailed else { return nil }
+            return failure.message
+        }
         for plugin in plugins { try install(plugin) }
     }
 

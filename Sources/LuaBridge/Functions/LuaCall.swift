@@ -142,10 +142,10 @@ extension LuaState {
             return FH_RAISE_WHERE
         } catch let error as any LuaErrorValueCarrying where error.luaErrorValueID != nil {
             pushValueID(error.luaErrorValueID ?? 0, in: L)
-            pushMessage(String(describing: error), in: L)
+            pushMessage(textOfRaised(error), in: L)
             return FH_RAISE_CAUSE
         } catch {
-            pushMessage(String(describing: error), in: L)
+            pushMessage(textOfRaised(error), in: L)
             return FH_RAISE_WHERE
         }
     }

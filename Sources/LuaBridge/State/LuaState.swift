@@ -156,6 +156,20 @@ public final class LuaState {
     /// ```
     public var swiftCallDepth: Int { mainThread.map { Int(fh_depth($0)) } ?? 0 }
 
+    /// How a Swift error thrown by a Swift function reads as the Lua error
+    /// it becomes, when the default — `String(describing:)` — is not what
+    /// a host wants; nil to keep the default.
+    ///
+    /// ```swift
+    /// lua.raisedErrorText = { error in (error as? MyError).map { $0.shortText } }
+    /// ```
+    public var raisedErrorText: ((any Error) -> String?)?
+
+    /// The text of `error` raised into Lua (see ``raisedErrorText``).
+    func textOfRaised(_ error: any Error) -> String {
+        raisedErrorText?(error) ?? String(describing: error)
+    }
+
     /// Carries out a close requested during a call, once no call is running.
     func closeIfRequested() {
         if closeRequested, let L = mainThread, fh_depth(L) == 0 { close() }
