@@ -121,6 +121,9 @@ struct ReplCommand: ParsableCommand {
         }
         settings.script = script
         settings.arguments = arguments
+        // argv ends with the script and its arguments: what comes before is arg's negative indices.
+        let words = CommandLine.arguments, scriptIndex = words.count - arguments.count - 1
+        if let script, scriptIndex >= 0, words[scriptIndex] == script { settings.precedingWords = Array(words[..<scriptIndex]) }
         settings.configuration = configuration
         settings.timeLimit = timeLimit
         settings.preludes = preludes

@@ -27,6 +27,9 @@ public final class REPLSession {
         public var script: String?
         /// The script's arguments (`arg[1…]`, `...`).
         public var arguments: [String] = []
+        /// The command-line words before the script (`factoryhost`, `run`,
+        /// `-i`): `arg`'s negative indices, as lua5.4 sets them.
+        public var precedingWords: [String] = []
         /// The configuration plain `resolve "X"` uses.
         public var configuration: String?
         /// Each evaluation's time limit.
@@ -146,7 +149,10 @@ public final class REPLSession {
         if settings.script == nil || settings.script == "-" { try host.addProjectModuleDirectories(forScript: "-") }
         if let script = settings.script {
             if script != "-" { try host.addModuleDirectory(of: script) }
-            let arg = try lua.newTable(arrayCapacity: settings.arguments.count, hashCapacity: 1)
+            let arg = try lua.newTable(arrayCapacity: settings.arguments.count, hashCapacity: settings.precedingWords.count + 1)
+            for (index, word) in settings.precedingWords.enumerated() {
+                try arg.rawSet(.integer(index - settings.precedingWords.count), LuaValue(word))
+            }
             try arg.rawSet(.integer(0), LuaValue(script))
             for (index, word) in settings.arguments.enumerated() { try arg.rawSet(.integer(index + 1), LuaValue(word)) }
             try lua.setGlobal("arg", .table(arg))

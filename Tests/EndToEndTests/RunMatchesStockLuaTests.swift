@@ -49,6 +49,19 @@ struct RunMatchesStockLuaTests {
         #expect(ours.stdout == "true\trun\t--timeout\t5\t-\tx\tnil\n")
     }
 
+    /// `run -i` and `repl` with a script set them too (they had arg[0] and up only).
+    @Test func negativeArgIndicesHoldTheCommandLineBeforeAnInteractiveScript() throws {
+        let dir = try CommandRunner.scratchDirectory([
+            "run.lua": "print(arg[-3] ~= nil, arg[-2], arg[-1], arg[0], arg[1], arg[-4])",
+            "repl.lua": "print(arg[-2] ~= nil, arg[-1], arg[0], arg[1], arg[-3])",
+        ], prefix: "fh-arg")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try CommandRunner.factoryhost(["run", "-i", "run.lua", "x"], in: dir, input: "")
+        #expect(run.stdout.hasPrefix("true\trun\t-i\trun.lua\tx\tnil\n"), "\(run)")
+        let repl = try CommandRunner.factoryhost(["repl", "repl.lua", "x"], in: dir, input: "")
+        #expect(repl.stdout.hasPrefix("true\trepl\trepl.lua\tx\tnil\n"), "\(repl)")
+    }
+
     @Test func missingScriptIsReportedLikeLua() throws {
         let ours = try CommandRunner.factoryhost(["run", "no-such-script.lua"])
         #expect(ours == ProcessResult(status: 1, stdout: "",
