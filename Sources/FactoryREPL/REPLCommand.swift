@@ -210,13 +210,15 @@ extension REPLSession {
 
     private func live(_ expression: String) {
         var chosen = focusedContainer
+        var chosenScope: ScopeHandle?
         if !expression.isEmpty {
             do {
                 let value = try self.value(of: expression)
-                guard let (container, _) = host.container(of: value) else {
+                guard let (container, scope) = host.container(of: value) else {
                     return output.error(":live \(expression): not a container or a scope (it is \(pretty(value)))")
                 }
                 chosen = container
+                chosenScope = scope
             } catch let error as LuaError {
                 return output.error(REPLSession.report(error))
             } catch {
@@ -227,21 +229,40 @@ extension REPLSession {
             return output.result("no container yet: plain resolve \"X\" makes one of the configuration in use"
                                  + (host.configurationInUse.map { " ('\($0)')" } ?? " (:use CONFIG picks one)"))
         }
-        var lines = ["a container of '\(container.configuration)'"]
-        let singletons = container.liveSingletons()
-        lines.append(singletons.isEmpty ? "  singletons: none built yet" : "  singletons:")
-        for live in singletons {
-            lines.append("    \(live.registration.key) [\(live.registration.scope)] = \(describeInstance(live.instance))  \(live.registration.origin)")
+        var lines: [String]
+        var scopes = container.openScopes
+        if let chosenScope {
+            // A scope: what it holds, and the scopes open inside it — not the whole container.
+            lines = ["scope '\(chosenScope.name)' (\(chosenScope.isClosed ? "closed" : "open")) of a container of '\(container.configuration)'"]
+            let held = chosenScope.liveInstances()
+            if held.isEmpty { lines.append("  nothing built in it yet") }
+            for live in held.prefix(100) {
+                lines.append("  \(live.registration.key) = \(describeInstance(live.instance))  \(live.registration.origin)")
+            }
+            if held.count > 100 { lines.append("  … and \(held.count - 100) more") }
+            // In one pass: a scope is opened after the scope it is in, so the list has parents first.
+            var inside: Set<ObjectIdentifier> = [ObjectIdentifier(chosenScope)]
+            scopes = scopes.filter { scope in
+                guard let parent = scope.parent, inside.contains(ObjectIdentifier(parent)) else { return false }
+                inside.insert(ObjectIdentifier(scope))
+                return true
+            }
+        } else {
+            lines = ["a container of '\(container.configuration)'"]
+            let singletons = container.liveSingletons()
+            lines.append(singletons.isEmpty ? "  singletons: none built yet" : "  singletons:")
+            for live in singletons {
+                lines.append("    \(live.registration.key) [\(live.registration.scope)] = \(describeInstance(live.instance))  \(live.registration.origin)")
+            }
         }
         // Bounded, whatever the script opened: 200 scopes at most, indented
         // up to 16 levels (deeper ones say their depth) — 20,000 nested
         // scopes made a quadratic text (40 s, 1.2 GB) before the output cap.
-        let scopes = container.openScopes
         let shownScopes = 200, deepestIndent = 16
         for scope in scopes.prefix(shownScopes) {
             var depth = 1
             var parent = scope.parent
-            while let outer = parent, depth <= deepestIndent { depth += 1; parent = outer.parent }
+            while let outer = parent, depth <= deepestIndent, outer !== chosenScope { depth += 1; parent = outer.parent }
             let indent = String(repeating: "  ", count: min(depth, deepestIndent))
             lines.append("\(indent)scope '\(scope.name)' (open)" + (depth > deepestIndent ? " — nested deeper than \(deepestIndent)" : ""))
             for live in scope.liveInstances().prefix(100) {

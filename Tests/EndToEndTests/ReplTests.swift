@@ -122,6 +122,45 @@ struct ReplPipedTests {
         #expect(result.stdout.utf8.count < 20_000, "\(result.stdout.utf8.count) bytes")
     }
 
+    /// `:live SCOPE` shows that scope and the scopes open inside it (it
+    /// showed the whole container, whatever scope it was given).
+    @Test func liveOfAScopeShowsThatScope() throws {
+        let input = """
+            scope "session"
+            scope("screen", { within = "session" })
+            configuration "app" {
+              register "table#s" { scope = "singleton", make = function() return { n = 1 } end },
+              register "table#sess" { scope = "session", make = function() return { who = "ann" } end },
+              register "table#scr" { scope = "screen", make = function() return { screen = 1 } end },
+            }
+            c = container "app"
+            c:resolve "table#s"
+            s1 = c:openScope "session"
+            s1:resolve "table#sess"
+            sc = s1:openScope "screen"
+            sc:resolve "table#scr"
+            s2 = c:openScope "session"
+            :live s1
+            :live s2
+            s2:close()
+            :live s2
+
+            """
+        let result = try CommandRunner.factoryhost(["repl"], in: dir, input: input, killAfter: 30)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasSuffix("""
+            scope 'session' (open) of a container of 'app'
+              table#sess = { who = "ann" }  stdin:3
+              scope 'screen' (open)
+                table#scr = { screen = 1 }  stdin:4
+            scope 'session' (open) of a container of 'app'
+              nothing built in it yet
+            scope 'session' (closed) of a container of 'app'
+              nothing built in it yet
+
+            """), "\(result)")
+    }
+
     /// `register` typed outside any configuration is noted after its line
     /// (it was silent until `:check`); a note does not fail the session.
     @Test func aRegistrationOutsideAnyConfigurationIsNoted() throws {
