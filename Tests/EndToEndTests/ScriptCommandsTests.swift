@@ -39,6 +39,7 @@ struct ScriptCommandsTests {
               path: Cache → UserSession
               UserSession registered at broken.lua:6
               Cache registered at broken.lua:4
+              to fix: make Cache session-scoped (or scoped within it), or have it depend on a provider on the way to UserSession (deps = { x = provider "UserSession" }; in Swift .provider(…)): it resolves when called, in the scope open then
             broken.lua:7: no registration for HTTPSession in configuration 'app'
               required by MovieLoader as session: HTTPSession
               MovieLoader registered at broken.lua:7

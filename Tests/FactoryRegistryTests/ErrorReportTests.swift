@@ -100,6 +100,11 @@ struct ErrorReportTests {
         #expect(problems.map(\.kind) == [.captiveDependency])
         #expect(problems.first?.details.first == "path: Logger → Cache → UserSession")
         #expect(problems.first?.origin == Origin(file: "app.lua", line: 9))
+        // Both end with the two ways out.
+        let fix = "to fix: make Logger session-scoped (or scoped within it), or have it depend on a provider on the way to "
+            + "UserSession (deps = { x = provider \"UserSession\" }; in Swift .provider(…)): it resolves when called, in the scope open then"
+        #expect(error?.details.last == fix)
+        #expect(problems.first?.details.last == fix)
     }
 
     @Test func factoryFailureCarriesThePath() throws {

@@ -625,7 +625,8 @@ struct ResolutionContext {
             if let reason = plan.captiveReason(holder: holder, scope: scopeName) {
                 throw error(.captiveDependency, "captive dependency: \(reason)",
                             details: ["\(holder.name) registered at \(holder.registration.origin)",
-                                      "\(planned.name) registered at \(planned.registration.origin)"],
+                                      "\(planned.name) registered at \(planned.registration.origin)",
+                                      ScopeRules.captiveFix(holder: holder, captured: planned, scope: scopeName)],
                             origin: holder.registration.origin)
             }
             if holder.lifetime != .transient && holder.lifetime != .graph { break }

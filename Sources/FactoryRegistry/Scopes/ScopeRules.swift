@@ -50,4 +50,10 @@ final class ScopeRules: Sendable {
             return "\(holderScope)-scoped \(holder.name) would keep \(scope)-scoped instances after their scope closes"
         }
     }
+
+    /// The last line of a captive dependency's report: the two ways out.
+    static func captiveFix(holder: PlannedRegistration, captured: PlannedRegistration, scope: String) -> String {
+        "to fix: make \(holder.name) \(scope)-scoped (or scoped within it), or have it depend on a provider on the way to "
+            + "\(captured.name) (deps = { x = provider \"\(captured.name)\" }; in Swift .provider(…)): it resolves when called, in the scope open then"
+    }
 }

@@ -47,9 +47,9 @@ struct Validator {
     }
 
     private func problem(_ kind: RegistryError.Kind, _ message: String, _ planned: PlannedRegistration,
-                         details: [String] = []) -> RegistryError {
+                         details: [String] = [], hint: String? = nil) -> RegistryError {
         RegistryError(kind, message, configuration: configuration,
-                      details: details + ["\(planned.name) registered at \(planned.registration.origin)"],
+                      details: details + ["\(planned.name) registered at \(planned.registration.origin)"] + (hint.map { [$0] } ?? []),
                       origin: planned.registration.origin)
     }
 
@@ -209,7 +209,8 @@ struct Validator {
                         problems.append(problem(
                             .captiveDependency, "captive dependency: \(reason)", holder,
                             details: ["path: " + chain.reversed().joined(separator: " → "),
-                                      "\(planned.name) registered at \(planned.registration.origin)"]))
+                                      "\(planned.name) registered at \(planned.registration.origin)"],
+                            hint: ScopeRules.captiveFix(holder: holder, captured: planned, scope: scope)))
                     case .singleton, .weak:
                         visited.insert(target)
                     }
