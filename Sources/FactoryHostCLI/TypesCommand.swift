@@ -52,12 +52,15 @@ struct TypesCommand: ParsableCommand {
                 let library = definitions.luaLanguageServerLibrary()
                 for file in library { try Self.refuseLinks(inside: output, to: file.path) }     // all, before any is written
                 for file in library { try Self.write(file.contents, to: output + "/" + file.path) }
-                return
-            }
-            switch format {
-            case .luals: print(definitions.luaLanguageServerFile(), terminator: "")
-            case .luacheck: print(definitions.luacheckStandard(), terminator: "")
-            case .json: print(definitions.json(), terminator: "")
+                // Said, as a command that writes files should (it was silent): what, where, and the next step.
+                print("wrote \(library.count) file\(library.count == 1 ? "" : "s") to \(MessageText.terminalSafe(output)): "
+                      + "a lua-language-server library (add \"\(MessageText.terminalSafe(output))\" to workspace.library in .luarc.json)")
+            } else {
+                switch format {
+                case .luals: print(definitions.luaLanguageServerFile(), terminator: "")
+                case .luacheck: print(definitions.luacheckStandard(), terminator: "")
+                case .json: print(definitions.json(), terminator: "")
+                }
             }
         } catch {
             reportError(error)

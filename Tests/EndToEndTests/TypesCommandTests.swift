@@ -73,7 +73,10 @@ struct TypesCommandTests {
         let target = directory.appendingPathComponent("editor/types").path
         let result = try CommandRunner.factoryhost(["types", "--output", target])
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.isEmpty)
+        // Said (it was silent): how many files, where, and what to do with them.
+        let written = (try FileManager.default.subpathsOfDirectory(atPath: target)).filter { $0.hasSuffix(".lua") }.count
+        #expect(result.stdout == "wrote \(written) files to \(target): a lua-language-server library "
+                + "(add \"\(target)\" to workspace.library in .luarc.json)\n", "\(result)")
         let main = try String(contentsOfFile: target + "/factoryhost.lua", encoding: .utf8)
         #expect(main == (try CommandRunner.factoryhost(["types"])).stdout)
         let module = try String(contentsOfFile: target + "/factoryhost/networking.lua", encoding: .utf8)
