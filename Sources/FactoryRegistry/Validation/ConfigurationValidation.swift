@@ -130,6 +130,8 @@ struct ConfigurationValidation {
             // A key that was missing changes what depended on it.
             guard Self.staysApart(registration), missing[registration.key] == nil else { return false }
         }
+        // An argument mismatch may name what is replaced: validated whole then (asked once, not per key).
+        if !replacedKeys.isEmpty, declared.contains(where: { $0.problems.contains { $0.kind == .argumentMismatch } }) { return false }
         var replaced: [(index: Int, registration: Registration)] = []
         for key in replacedKeys {
             guard let index = indexByKey[key], let position = flattening.positions[key] else { return false }
@@ -146,7 +148,6 @@ struct ConfigurationValidation {
                 guard reached?.scopes(from: index) == nil else { return false }
             case .singleton, .weak: break
             }
-            guard !declared.contains(where: { $0.problems.contains { $0.kind == .argumentMismatch } }) else { return false }
             replaced.append((index, registration))
         }
 
