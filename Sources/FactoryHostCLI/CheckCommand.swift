@@ -64,38 +64,31 @@ struct CheckCommand: ParsableCommand {
         settings.run()
     }
 
-    /// What the parser read.
+    /// What the parser read, applied through ``CheckOption`` as the plain reading applies it.
     var settings: CheckSettings {
-        CheckSettings(script: script, arguments: Self.scriptWords(arguments), pluginPaths: pluginPath,
-                      valueFiles: valueOptions.files, valueAssignments: valueOptions.assignments,
-                      configuration: config, format: format, timeLimit: Limits.duration(timeout) ?? .seconds(10))
+        var settings = CheckSettings(script: script, arguments: Self.scriptWords(arguments))
+        CheckOption.apply([(.pluginPath, pluginPath), (.values, valueOptions.files), (.set, valueOptions.assignments),
+                           (.config, config.map { [$0] } ?? []), (.format, [format.rawValue]), (.timeout, [timeout])], to: &settings)
+        return settings
     }
 
     /// The plain forms of `check` (see ``PlainCommandLine``), read without
     /// the argument parser; nil for anything else.
     static func plainSettings(_ argv: [String]) -> CheckSettings? {
-        guard let line = PlainCommandLine.parse(argv, command: "check",
-                                                options: ["--plugin-path", "--config", "--format", "--timeout", "--set", "--values"],
-                                                repeatable: ["--plugin-path", "--set", "--values"]),
-              let format = line.value("--format", default: Format.text, Format.init(rawValue:)),
-              let timeLimit = line.value("--timeout", default: .seconds(10), Limits.duration),
-              (line.values["--set"] ?? []).allSatisfy(HostSetup.isAssignment) else { return nil }
-        return CheckSettings(script: line.script, arguments: line.arguments, pluginPaths: line.values["--plugin-path"] ?? [],
-                             valueFiles: line.values["--values"] ?? [], valueAssignments: line.values["--set"] ?? [],
-                             configuration: line.value("--config"), format: format, timeLimit: timeLimit)
+        CheckOption.plainSettings(argv, command: "check", defaults: CheckSettings(script: ""))
     }
 }
 
 /// `check` with its settings, however they were read.
-struct CheckSettings: Equatable {
+struct CheckSettings: Equatable, DeclarationCommandSettings {
     var script: String
-    var arguments: [String]
-    var pluginPaths: [String]
+    var arguments: [String] = []
+    var pluginPaths: [String] = []
     var valueFiles: [String] = []
     var valueAssignments: [String] = []
     var configuration: String?
-    var format: CheckCommand.Format
-    var timeLimit: Duration
+    var format = CheckCommand.Format.text
+    var timeLimit: Duration = .seconds(10)
 
     /// Checks the script's configurations, prints the report, and exits.
     func run() -> Never {

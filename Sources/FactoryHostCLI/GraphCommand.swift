@@ -57,38 +57,32 @@ struct GraphCommand: ParsableCommand {
 
     /// What the parser read.
     var settings: GraphSettings {
-        GraphSettings(script: script, arguments: CheckCommand.scriptWords(arguments), pluginPaths: pluginPath,
-                      valueFiles: valueOptions.files, valueAssignments: valueOptions.assignments,
-                      configuration: config, root: root, format: format, timeLimit: Limits.duration(timeout) ?? .seconds(10))
+        var settings = GraphSettings(script: script, arguments: CheckCommand.scriptWords(arguments))
+        GraphOption.apply([(.config, config.map { [$0] } ?? []), (.root, root.map { [$0] } ?? []), (.format, [format.rawValue]),
+                           (.pluginPath, pluginPath), (.timeout, [timeout]), (.values, valueOptions.files),
+                           (.set, valueOptions.assignments)], to: &settings)
+        return settings
     }
 
     /// The plain forms of `graph` (see ``PlainCommandLine``), read without
     /// the argument parser; nil for anything else.
     static func plainSettings(_ argv: [String]) -> GraphSettings? {
-        guard let line = PlainCommandLine.parse(argv, command: "graph",
-                                                options: ["--config", "--root", "--format", "--plugin-path", "--timeout", "--set", "--values"],
-                                                repeatable: ["--plugin-path", "--set", "--values"]),
-              let format = line.value("--format", default: Format.tree, Format.init(rawValue:)),
-              let timeLimit = line.value("--timeout", default: .seconds(10), Limits.duration),
-              (line.values["--set"] ?? []).allSatisfy(HostSetup.isAssignment) else { return nil }
-        return GraphSettings(script: line.script, arguments: line.arguments, pluginPaths: line.values["--plugin-path"] ?? [],
-                             valueFiles: line.values["--values"] ?? [], valueAssignments: line.values["--set"] ?? [],
-                             configuration: line.value("--config"), root: line.value("--root"), format: format, timeLimit: timeLimit)
+        GraphOption.plainSettings(argv, command: "graph", defaults: GraphSettings(script: ""))
     }
 }
 
 /// `graph` with its settings, however they were read.
-struct GraphSettings: Equatable {
+struct GraphSettings: Equatable, DeclarationCommandSettings {
     var script: String
-    var arguments: [String]
-    var pluginPaths: [String]
+    var arguments: [String] = []
+    var pluginPaths: [String] = []
     var valueFiles: [String] = []
     var valueAssignments: [String] = []
     /// nil: the only configuration, or (as a tree) each one.
     var configuration: String?
     var root: String?
-    var format: GraphCommand.Format
-    var timeLimit: Duration
+    var format = GraphCommand.Format.tree
+    var timeLimit: Duration = .seconds(10)
 
     /// Draws the configuration's graph and exits.
     func run() -> Never {

@@ -9,33 +9,45 @@
 /// (the parser would read it as an option) — gives nil, and the argument
 /// parser handles (and reports) the command line as usual. Only forms both
 /// read the same way are taken here; the end-to-end tests compare the two.
-struct PlainCommandLine {
-    /// Each option's values, in order (`--plugin-path` may repeat).
-    var values: [String: [String]] = [:]
-    var script: String
-    var arguments: [String]
-
-    /// Reads `argv` (with the program name at 0) if it is `command` in a
-    /// plain form. `options` are the long options that take a value;
-    /// `repeatable` ones may be given more than once.
-    static func parse(_ argv: [String], command: String, options: Set<String>,
-                      repeatable: Set<String> = []) -> PlainCommandLine? {
-        guard argv.count >= 3, argv[1] == command else { return nil }
-        var values: [String: [String]] = [:]
-        var i = 2
+enum PlainCommandLine {
+    /// Reads the options of `argv` from `start` (after the program and the
+    /// command) through `Option`'s table into `settings`, and returns the
+    /// index of the first word that is no option (the script, the paths):
+    /// nil for anything not plain — an unknown option, a single one given
+    /// twice, a flag given a value, `-j=2`, a missing value or one the
+    /// table refuses.
+    static func readOptions<Option: CommandOption>(_ argv: [String], from start: Int = 2, into settings: inout Option.Settings,
+                                                   with _: Option.Type) -> Int? {
+        var seen = Set<String>()
+        var i = start
         while i < argv.count {
             let word = argv[i]
-            guard word.hasPrefix("-"), word != "-" else { break }             // the script
+            guard word.hasPrefix("-"), word != "-" else { break }             // the script, the paths
             let (name, inline) = split(word)
-            guard let value = optionValue(argv, at: &i, inline: inline) else { return nil }
-            guard options.contains(name), values[name] == nil || repeatable.contains(name) else { return nil }
-            values[name, default: []].append(value)
+            guard let option = Option.named(name), option.repeats || seen.insert(option.rawValue).inserted else { return nil }
+            if option.takesValue {
+                // (A short name takes its value as the next word only: the parser reads `-j=2` as "=2".)
+                guard name.hasPrefix("--") || inline == nil,
+                      let value = optionValue(argv, at: &i, inline: inline), option.apply(value, to: &settings) else { return nil }
+            } else {
+                guard inline == nil, option.apply("", to: &settings) else { return nil }
+            }
             i += 1
         }
-        guard i < argv.count else { return nil }                               // no script
+        return i
+    }
+
+    /// Reads `argv` (with the program name at 0) if it is `command` in a
+    /// plain form — options, then a script and its arguments (none of which
+    /// starts with `-`: the parser would read it as an option) — applying
+    /// each option through `Option`'s table into `settings`.
+    static func readScriptCommand<Option: CommandOption>(_ argv: [String], command: String, into settings: inout Option.Settings,
+                                                         with table: Option.Type) -> (script: String, arguments: [String])? {
+        guard argv.count >= 3, argv[1] == command,
+              let i = readOptions(argv, into: &settings, with: table), i < argv.count else { return nil }   // (no script)
         let arguments = Array(argv[(i + 1)...])
         guard !arguments.contains(where: { $0.hasPrefix("-") }) else { return nil }
-        return PlainCommandLine(values: values, script: argv[i], arguments: arguments)
+        return (argv[i], arguments)
     }
 
     /// `--name=value` as its name and inline value; `--name` as its name alone.
@@ -55,15 +67,5 @@ struct PlainCommandLine {
         guard i + 1 < argv.count, !argv[i + 1].hasPrefix("-") else { return nil }
         i += 1
         return argv[i]
-    }
-
-    /// The single value of `option`, if given.
-    func value(_ option: String) -> String? { values[option]?.last }
-
-    /// The value of `option` as `read` makes it, `fallback` if the option
-    /// is not given; nil if `read` cannot make it (the parser reports that).
-    func value<T>(_ option: String, default fallback: T, _ read: (String) -> T?) -> T? {
-        guard let word = value(option) else { return fallback }
-        return read(word)
     }
 }

@@ -7,11 +7,14 @@ import LuaInterpreter
 ///
 /// `run` is read two ways — by the argument parser (``RunCommand``), and
 /// without it for start-up time (``FastRunArguments``) — and both apply
-/// every option through this table, so that they cannot come to mean
-/// different things. The parser declares its options with these names; a
-/// test runs every option through both readings and compares the settings,
-/// and fails for an option the parser knows that this table does not.
-enum RunOption: String, CaseIterable, Sendable {
+/// every option through this table (see ``CommandOption``). The parser
+/// declares its options with these names. Every option may be given again
+/// (a later `--config` wins, as in the parser).
+///
+/// ```swift
+/// _ = RunOption.timeout.apply("2s", to: &settings)   // settings.runner.timeLimit == .seconds(2)
+/// ```
+enum RunOption: String, CommandOption {
     case sandbox = "--sandbox"
     case allow = "--allow"
     case memoryLimit = "--memory-limit"
@@ -27,10 +30,13 @@ enum RunOption: String, CaseIterable, Sendable {
     /// Whether it takes a value (`--timeout 2s`); `--sandbox` is a flag.
     var takesValue: Bool { self != .sandbox }
 
+    var repeats: Bool { true }
+
     /// Applies the option (with `value`, for one that takes a value) to
     /// `settings`. False when the value is not valid: the fast reading then
     /// leaves the command line to the parser, which says why.
     func apply(_ value: String, to settings: inout RunSettings) -> Bool {
+        if let shared = ScriptInputOption(rawValue: rawValue) { return shared.apply(value, to: &settings) }
         switch self {
         case .sandbox:
             settings.runner.libraries = .sandboxed
@@ -45,15 +51,25 @@ enum RunOption: String, CaseIterable, Sendable {
             settings.runner.timeLimit = duration
         case .config:
             settings.configuration = value
-        case .pluginPath:
-            settings.setup.pluginPaths.append(value)
-        case .set:
-            guard HostSetup.isAssignment(value) else { return false }
-            settings.setup.valueAssignments.append(value)
-        case .values:
-            settings.setup.valueFiles.append(value)
+        case .pluginPath, .set, .values:
+            return false                                    // (shared: applied above)
         }
         return true
+    }
+}
+
+extension RunSettings: ScriptInputSettings {
+    var pluginPaths: [String] {
+        get { setup.pluginPaths }
+        set { setup.pluginPaths = newValue }
+    }
+    var valueFiles: [String] {
+        get { setup.valueFiles }
+        set { setup.valueFiles = newValue }
+    }
+    var valueAssignments: [String] {
+        get { setup.valueAssignments }
+        set { setup.valueAssignments = newValue }
     }
 }
 
@@ -64,14 +80,9 @@ extension RunSettings {
     init(commandLine: [String], scriptIndex: Int, sandbox: Bool, allow: [String], memoryLimit: String?, timeout: String?,
          config: String?, pluginPath: [String], values: ValueOptions) {
         self.init(runner: ScriptRunner(commandLine: commandLine, scriptIndex: scriptIndex))
-        var given: [(RunOption, String)] = sandbox ? [(.sandbox, "")] : []
-        given += allow.map { (.allow, $0) }
-        given += [memoryLimit.map { (.memoryLimit, $0) }, timeout.map { (.timeout, $0) }, config.map { (.config, $0) }].compactMap { $0 }
-        given += pluginPath.map { (.pluginPath, $0) }
-        given += values.files.map { (.values, $0) } + values.assignments.map { (.set, $0) }
-        for (option, value) in given {
-            _ = option.apply(value, to: &self)      // the parser's validate() refused every value that cannot apply
-        }
+        RunOption.apply([(.sandbox, sandbox ? [""] : []), (.allow, allow), (.memoryLimit, memoryLimit.map { [$0] } ?? []),
+                         (.timeout, timeout.map { [$0] } ?? []), (.config, config.map { [$0] } ?? []), (.pluginPath, pluginPath),
+                         (.values, values.files), (.set, values.assignments)], to: &self)
         runner.preludes = ReplCommand.preludes(commandLine)
     }
 }

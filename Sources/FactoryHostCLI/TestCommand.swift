@@ -99,11 +99,19 @@ struct TestCommand: ParsableCommand {
 
     /// What the parser read.
     var settings: TestSettings {
-        TestSettings(paths: paths, filters: filters, filterPatterns: filterPatterns, tags: tags, excludedTags: excludedTags,
-                     list: list, failFast: failFast, shuffle: shuffle, seed: seed, timeout: timeout, reporter: reporter,
-                     junit: junit, jobs: jobs, color: color, repeatCount: repeatCount, profile: profile, coverage: coverage, coverageJSON: coverageJSON,
-                     coverageMin: coverageMin, config: config, pluginPath: pluginPath,
-                     valueFiles: valueOptions.files, valueAssignments: valueOptions.assignments, workerFile: workerFile, workerPosition: workerPosition, workerSkip: workerSkip)
+        var settings = TestSettings(paths: paths)
+        func flag(_ on: Bool) -> [String] { on ? [""] : [] }
+        func one(_ value: (some CustomStringConvertible)?) -> [String] { value.map { [$0.description] } ?? [] }
+        TestOption.apply([
+            (.filter, filters), (.filterPattern, filterPatterns), (.tag, tags), (.excludeTag, excludedTags),
+            (.list, flag(list)), (.failFast, flag(failFast)), (.shuffle, flag(shuffle)), (.seed, one(seed)),
+            (.timeout, [timeout]), (.reporter, [reporter]), (.junit, one(junit)), (.jobs, [String(jobs)]), (.profile, one(profile)),
+            (.coverage, flag(coverage)), (.coverageJSON, one(coverageJSON)), (.coverageMin, one(coverageMin)), (.color, [color]),
+            (.repeatCount, [String(repeatCount)]), (.config, one(config)), (.pluginPath, pluginPath),
+            (.values, valueOptions.files), (.set, valueOptions.assignments),
+            (.workerFile, one(workerFile)), (.workerPosition, [String(workerPosition)]), (.workerSkip, [String(workerSkip)]),
+        ], to: &settings)
+        return settings
     }
 
     /// This program's own executable, to start workers with.

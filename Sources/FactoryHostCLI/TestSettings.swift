@@ -13,7 +13,7 @@ import ScenarioTesting
 /// (`test --worker-file=…`), so both sides of a run start without the
 /// argument parser: setting it up for `test`'s many options costs ~9M
 /// instructions, more than the rest of a worker's start.
-struct TestSettings: Equatable {
+struct TestSettings: Equatable, ScriptInputSettings {
     var paths: [String] = []
     var filters: [String] = []
     var filterPatterns: [String] = []
@@ -42,7 +42,7 @@ struct TestSettings: Equatable {
     /// Whether coverage is recorded at all (any of the three options).
     var recordsCoverage: Bool { coverage || coverageJSON != nil || coverageMin != nil }
     var config: String?
-    var pluginPath: [String] = []
+    var pluginPaths: [String] = []
     var valueFiles: [String] = []
     var valueAssignments: [String] = []
     var workerFile: String?
@@ -256,7 +256,7 @@ struct TestSettings: Equatable {
         options.shuffleSeed = seed
         options.jobs = jobs
         options.coverage = recordsCoverage
-        var setup = HostSetup(pluginPaths: pluginPath)
+        var setup = HostSetup(pluginPaths: pluginPaths)
         setup.valueFiles = valueFiles
         setup.valueAssignments = valueAssignments
         setup.timeLimit = .milliseconds(Int64(min(max(options.timeLimit, 0.001), 1e9) * 1000))
@@ -304,7 +304,7 @@ struct TestSettings: Equatable {
         if recordsCoverage { arguments.append("--coverage") }
         if let seed { add("--seed", String(seed)) }
         if let config { add("--config", config) }
-        for path in pluginPath { add("--plugin-path", path) }
+        for path in pluginPaths { add("--plugin-path", path) }
         for file in valueFiles { add("--values", file) }
         for assignment in valueAssignments { add("--set", assignment) }
         return arguments
@@ -340,79 +340,10 @@ struct TestSettings: Equatable {
     static func plain(_ argv: [String]) -> TestSettings? {
         guard argv.count >= 2, argv[1] == "test" else { return nil }
         var settings = TestSettings()
-        var seen = Set<String>()
-        var i = 2
-        while i < argv.count {
-            let word = argv[i]
-            guard word.hasPrefix("-") else { break }                        // the paths
-            var (name, inline) = PlainCommandLine.split(word)
-            if name == "-j" {                                               // only `-j n`
-                guard inline == nil else { return nil }
-                name = "--jobs"
-            }
-            if name == "--format" { name = "--reporter" }                   // one option, two names (check's and graph's word)
-            if flagNames.contains(name) {
-                guard inline == nil, seen.insert(name).inserted else { return nil }
-                switch name {
-                case "--list": settings.list = true
-                case "--fail-fast": settings.failFast = true
-                case "--coverage": settings.coverage = true
-                default: settings.shuffle = true
-                }
-                i += 1
-                continue
-            }
-            guard optionNames.contains(name),
-                  repeatableNames.contains(name) || seen.insert(name).inserted,
-                  let value = PlainCommandLine.optionValue(argv, at: &i, inline: inline) else { return nil }
-            switch name {
-            case "--filter": settings.filters.append(value)
-            case "--filter-pattern": settings.filterPatterns.append(value)
-            case "--tag": settings.tags.append(value)
-            case "--exclude-tag": settings.excludedTags.append(value)
-            case "--plugin-path": settings.pluginPath.append(value)
-            case "--values": settings.valueFiles.append(value)
-            case "--set":
-                guard HostSetup.isAssignment(value) else { return nil }     // the parser says why
-                settings.valueAssignments.append(value)
-            case "--timeout": settings.timeout = value
-            case "--reporter": settings.reporter = value
-            case "--color": settings.color = value
-            case "--junit": settings.junit = value
-            case "--coverage-json": settings.coverageJSON = value
-            case "--profile":
-                guard let count = Int(value) else { return nil }
-                settings.profile = count
-            case "--coverage-min":
-                guard let percent = Double(value) else { return nil }
-                settings.coverageMin = percent
-            case "--config": settings.config = value
-            case "--worker-file": settings.workerFile = value
-            case "--seed":
-                guard let seed = UInt64(value) else { return nil }
-                settings.seed = seed
-            default:
-                guard let number = Int(value) else { return nil }
-                switch name {
-                case "--jobs": settings.jobs = number
-                case "--repeat": settings.repeatCount = number
-                case "--worker-position": settings.workerPosition = number
-                default: settings.workerSkip = number
-                }
-            }
-            i += 1
-        }
+        guard let i = PlainCommandLine.readOptions(argv, into: &settings, with: TestOption.self) else { return nil }
         let paths = Array(argv[i...])
         guard !paths.contains(where: { $0.hasPrefix("-") }), settings.problem == nil else { return nil }
         settings.paths = paths
         return settings
     }
-
-    private static let flagNames: Set<String> = ["--list", "--fail-fast", "--shuffle", "--coverage"]
-    private static let repeatableNames: Set<String> = ["--filter", "--filter-pattern", "--tag", "--exclude-tag", "--plugin-path",
-                                                       "--values", "--set"]
-    private static let optionNames: Set<String> = repeatableNames.union([
-        "--timeout", "--reporter", "--junit", "--config", "--seed", "--jobs", "--repeat", "--coverage-json", "--coverage-min", "--profile", "--color",
-        "--worker-file", "--worker-position", "--worker-skip",
-    ])
 }

@@ -134,12 +134,12 @@ import Testing
     /// A worker reads the options its run was given, empty values included:
     /// `--filter=` reads as a missing value, so an empty one goes as a word.
     @Test func workersGetEveryValueTheRunWasGiven() throws {
-        let given = TestSettings(filters: ["", "-x"], tags: [""], timeout: "2s", config: "", pluginPath: [""])
+        let given = TestSettings(filters: ["", "-x"], tags: [""], timeout: "2s", config: "", pluginPaths: [""])
         let argv = ["fh", "test"] + given.workerArguments(seed: 7) + ["--worker-file=x_spec.lua"]
         let fast = try #require(TestSettings.plain(argv), "\(argv)")
         let command = try #require(try parsed(argv) as? TestCommand)
         #expect(fast == command.settings)
-        #expect(fast.filters == ["", "-x"] && fast.tags == [""] && fast.config == "" && fast.pluginPath == [""])
+        #expect(fast.filters == ["", "-x"] && fast.tags == [""] && fast.config == "" && fast.pluginPaths == [""])
         #expect(fast.timeout == "2s" && fast.seed == 7 && fast.workerFile == "x_spec.lua")
     }
 
@@ -207,6 +207,60 @@ import Testing
             let named = Set(help.matches(of: /--[a-z][a-z-]*/).map { String($0.output) })
             #expect(named.subtracting(["--help"]) == Set(RunOption.allCases.map(\.rawValue)), "\(command)")
         }
+    }
+
+    /// A value each option of check, graph and test takes, as a user gives it (not the default).
+    private static func value(for name: String) -> String {
+        switch name {
+        case "--format": return "json"
+        case "--timeout": return "2s"
+        case "--set": return "url=http://x"
+        case "--seed", "--profile", "--repeat", "--worker-position", "--worker-skip": return "3"
+        case "--jobs": return "2"
+        case "--coverage-min": return "50"
+        case "--color": return "never"
+        case "--reporter": return "tap"
+        case "--filter-pattern": return "^a"
+        default: return "v"
+        }
+    }
+
+    /// Every option of check, graph and test works through both readings and
+    /// means the same in each (both apply it through the command's table),
+    /// and changes something.
+    @Test func everyOptionOfCheckGraphAndTestMeansTheSameThroughBothReadings() throws {
+        for option in CheckOption.allCases {
+            let argv = ["fh", "check", option.rawValue, Self.value(for: option.rawValue), "x.lua", "arg"]
+            let fast = try #require(CheckCommand.plainSettings(argv), "\(argv)")
+            #expect(fast == (try #require(try parsed(argv) as? CheckCommand)).settings, "\(argv)")
+            #expect(fast != CheckCommand.plainSettings(["fh", "check", "x.lua", "arg"]), "\(option) changed nothing")
+        }
+        for option in GraphOption.allCases {
+            let argv = ["fh", "graph", option.rawValue, Self.value(for: option.rawValue), "x.lua", "arg"]
+            let fast = try #require(GraphCommand.plainSettings(argv), "\(argv)")
+            #expect(fast == (try #require(try parsed(argv) as? GraphCommand)).settings, "\(argv)")
+            #expect(fast != GraphCommand.plainSettings(["fh", "graph", "x.lua", "arg"]), "\(option) changed nothing")
+        }
+        for option in TestOption.allCases {
+            let argv = ["fh", "test"] + (option.takesValue ? ["\(option.rawValue)=\(Self.value(for: option.rawValue))"] : [option.rawValue]) + ["specs"]
+            let fast = try #require(TestSettings.plain(argv), "\(argv)")
+            #expect(fast == (try #require(try parsed(argv) as? TestCommand)).settings, "\(argv)")
+            #expect(fast != TestSettings.plain(["fh", "test", "specs"]), "\(option) changed nothing")
+        }
+    }
+
+    /// The parser knows no option of check, graph or test that the table
+    /// lacks, nor the table one the parser lacks (hidden ones included).
+    @Test func theParserAndTheTablesKnowTheSameOptions() {
+        func named(_ help: String) -> Set<String> {
+            Set(help.matches(of: /--[a-z][a-z-]*/).map { String($0.output) }).subtracting(["--help"])
+        }
+        #expect(named(CheckCommand.helpMessage(columns: 500)) == Set(CheckOption.allCases.map(\.rawValue)))
+        #expect(named(GraphCommand.helpMessage(columns: 500)) == Set(GraphOption.allCases.map(\.rawValue)))
+        let worker: Set<String> = ["--worker-file", "--worker-position", "--worker-skip"]          // hidden from help
+        #expect(named(TestCommand.helpMessage(columns: 500)).union(worker).subtracting(["--format"])
+                == Set(TestOption.allCases.map(\.rawValue)))
+        #expect(TestOption.named("--format") == .reporter && TestOption.named("-j") == .jobs)
     }
 
     /// Which the parser then refuses: a missing value, not a configuration named "--sandbox".
