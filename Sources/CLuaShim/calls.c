@@ -104,10 +104,41 @@ static int call_tostring(lua_State *L) {
     return 1;
 }
 
+/// The length of the `file:line:` `msg` begins with when that is a verified
+/// place (see fh_error_place_length), else 0. Frames 1 to 4 are looked at: the
+/// function that raised (a Lua function, or a C function such as `error`)
+/// and the ones that called it (a Swift function raising at its caller's line).
+static size_t verified_place(lua_State *L, fh_control *c, const char *msg) {
+    size_t expected = strlen(c->expected_place);
+    if (expected > 0) {
+        int same = strncmp(msg, c->expected_place, expected) == 0;
+        c->expected_place[0] = 0;
+        if (same) return expected;
+    }
+    lua_Debug ar;
+    char place[LUA_IDSIZE + 24];
+    for (int level = 1; level <= 4 && lua_getstack(L, level, &ar); level++) {
+        if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
+        int length = snprintf(place, sizeof place, "%s:%d:", ar.short_src, ar.currentline);
+        if (length > 0 && (size_t)length < sizeof place && strncmp(msg, place, (size_t)length) == 0) return (size_t)length;
+    }
+    return 0;
+}
+
+size_t fh_error_place_length(lua_State *L) { return control(L)->error_place_length; }
+
+void fh_expect_place(lua_State *L, const char *place, size_t length) {
+    fh_control *c = control(L);
+    if (length >= sizeof c->expected_place) length = 0;      /* too long to hold: no place */
+    memcpy(c->expected_place, place, length);
+    c->expected_place[length] = 0;
+}
+
 static int fh_msghandler(lua_State *L) {
     fh_control *c = control(L);
     int saved = c->enforce;              /* fh_pcall's leave() restores it after any error */
     c->enforce = 0;
+    c->error_place_length = lua_type(L, 1) == LUA_TSTRING ? verified_place(L, c, lua_tostring(L, 1)) : 0;
     if (lua_isnil(L, 1)) lua_pushlightuserdata(L, &fh_nil_marker);
     else lua_pushvalue(L, 1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &fh_error_key);   /* the slot exists: no allocation */
@@ -175,6 +206,7 @@ int fh_pcall(lua_State *L, int nargs, int nresults) {
     lua_pushcfunction(L, fh_msghandler);
     lua_insert(L, base);
     fh_clear_error_value(L);
+    c->error_place_length = 0;
     fh_entry e = enter(L, c);
     int status = lua_pcall(L, nargs, nresults, base);
     status = leave(L, c, e, status, base + 1);
@@ -202,6 +234,7 @@ int fh_pcall_script(lua_State *L, int nargs, int nresults) {
     lua_pushcfunction(L, fh_script_frame);
     lua_insert(L, base);
     fh_clear_error_value(L);
+    c->error_place_length = 0;
     c->script_status = LUA_OK;
     fh_entry e = enter(L, c);
     int status = lua_pcall(L, nargs + 1, nresults, 0);

@@ -43,6 +43,12 @@ typedef struct fh_control {
     char limit_message[512]; /* the first "… limit exceeded" message (or a stop's), with its place */
     char limit_traceback[2048]; /* the stack where that limit was first raised ("stack traceback:…"), cut at a line */
 
+    /* Where the last error was raised, as data: the length of the
+       `file:line:` its message begins with, when that place is verified (a
+       frame's own, or one Swift raised with); 0 when it has none. */
+    size_t error_place_length;
+    char expected_place[320];   /* the `file:line:` Swift raised its next error with ("" none) */
+
     int depth;               /* nesting of protected calls from Swift */
     int script_status;       /* the inner status seen by fh_pcall_script */
 

@@ -188,6 +188,16 @@ int fh_pcall_script(lua_State *L, int nargs, int nresults);
 /// Pushes the original error value of the last failed fh_pcall (nil if none)
 /// and forgets it.
 void fh_take_error_value(lua_State *L);
+/// The length of the `file:line:` the last failed fh_pcall's message begins
+/// with when that place is verified — the message handler found it is the
+/// place of a frame at the raise (a script's `error`, a runtime error, a
+/// Swift function's error at its caller), or the one Swift raised it with
+/// (fh_expect_place) — and 0 when the message has no such place.
+size_t fh_error_place_length(lua_State *L);
+/// The error about to be raised begins with the place `place` (`file:line:`,
+/// `length` bytes): the message handler takes it as verified if the message
+/// still begins with it.
+void fh_expect_place(lua_State *L, const char *place, size_t length);
 /// Keeps the error value on top (popped) — an error object made for
 /// FH_RAISE_CAUSE is kept as its cause — and returns its id (> 0), or 0 if
 /// it could not be kept. A state keeps the newest 32.

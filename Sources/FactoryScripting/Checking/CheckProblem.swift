@@ -80,18 +80,12 @@ extension FactoryHost {
         // A module that did not load (a syntax error in it): its declarations were never run, and that is the one problem.
         var unloadedFile: String?
         if let error = run.error {
-            var text: String
-            if let error = error as? LuaError { text = error.message } else { text = String(describing: error) }
-            if let (file, inner) = Self.moduleLoadingFailure(text) {
-                unloadedFile = file
-                text = inner
-            }
-            let (place, message) = Self.splitPlace(text)
+            let (origin, message, file) = placeAndMessage(of: error)
+            unloadedFile = file
             // A registry error's text is its message, then its details, each
             // on a line of its own, indented: kept as details (each stays one line).
             let lines = message.split(separator: "\n", omittingEmptySubsequences: false)
-            problems.append(CheckProblem(kind: "declarationError", message: String(lines.first ?? ""),
-                                         origin: place.map(Origin.init(parsingWhere:)) ?? Self.innermostPlace((error as? LuaError)?.traceback),
+            problems.append(CheckProblem(kind: "declarationError", message: String(lines.first ?? ""), origin: origin,
                                          details: lines.dropFirst().map { String($0.hasPrefix("  ") ? $0.dropFirst(2) : $0) }))
         }
         problems += run.declarationErrors
@@ -141,6 +135,27 @@ extension FactoryHost {
             let y = b.element.origin.map { (fileOrder[$0.file] ?? 0, $0.line) } ?? (Int.max, 0)
             return x != y ? x < y : a.offset < b.offset
         }.map(\.element)
+    }
+
+    /// Where a script's `error` happened and what it says there: the place
+    /// it carries as data (``LuaError/place``) — for a module that did not
+    /// compile, the place in that module, as Lua names its chunk — else the
+    /// innermost place of its traceback; with the file of a module that did
+    /// not load.
+    func placeAndMessage(of error: any Error) -> (origin: Origin?, message: String, unloadedFile: String?) {
+        guard let error = error as? LuaError else { return (nil, String(describing: error), nil) }
+        if let (file, inner) = Self.moduleLoadingFailure(error.message) {
+            // The module's syntax error, `<its chunk>:<line>: …`: its chunk is known, so its place is too.
+            let chunk = chunkID("@" + file)
+            let digits = inner.utf8.dropFirst(chunk.utf8.count + 1).prefix { $0 >= 48 && $0 <= 57 }
+            if inner.hasPrefix(chunk + ":"), let line = Int(String(decoding: digits, as: UTF8.self)),
+               inner.utf8.dropFirst(chunk.utf8.count + 1 + digits.count).starts(with: ": ".utf8) {
+                return (Origin(file: chunk, line: line), String(inner.utf8.dropFirst(chunk.utf8.count + 3 + digits.count)) ?? inner, file)
+            }
+            return (Self.innermostPlace(error.traceback), inner, file)
+        }
+        return (error.place.map { Origin(file: $0.file, line: $0.line) } ?? Self.innermostPlace(error.traceback),
+                error.messageAfterPlace, nil)
     }
 
     /// `error loading module 'm' from file 'lib/m.lua':\n\tlib/m.lua:4: '}' expected`

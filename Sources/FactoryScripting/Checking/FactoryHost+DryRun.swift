@@ -119,8 +119,8 @@ extension FactoryHost {
             _ = try main.call(arguments: arguments.map { LuaValue($0) })
         } catch let error as LuaError where error.kind == .stopped || error.kind == .timeLimit {
             if error.kind == .timeLimit {
-                let (place, text) = Self.splitPlace(error.message)
-                session.stop = DeclarationRun.Stop(reason: .timeLimit, origin: place.map(Origin.init(parsingWhere:)), message: text)
+                session.stop = DeclarationRun.Stop(reason: .timeLimit, origin: error.place.map { Origin(file: $0.file, line: $0.line) },
+                                                   message: error.messageAfterPlace)
             }
         } catch {
             result.error = error
@@ -142,9 +142,8 @@ extension FactoryHost {
         }
         if session.stop == nil, let error = result.error as? LuaError {
             // A module that did not compile fails at its own line, not at "error loading module …".
-            let (place, text) = Self.splitPlace(Self.moduleLoadingFailure(error.message)?.message ?? error.message)
-            failure = DeclarationRun.Stop(reason: .sideEffect, origin: place.map(Origin.init(parsingWhere:)) ?? Self.innermostPlace(error.traceback),
-                                          message: text)
+            let (origin, text, _) = placeAndMessage(of: error)
+            failure = DeclarationRun.Stop(reason: .sideEffect, origin: origin, message: text)
         }
         let mainSites = mainScan.value()
         result.unreached = unreachedDeclarations(session, mainSites: mainSites, mainChunk: chunkID(chunkName), spec: isSpec,
@@ -456,23 +455,5 @@ extension FactoryHost {
     /// has no place ("C stack overflow", raised by Lua itself).
     static func innermostPlace(_ traceback: String?) -> Origin? {
         LuaError.innermostPlace(in: traceback).map(Origin.init(parsingWhere:))
-    }
-
-    /// `"file:12: text"` → `("file:12: ", "text")`.
-    static func splitPlace(_ message: String) -> (String?, String) {
-        var index = message.startIndex
-        while let colon = message[index...].firstIndex(of: ":") {
-            var end = message.index(after: colon)
-            while end < message.endIndex, message[end].isASCII, message[end].isNumber { end = message.index(after: end) }
-            // (A place is one line, and never holds ": " — text a script wrote, a
-            // name quoted in the message, must not pass for a place.)
-            if end > message.index(after: colon), message[end...].hasPrefix(": "),
-               !message[..<colon].contains("\n"), !message[..<colon].contains(": ") {
-                let after = message.index(end, offsetBy: 2)
-                return (String(message[..<after]), String(message[after...]))
-            }
-            index = message.index(after: colon)
-        }
-        return (nil, message)
     }
 }

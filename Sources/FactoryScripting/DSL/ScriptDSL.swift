@@ -22,8 +22,9 @@ extension FactoryHost {
             do {
                 try self.applyConfiguration(name, body: body.value(1), origin: origin, frame: body)
             } catch let error as RegistryError {
-                // Point at the registration at fault (the second of two duplicates, say).
-                throw LuaRaise("\(error.origin ?? origin): \(error)")
+                // Point at the registration at fault (the second of two duplicates, say), as the error's place.
+                let place = error.origin ?? origin, shown = place.description
+                throw LuaRaise("\(error)", file: String(shown.dropLast(String(place.line).count + 1)), line: place.line)
             }
             return 0
         }
@@ -450,9 +451,9 @@ extension FactoryHost {
             return true
         }
         guard let error = error as? LuaError, error.kind == .typeMismatch || error.kind == .encoding else { return false }
-        // (Only Lua puts a place first: a message Swift made may quote a name that looks like one.)
-        let (place, message) = error.wasRaisedByLua ? Self.splitPlace(error.message) : (nil, error.message)
-        var problem = CheckProblem(kind: "declarationError", message: message, origin: place.map(Origin.init(parsingWhere:)) ?? origin)
+        // (The place the error carries, if any: a message Swift made may quote a name that looks like one.)
+        var problem = CheckProblem(kind: "declarationError", message: error.messageAfterPlace,
+                                   origin: error.place.map { Origin(file: $0.file, line: $0.line) } ?? origin)
         problem.missingKey = namingKey
         session.declarationErrors.append(problem)
         return true

@@ -67,6 +67,59 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
     /// keeps the newest 32, until raised again), and a Swift function that fails with this
     /// error raises that value again, not its message.
     public let errorValueID: Int?
+    /// Where the error was raised, when its message begins with that place
+    /// (`app.lua:12: boom`) and the place is known to be one: the message
+    /// handler found it is the place of a frame at the raise, or Swift raised
+    /// the error with it (``LuaRaise/init(_:file:line:)``); a syntax error's
+    /// is its chunk's. Nil for a message without a place — including one
+    /// that merely looks like it has one (`error("x.lua:1: not a place", 0)`
+    /// raised elsewhere).
+    ///
+    /// ```swift
+    /// error.place?.file          // "app.lua"
+    /// error.place?.line          // 12
+    /// error.messageAfterPlace    // "boom"
+    /// ```
+    public internal(set) var place: Place?
+    /// The text of `file:line:` that ``place`` was read from, as the message shows it.
+    var placeText: String?
+
+    /// A place in a script: its chunk as Lua names it (`app.lua`, `stdin`) and a line.
+    public struct Place: Sendable, Equatable, CustomStringConvertible {
+        /// The chunk, as Lua shows it in messages (its `short_src`).
+        public let file: String
+        /// The line (1-based).
+        public let line: Int
+        /// `file:line`.
+        public var description: String { "\(file):\(line)" }
+
+        /// The place a verified `file:line:` prefix names; nil if it is not one.
+        init?(prefix: String) {
+            guard prefix.hasSuffix(":") else { return nil }
+            let place = prefix.dropLast()
+            guard let colon = place.lastIndex(of: ":"), let line = Int(place[place.index(after: colon)...]), line > 0 else { return nil }
+            file = String(place[..<colon])
+            self.line = line
+        }
+    }
+
+    /// The message without its ``place`` (`boom` of `app.lua:12: boom`); the
+    /// whole message when it has none.
+    public var messageAfterPlace: String {
+        guard let placeText, message.hasPrefix(placeText) else { return message }
+        let rest = message.dropFirst(placeText.count)
+        return String(rest.hasPrefix(" ") ? rest.dropFirst() : rest)
+    }
+
+    /// The same error, its message read as beginning with the verified place `prefix` (`file:line:`).
+    func placed(_ prefix: String) -> LuaError {
+        guard let place = Place(prefix: prefix), message.hasPrefix(prefix) else { return self }
+        var error = self
+        error.place = place
+        error.placeText = prefix
+        return error
+    }
+
     /// The parts of a type error, when Swift made one: what was expected and
     /// what was there. Code that rewords an error matches on these, never on
     /// its text.
@@ -193,12 +246,25 @@ public protocol LuaErrorValueCarrying: Error {
 ///
 /// ```swift
 /// throw LuaRaise("config.lua:3: unknown scope 'sesion'")
+/// throw LuaRaise("unknown scope 'sesion'", file: "config.lua", line: 3)   // the same, its place known as one
 /// ```
 public struct LuaRaise: Error, CustomStringConvertible {
     /// The message, raised as it is.
     public let message: String
+    /// How many bytes of `message` are its place (`file:line:`), when it was made with one.
+    let placeLength: Int
     /// An error raising `message` as it is.
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String) {
+        self.message = message
+        placeLength = 0
+    }
+    /// An error raising `message` at `file:line` (`config.lua:3: message`):
+    /// the ``LuaError`` it becomes has that ``LuaError/place``.
+    public init(_ message: String, file: String, line: Int) {
+        let place = "\(file):\(line):"
+        self.message = place + " " + message
+        placeLength = place.utf8.count
+    }
     /// The message.
     public var description: String { message }
 }

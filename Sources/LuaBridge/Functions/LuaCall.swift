@@ -126,7 +126,8 @@ extension LuaState {
             return pushed
         } catch let error as LuaError where error.raisedByLua {
             // From Lua code run by the function: the message already says where,
-            // and a value that was not text goes on as it was raised.
+            // and a value that was not text goes on as it was raised. Its place goes on as data.
+            if let placeText = error.placeText { expectPlace(placeText, in: L) }
             if let id = error.errorValueID {
                 pushValueID(id, in: L)
                 pushMessage(error.message, in: L)
@@ -135,6 +136,7 @@ extension LuaState {
             pushMessage(error.message, in: L)
             return FH_RAISE
         } catch let error as LuaRaise {
+            if error.placeLength > 0 { expectPlace(String(decoding: error.message.utf8.prefix(error.placeLength), as: UTF8.self), in: L) }
             pushMessage(error.message, in: L)
             return FH_RAISE
         } catch let error as LuaError {
@@ -147,6 +149,15 @@ extension LuaState {
         } catch {
             pushMessage(textOfRaised(error), in: L)
             return FH_RAISE_WHERE
+        }
+    }
+
+    /// The error about to be raised begins with `place` (`file:line:`): its place, as data (``LuaError/place``).
+    private func expectPlace(_ place: String, in L: OpaquePointer) {
+        var bytes = Array(place.utf8)
+        let count = bytes.count
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { fh_expect_place(L, $0.baseAddress, count) }
         }
     }
 

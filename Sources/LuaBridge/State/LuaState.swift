@@ -379,8 +379,14 @@ public final class LuaState {
     /// it is in (Lua cannot say the line).
     func loadError(_ status: Int32, _ L: OpaquePointer, chunkName: String) -> LuaError {
         let error = popError(status, L)
-        guard error.kind == .runtime else { return error }
         let place = chunkID(chunkName)
+        guard error.kind == .runtime else {
+            // A syntax error's place is its chunk's (`app.lua:3:`), when its message begins with it.
+            guard error.kind == .syntax, error.message.hasPrefix(place + ":") else { return error }
+            let line = error.message.utf8.dropFirst(place.utf8.count + 1).prefix { $0 >= 48 && $0 <= 57 }
+            guard !line.isEmpty, error.message.utf8.dropFirst(place.utf8.count + 1 + line.count).first == UInt8(ascii: ":") else { return error }
+            return error.placed(place + ":" + String(decoding: line, as: UTF8.self) + ":")
+        }
         return LuaError(.syntax, error.message.hasPrefix(place + ":") ? error.message : "\(place): \(error.message)")
     }
 
@@ -494,6 +500,9 @@ public final class LuaState {
     /// Swift error with the original value's type and Lua's traceback.
     func popError(_ status: Int32, _ L: OpaquePointer) -> LuaError {
         let text = stringForMessage(at: -1, in: L)
+        // The place the message handler verified, as the message shows it (before the traceback).
+        let placeLength = status == LUA_ERRRUN && lua_type(L, -1) == LUA_TSTRING ? fh_error_place_length(L) : 0
+        let placePrefix = placeLength > 0 ? prefix(of: -1, bytes: placeLength, in: L) : nil
         fh_pop(L, 1)
         fh_take_error_value(L)          // always: the slot must not keep a stale value alive
         let rawType = lua_type(L, -1)
@@ -517,8 +526,9 @@ public final class LuaState {
             } else {
                 fh_pop(L, 1)
             }
-            return LuaError(kind, message, traceback: traceback, valueType: valueType, raisedByLua: true,
-                            errorValueID: valueID)
+            let error = LuaError(kind, message, traceback: traceback, valueType: valueType, raisedByLua: true,
+                                 errorValueID: valueID)
+            return placePrefix.map(error.placed) ?? error
         default: break
         }
         fh_pop(L, 1)
@@ -558,6 +568,14 @@ public final class LuaState {
 
     /// The value at `idx` as message text: strings and numbers as Lua prints
     /// them, anything else by its type.
+    /// The first `bytes` bytes of the string at `idx`, as ``stringForMessage(at:in:)`` shows them.
+    func prefix(of idx: Int32, bytes: Int, in L: OpaquePointer) -> String? {
+        var length = 0
+        guard let chars = fh_tolstring(L, idx, &length), bytes <= length else { return nil }
+        let raw = UnsafeRawBufferPointer(start: chars, count: bytes)
+        return String(validating: raw, as: UTF8.self) ?? LuaString(bytes: Array(raw)).shown
+    }
+
     func stringForMessage(at idx: Int32, in L: OpaquePointer) -> String {
         let type = lua_type(L, idx)
         if type == LUA_TSTRING || type == LUA_TNUMBER {
