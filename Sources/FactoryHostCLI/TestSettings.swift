@@ -135,9 +135,16 @@ struct TestSettings: Equatable, ScriptInputSettings {
         // A report written over a file this run reads would destroy it: a
         // spec, a values file — or any Lua file (a module a spec requires,
         // the project file), which a report is never.
-        let inputs = Set((files + valueFiles).map(ReportFile.identity(of:)))
+        // The running binary is read too: every worker starts from it (a report renamed over it ended the run).
+        let inputs = Set((files + valueFiles + (TestCommand.ownExecutable().map { [$0] } ?? [])).map(ReportFile.identity(of:)))
         for (option, path) in [("--junit", junit), ("--coverage-json", coverageJSON)] {
             guard let path else { continue }
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH) != 0 {
+                reportError(DiscoveryError(message: "\(option) \(path) is an executable (a program, this one?): a report is XML or "
+                                           + "JSON and would replace it; give the report another path"))
+                return 1
+            }
             if inputs.contains(ReportFile.identity(of: path)) {
                 reportError(DiscoveryError(message: "\(option) \(path) is a file this run reads: writing the report there "
                                            + "would destroy it; give the report another path"))

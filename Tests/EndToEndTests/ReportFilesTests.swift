@@ -78,6 +78,26 @@ struct ReportFilesTests {
         #expect(stat("/dev/full", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR, "/dev/full is no longer a device")
     }
 
+    /// A report over an executable — the factoryhost the workers start from,
+    /// or another program — is refused: renamed over the binary, it ended the
+    /// run ("cannot start a worker process … (deleted)") and lost the program.
+    @Test func aReportOverAnExecutableIsRefusedAndTheProgramKept() throws {
+        let dir = try directory(["a_spec.lua": Self.spec, "tool": "#!/bin/sh\necho hi\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tool = dir.appendingPathComponent("tool").path
+        #expect(chmod(tool, 0o755) == 0)
+        let result = try CommandRunner.factoryhost(["test", "--junit", "tool", "a_spec.lua"], in: dir)
+        #expect(result.status == 1 && result.stderr.contains("--junit tool is an executable"), "\(result)")
+        #expect(try String(contentsOfFile: tool, encoding: .utf8) == "#!/bin/sh\necho hi\n")
+        // A copy of factoryhost run from the folder, its report aimed at itself.
+        let copy = dir.appendingPathComponent("fh").path
+        try FileManager.default.copyItem(atPath: CommandRunner.factoryhost, toPath: copy)
+        let size = try FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int
+        let own = try CommandRunner.run(copy, ["test", "--coverage-json", "fh", "a_spec.lua"], in: dir)
+        #expect(own.status == 1 && own.stderr.contains("--coverage-json fh is an executable"), "\(own)")
+        #expect(try FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int == size)
+    }
+
     @Test func aReportOverAModuleAValuesFileOrAFIFOIsRefused() throws {
         let dir = try directory(["a_spec.lua": Self.spec, "helper.lua": "return {}\n", "values.lua": "return {}\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
