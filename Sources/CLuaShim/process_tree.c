@@ -15,6 +15,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -181,14 +182,99 @@ static int child_group_is_ours(pid_t group, int count) {
     return 1;
 }
 
+/* Kills this process's children now — listed by the kernel in
+   /proc/self/task/<tid>/children, read in one go — and returns how many were
+   alive (not zombies). A full scan of /proc is a snapshot taken before it
+   reads each process: a chain whose every process starts the next and
+   exits within a millisecond (`setsid -f sh hop.sh`) is always newer than
+   the snapshot. Its newest is always a child of this process, though (a
+   subreaper: orphans come here), so reading the children again and again
+   catches it before it forks once more. */
+/* Kills process `number` (its pid as text) unless it is gone or a zombie; 1 if it was alive. */
+static int kill_if_alive(const char *number) {
+    pid_t pid = 0, group = 0;
+    for (const char *p = number; *p; p++) pid = pid * 10 + (*p - '0');
+    return pid > 1 && parent_of(number, &group) >= 0 && kill(pid, SIGKILL) == 0;
+}
+
+static int kill_children_now(void) {
+    int tasks = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (tasks < 0) return 0;
+    int alive = 0;
+    char entries[4096];
+    for (;;) {
+        long length = syscall(SYS_getdents64, tasks, entries, sizeof entries);
+        if (length <= 0) break;
+        for (long offset = 0; offset < length;) {
+            struct { unsigned long long ino; long long off; unsigned short reclen; unsigned char type; char name[]; } *entry =
+                (void *)(entries + offset);
+            offset += entry->reclen;
+            if (entry->name[0] < '1' || entry->name[0] > '9') continue;
+            char path[96] = "/proc/self/task/";
+            size_t at = strlen(path);
+            for (const char *p = entry->name; *p && at < sizeof path - 10; p++) path[at++] = *p;
+            memcpy(path + at, "/children", 10);
+            int fd = open(path, O_RDONLY | O_CLOEXEC);
+            if (fd < 0) continue;
+            /* Read whole, a buffer at a time: the zombies this process never
+               reaped are listed too, oldest first — the newest child, the one
+               to catch, is at the end (past the first 4 KB, it was missed). */
+            char list[4096];
+            char number[16];
+            size_t digits = 0;
+            for (;;) {
+                ssize_t got = read(fd, list, sizeof list);
+                if (got <= 0) break;
+                for (ssize_t i = 0; i <= got; i++) {
+                    if (i < got && list[i] >= '0' && list[i] <= '9') {
+                        if (digits < sizeof number - 1) number[digits++] = list[i];
+                        continue;
+                    }
+                    if (i == got) break;              /* a number may go on in the next buffer */
+                    if (digits == 0) continue;
+                    number[digits] = 0;
+                    digits = 0;
+                    alive += kill_if_alive(number);
+                }
+            }
+            close(fd);
+            if (digits > 0) {                          /* the last number, with no space after it */
+                number[digits] = 0;
+                alive += kill_if_alive(number);
+            }
+        }
+    }
+    close(tasks);
+    return alive;
+}
+
 int fh_kill_descendants(void) {
     static volatile int busy = 0;                 /* one at a time (a signal during a hard stop) */
     if (__atomic_exchange_n(&busy, 1, __ATOMIC_ACQ_REL)) return 0;
     pid_t self = getpid();
     pid_t own_group = getpgrp();
     int killed = 0;
-    /* A few passes: a child may fork while we look. */
-    for (int pass = 0; pass < 3; pass++) {
+    /* Pass after pass until one finds nothing: a child may fork while we
+       look, and a chain whose every process starts the next in a new session
+       and exits (`setsid -f sh hop.sh`) outran three passes 5 times in 12. A
+       killed process forks no more, so each pass catches the chain's newest;
+       it ends when one is killed before it forked. Bounded (2 s, 2,000 passes). */
+    struct timespec started, now;
+    clock_gettime(CLOCK_MONOTONIC, &started);
+    for (int pass = 0; pass < 2000; pass++) {
+        if (pass > 0) {
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if ((now.tv_sec - started.tv_sec) * 1000000000L + (now.tv_nsec - started.tv_nsec) > 2000000000L) break;
+        }
+        /* The children first, until none has been alive for a while (bounded):
+           see kill_children_now. A killed process's children come here only
+           once it has finished exiting, so a look that finds none alive is
+           not the end: five in a row, 0.2 ms apart, are. */
+        struct timespec pause = { 0, 200000 };
+        for (int round = 0, quiet = 0; round < 20000 && quiet < 5; round++) {
+            if (kill_children_now() > 0) quiet = 0;
+            else { quiet++; nanosleep(&pause, NULL); }
+        }
         int count = read_processes();
         sort_by(by_parent, parent_ids, count);
         /* Descendants: from this process down, children found by parent. */

@@ -150,6 +150,34 @@ struct ProcessTreeTests {
         if let group = Self.pids(in: dir.appendingPathComponent("group")).first, group > 1, group != getpgrp() { kill(-group, SIGKILL) }
     }
 
+    /// A chain whose every process starts the next in a session of its own
+    /// and exits (`setsid -f sh hop.sh`, a millisecond a step) ends with the
+    /// run: it outran the scan of /proc (a snapshot older than its newest
+    /// process) in about half the runs, and the children list was read only
+    /// to its first 4 KB (the adopted zombies fill it; the newest is last).
+    @Test func aChainOfNewSessionsEndsWithTheRun() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/setsid"), "setsid (util-linux) is needed")
+        let dir = try directory(["hop.lua": "os.execute('setsid -f sh ./hop.sh')\nwhile true do end\n"])
+        let hop = "[ -e STOP ] && exit 0\necho $$ >> hops\nsetsid -f sh ./hop.sh\nexit 0\n"
+        try hop.write(to: dir.appendingPathComponent("hop.sh"), atomically: true, encoding: .utf8)
+        defer {
+            // Ends a chain that got away (it stops at its next step), then the folder.
+            FileManager.default.createFile(atPath: dir.appendingPathComponent("STOP").path, contents: nil)
+            usleep(300_000)
+            try? FileManager.default.removeItem(at: dir)
+        }
+        func hops() -> Int { Self.pids(in: dir.appendingPathComponent("hops")).count }
+        for attempt in 1...4 {
+            let status = try Self.runInShell("cd '\(dir.path)' && exec '\(CommandRunner.factoryhost)' run --timeout 1 hop.lua "
+                                             + "< /dev/null > out.txt 2>&1", killAfter: 30)
+            #expect(status == 1, "attempt \(attempt): \(status)")
+            usleep(300_000)
+            let before = hops()
+            usleep(700_000)
+            #expect(before > 0 && hops() == before, "attempt \(attempt): the chain went on after the run (\(before) → \(hops()))")
+        }
+    }
+
     /// A script, or `-e` code alone (that path forgot the kill), stopped by its time limit.
     @Test(arguments: [["leave.lua"], ["-e", "os.execute('sleep 30 & echo $! > child.pid')", "-e", "while true do end"]])
     func aTimeLimitEndsWhatTheScriptLeftInTheBackground(_ what: [String]) throws {
