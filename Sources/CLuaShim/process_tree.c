@@ -15,6 +15,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -328,9 +329,17 @@ static volatile sig_atomic_t tree_ending;    /* the signal ending this process, 
 
 int fh_tree_is_ending(void) { return tree_ending; }
 
+/* Dying of SIGQUIT writes no core file: the signal says "stop", not "debug me". */
+static void no_core_for(int sig) {
+    if (sig != SIGQUIT) return;
+    struct rlimit none = { 0, 0 };
+    (void)setrlimit(RLIMIT_CORE, &none);
+}
+
 static void end_tree_and_die(int sig) {
     tree_ending = sig;                   /* before the kill: a worker's death is not news now */
     fh_kill_descendants();
+    no_core_for(sig);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -340,6 +349,7 @@ static void end_tree_and_die(int sig) {
 static void die_of_ending_signal(int unused) {
     (void)unused;
     int sig = tree_ending ? tree_ending : SIGTERM;
+    no_core_for(sig);
     signal(sig, SIG_DFL);
     sigset_t set;
     sigemptyset(&set);
@@ -357,6 +367,7 @@ void fh_die_of_ending_signal(void) {
    within three seconds, or SIGALRM does it. A second signal ends it at once. */
 static void end_tree_then_report(int sig) {
     if (tree_ending) {
+        no_core_for(sig);
         signal(sig, SIG_DFL);
         raise(sig);
         return;
@@ -376,7 +387,9 @@ void fh_end_tree_on_signals(void) {
     memset(&action, 0, sizeof action);
     action.sa_handler = end_tree_then_report;
     sigemptyset(&action.sa_mask);
-    int signals[] = { SIGINT, SIGTERM, SIGHUP };
+    /* SIGQUIT too: it printed the Swift runtime's crash report, and the
+       runner went on waiting with its workers alive. */
+    int signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
     /* Unblocked too: a parent may have passed on a mask that blocks them
        (the runner would then never hear it is cancelled). */
     sigset_t set;
@@ -385,8 +398,8 @@ void fh_end_tree_on_signals(void) {
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) {
         struct sigaction previous;
-        /* SIGINT and SIGHUP the parent set to be ignored stay ignored (a
-           shell's background job, nohup); SIGTERM always ends the tree. */
+        /* SIGINT, SIGHUP and SIGQUIT the parent set to be ignored stay
+           ignored (a shell's background job, nohup); SIGTERM always ends the tree. */
         if (signals[i] != SIGTERM && sigaction(signals[i], NULL, &previous) == 0 && previous.sa_handler == SIG_IGN) continue;
         sigaction(signals[i], &action, NULL);
     }
@@ -403,11 +416,17 @@ void fh_end_tree_on_termination(void) {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
-    if (sigaction(SIGHUP, NULL, &previous) == 0 && previous.sa_handler != SIG_IGN) sigaddset(&set, SIGHUP);
+    /* SIGQUIT as SIGTERM: it printed the Swift runtime's "Program crashed"
+       report, and `run` went on running. Ignored ones stay ignored (nohup's SIGHUP). */
+    int optional[] = { SIGHUP, SIGQUIT };
+    for (unsigned i = 0; i < sizeof optional / sizeof optional[0]; i++) {
+        if (sigaction(optional[i], NULL, &previous) == 0 && previous.sa_handler != SIG_IGN) sigaddset(&set, optional[i]);
+    }
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
     sigaction(SIGTERM, &action, NULL);
-    /* nohup's SIGHUP stays ignored. */
-    if (sigaction(SIGHUP, NULL, &previous) == 0 && previous.sa_handler != SIG_IGN) sigaction(SIGHUP, &action, NULL);
+    for (unsigned i = 0; i < sizeof optional / sizeof optional[0]; i++) {
+        if (sigaction(optional[i], NULL, &previous) == 0 && previous.sa_handler != SIG_IGN) sigaction(optional[i], &action, NULL);
+    }
 }
 
 #else

@@ -40,7 +40,9 @@ struct ProcessTreeTests {
     /// SIGTERM (how CI cancels) or SIGHUP (a closed terminal) to `run` or
     /// `repl` ends what the script started, then the command, of the signal:
     /// the background sleep outlived it (SIGINT already ended it).
-    @Test(arguments: [(["run", "loop.lua"], SIGTERM), (["run", "loop.lua"], SIGHUP), (["repl", "loop.lua"], SIGTERM)])
+    /// SIGQUIT too: it printed a crash report and the command went on running.
+    @Test(arguments: [(["run", "loop.lua"], SIGTERM), (["run", "loop.lua"], SIGHUP), (["repl", "loop.lua"], SIGTERM),
+                      (["run", "loop.lua"], SIGQUIT)])
     func terminatingACommandEndsWhatItsScriptStarted(arguments: [String], signal: Int32) throws {
         let dir = try directory(["loop.lua": """
             os.execute("sleep 30 & echo $! > child.pid")
@@ -190,7 +192,7 @@ struct ProcessTreeTests {
         for pid in started { #expect(Self.ends(pid), "process \(pid) outlived the stopped script") }
     }
 
-    @Test(arguments: [SIGTERM, SIGKILL])
+    @Test(arguments: [SIGTERM, SIGKILL, SIGQUIT])
     func workersEndWithTheRunner(_ signal: Int32) throws {
         let spec = """
             describe("waits", function()

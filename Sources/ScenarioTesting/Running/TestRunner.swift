@@ -287,8 +287,8 @@ public final class TestRunner: Sendable {
         }
     }
 
-    /// The signal ending the run (`"SIGTERM"`), once SIGINT, SIGTERM or
-    /// SIGHUP came: its handler killed the workers, and the process dies of
+    /// The signal ending the run (`"SIGTERM"`), once SIGINT, SIGTERM,
+    /// SIGHUP or SIGQUIT came: its handler killed the workers, and the process dies of
     /// it once the tests that finished are reported (`TestSettings`).
     static func endingSignal() -> String? {
         switch fh_tree_is_ending() {
@@ -296,6 +296,7 @@ public final class TestRunner: Sendable {
         case SIGINT: return "SIGINT"
         case SIGTERM: return "SIGTERM"
         case SIGHUP: return "SIGHUP"
+        case SIGQUIT: return "SIGQUIT"
         case let other: return "signal \(other)"
         }
     }
