@@ -11,10 +11,15 @@ struct CoverageReport {
     /// Spec files that did not load: their registrations were never counted,
     /// so the coverage is unknown (it said 100%: 0 of 0).
     let unloaded: [String]
+    /// The signal that interrupted the run (`"SIGTERM"`), if one did: the
+    /// tests that never ran built nothing, so the coverage is unknown too
+    /// (a cancelled run's file said 100%).
+    let interruptedBy: String?
 
     /// `unloaded`: the files whose registrations are not among `all`.
-    init(_ all: [RegistrationCoverage.Entry], unloaded: [String] = []) {
+    init(_ all: [RegistrationCoverage.Entry], unloaded: [String] = [], interruptedBy: String? = nil) {
         self.unloaded = unloaded
+        self.interruptedBy = interruptedBy
         var merged: [RegistrationCoverage.Entry.ID: RegistrationCoverage.Entry] = [:]
         var order: [RegistrationCoverage.Entry.ID] = []
         for entry in all {
@@ -33,7 +38,7 @@ struct CoverageReport {
     var built: Int { entries.count(where: \.built) }
     /// Nil when a file did not load (the coverage is unknown).
     var percent: Double? {
-        guard unloaded.isEmpty else { return nil }
+        guard unloaded.isEmpty, interruptedBy == nil else { return nil }
         return entries.isEmpty ? 100 : Double(built) * 100 / Double(entries.count)
     }
     /// Rounded down to a tenth: never "100%" while one is missing.
@@ -44,6 +49,7 @@ struct CoverageReport {
     private var percentJSON: String { percent == nil ? "null" : Self.format(shownPercent) }
     /// Why the coverage is unknown, if it is.
     var unknownReason: String? {
+        if let interruptedBy { return "the run was interrupted by \(interruptedBy): the tests that did not run built nothing" }
         guard !unloaded.isEmpty else { return nil }
         return "\(unloaded.count) spec file\(unloaded.count == 1 ? "" : "s") did not load ("
             + unloaded.prefix(3).map(Self.oneLine).joined(separator: ", ") + (unloaded.count > 3 ? ", …" : "")
@@ -92,6 +98,7 @@ struct CoverageReport {
             "{\"configuration\": \(jsonString(entry.configuration)), \"key\": \(jsonString(entry.key)), \"origin\": \(jsonString(entry.origin))}"
         }
         return "{\"type\": \"coverage\", \"built\": \(built), \"total\": \(entries.count), \"percent\": \(percentJSON), "
+            + (interruptedBy.map { "\"interruptedBy\": \(jsonString($0)), " } ?? "")
             + "\"unloaded\": [\(unloaded.map(jsonString).joined(separator: ", "))], "
             + "\"neverBuilt\": [\(never.joined(separator: ", "))]}"
     }
@@ -103,6 +110,7 @@ struct CoverageReport {
                 + "\"origin\": \(jsonString(entry.origin)), \"built\": \(entry.built)}"
         }
         return "{\n  \"built\": \(built),\n  \"total\": \(entries.count),\n  \"percent\": \(percentJSON),\n"
+            + (interruptedBy.map { "  \"interruptedBy\": \(jsonString($0)),\n" } ?? "")
             + "  \"unloaded\": [\(unloaded.map(jsonString).joined(separator: ", "))],\n"
             + "  \"registrations\": [\n" + rows.joined(separator: ",\n") + (rows.isEmpty ? "" : "\n") + "  ]\n}\n"
     }

@@ -207,7 +207,8 @@ struct TestSettings: Equatable, ScriptInputSettings {
         var belowMinimum = false
         if recordsCoverage {
             let report = CoverageReport(outcome.files.flatMap(\.coverage),
-                                        unloaded: outcome.files.filter { $0.loadFailure != nil }.map(\.file))
+                                        unloaded: outcome.files.filter { $0.loadFailure != nil }.map(\.file),
+                                        interruptedBy: outcome.summary.interruptedBy)
             if coverage || coverageMin != nil {
                 switch reporter {
                 case "json": print(report.jsonLine)

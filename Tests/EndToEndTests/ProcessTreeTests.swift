@@ -290,7 +290,7 @@ struct ProcessTreeTests {
         let handle = try FileHandle(forWritingTo: report)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandRunner.factoryhost)
-        process.arguments = ["test"] + jobs + ["--timeout", "60", "--junit", "junit.xml", "."]
+        process.arguments = ["test"] + jobs + ["--timeout", "60", "--junit", "junit.xml", "--coverage-json", "coverage.json", "."]
         process.currentDirectoryURL = dir
         process.standardOutput = handle
         process.standardError = handle
@@ -311,6 +311,11 @@ struct ProcessTreeTests {
         #expect(!printed.contains("worker process") && !printed.contains("slow"), "\(printed)")
         let junit = (try? String(contentsOf: dir.appendingPathComponent("junit.xml"), encoding: .utf8)) ?? ""
         #expect(junit.contains("quick") && junit.contains("fails"), "\(junit)")
+        // Neither file passes for a whole run: JUnit has an error saying so, the coverage is unknown (they read as a pass, 100%).
+        #expect(junit.contains(#"<error message="the run was interrupted by SIGTERM before every test ran" type="interrupted">"#)
+                && junit.contains(#"<testsuite name="(interrupted)" tests="1" failures="0" errors="1""#), "\(junit)")
+        let coverage = (try? String(contentsOf: dir.appendingPathComponent("coverage.json"), encoding: .utf8)) ?? ""
+        #expect(coverage.contains("\"percent\": null,\n  \"interruptedBy\": \"SIGTERM\","), "\(coverage)")
     }
 
     @Test func aWorkerStoppedAfterItsReportDoesNotHoldTheRun() throws {

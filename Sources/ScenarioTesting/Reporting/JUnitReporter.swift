@@ -28,7 +28,7 @@ public final class JUnitReporter: TestReporter {
     public func runFinished(_ summary: TestSummary, stoppedEarly: Bool) {
         // Whole or not at all: an interrupted run leaves no half file.
         do {
-            try ReportFile(path: path).write(Array(Self.document(files).utf8))
+            try ReportFile(path: path).write(Array(Self.document(files, interruptedBy: summary.interruptedBy).utf8))
         } catch let failure as ReportFile.Failure {
             writeError = "cannot write the JUnit report to \(MessageText.oneLine(MessageText.bounded(path, limit: 1024))): \(failure.reason)"
         } catch {
@@ -37,7 +37,7 @@ public final class JUnitReporter: TestReporter {
     }
 
     /// The XML for `files`.
-    public static func document(_ files: [FileResult]) -> String {
+    public static func document(_ files: [FileResult], interruptedBy: String? = nil) -> String {
         var totals = (tests: 0, failures: 0, errors: 0, skipped: 0, time: 0.0)
         var suites: [String] = []
         for file in files {
@@ -78,6 +78,17 @@ public final class JUnitReporter: TestReporter {
             suites.append("  <testsuite name=\"\(escape(file.file))\" tests=\"\(counts.tests)\" failures=\"\(counts.failures)\" "
                           + "errors=\"\(counts.errors)\" skipped=\"\(counts.skipped)\" time=\"\(seconds(file.duration))\">\n"
                           + cases.map { $0 + "\n" }.joined() + "  </testsuite>")
+        }
+        // A run cancelled by a signal is an error of its own: without it the file read as a pass
+        // (the tests that never ran are simply not there).
+        if let interruptedBy {
+            totals.tests += 1
+            totals.errors += 1
+            let message = "the run was interrupted by \(interruptedBy) before every test ran"
+            suites.append("  <testsuite name=\"(interrupted)\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">\n"
+                          + "    <testcase classname=\"(interrupted)\" name=\"\(escape(interruptedBy))\" time=\"0.000\">\n"
+                          + "      <error message=\"\(escape(message))\" type=\"interrupted\">\(escape(message))</error>\n"
+                          + "    </testcase>\n  </testsuite>")
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<testsuites name=\"\(TextEscaping.xml.escaped(ProgramName.current))\" tests=\"\(totals.tests)\" failures=\"\(totals.failures)\" "
