@@ -196,6 +196,17 @@ void fh_set_deadline(lua_State *L, double seconds) {
     c->deadline_at_length = seconds > 0 ? seconds : 0;
 }
 
+double fh_time_left(lua_State *L) {
+    fh_control *c = control(L);
+    double left = c->time_limit > 0 ? c->time_limit : -1;
+    if (c->deadline_at > 0) {
+        double until = c->deadline_at - fh_now();
+        if (until < 0) until = 0;
+        if (left < 0 || until < left) left = until;
+    }
+    return left;
+}
+
 void fh_set_hard_stop(lua_State *L, double grace, const char *prefix, int status) {
     fh_control *c = control(L);
     c->hard_stop_grace = grace;

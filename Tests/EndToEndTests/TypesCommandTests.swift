@@ -201,7 +201,8 @@ struct TypesCommandTests {
                 .write(to: folder.appendingPathComponent("manifest.lua"), atomically: true, encoding: .utf8)
             try initLua.write(to: folder.appendingPathComponent("init.lua"), atomically: true, encoding: .utf8)
         }
-        try plugin("inC", "backtracks", manifestPrefix: "local s = (\"a\"):rep(5000); s:find(\".-.-.-.-.-b\")\n", initLua: "\n")
+        // (In init.lua: a manifest runs with no library at all, so it cannot get stuck in C.)
+        try plugin("inC", "backtracks", initLua: "local s = (\"a\"):rep(5000); s:find(\".-.-.-.-.-b\")\n")
         try plugin("inFinalizer", "collects", initLua: "setmetatable({}, { __gc = function() while true do end end }) collectgarbage()\n")
         for index in 1...5 {
             try plugin("slow", "slow\(index)", initLua: "local t = os.clock() while os.clock() - t < 0.6 do end\n")

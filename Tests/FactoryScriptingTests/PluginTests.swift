@@ -67,7 +67,7 @@ struct PluginTests {
         (["p/manifest.lua": "return { name = 'p', version = '1', require = {} }"],
          "{root}/p/manifest.lua: bad plugin manifest: unknown field 'require' (fields: name, requires, version)"),
         (["p/manifest.lua": "name = 'p'"],
-         "{root}/p/manifest.lua: bad plugin manifest: it must return a table { name = …, version = …, requires = { … } } (it returned nil)"),
+         "{root}/p/manifest.lua: bad plugin manifest: it must return a table { name = …, version = …, requires = { … } } (it returned nothing)"),
         // Bounded, escaped, and only ASCII digits in a version (#38).
         (["p/manifest.lua": "return { name = 'p', version = '1', ['\(String(repeating: "k", count: 30000))'] = 1 }"],
          "{root}/p/manifest.lua: bad plugin manifest: unknown field '\(String(repeating: "k", count: 60))… (30000 bytes)' (fields: name, requires, version)"),

@@ -135,6 +135,9 @@ void fh_set_time_limit(lua_State *L, double seconds);
 /// Sets a deadline `seconds` from now for every call until cleared (<= 0):
 /// a whole run's limit. The earlier of it and the time limit applies.
 void fh_set_deadline(lua_State *L, double seconds);
+/// The most a call started now may run under the limits: the per-call time
+/// limit or what the deadline leaves, whichever is less; -1 for no limit.
+double fh_time_left(lua_State *L);
 /// After a time limit fires, if the call has not returned `grace` seconds
 /// later (stuck in a finalizer, a C function or a blocking call), the
 /// watchdog prints `prefix` + what happened on standard error and ends the

@@ -404,7 +404,9 @@ extension FactoryHost {
     /// of its own (64 KB: ~1,000 lines; scanning takes ~1 ms, starting a thread ~50 µs).
     static let backgroundScanSize = 64 * 1024
 
-    /// The most a script read from a pipe, FIFO or standard input may hold.
+    /// The most a script may hold — read from a file, a pipe, a FIFO or
+    /// standard input: check and graph read it whole (a 3 GB file aborted
+    /// the process under a memory cap; `run` streams it).
     public static let streamedSourceLimit = 256 << 20
 
     static func readSource(_ path: String) throws -> [UInt8] {
@@ -420,7 +422,10 @@ extension FactoryHost {
         let isDevice = known && ((status.st_mode & S_IFMT) == S_IFCHR || (status.st_mode & S_IFMT) == S_IFBLK)
         let limit = isDevice ? 1 << 20 : Self.streamedSourceLimit
         let isRegular = known && (status.st_mode & S_IFMT) == S_IFREG
-        if isRegular, status.st_size > 0, status.st_size < 1 << 31 {
+        if isRegular, status.st_size > limit {
+            throw LuaError(.file, "\(path) is \(status.st_size >> 20) MB: a script is read whole, up to \(limit >> 20) MB")
+        }
+        if isRegular, status.st_size > 0 {
             bytes.reserveCapacity(Int(status.st_size))       // one buffer, not a doubling series of them
         }
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -428,10 +433,10 @@ extension FactoryHost {
             let count = fread(&buffer, 1, buffer.count, file)
             if count <= 0 { break }
             bytes += buffer[..<count]
-            // A pipe or FIFO may never end: past this much it is not a script anyone wrote.
-            if !isRegular && bytes.count > limit {
-                throw LuaError(.file, "\(path == "-" ? "standard input" : path) gave more than \(limit >> 20) MB "
-                               + "without ending\(isDevice ? " (a device)" : ""): a script is read whole, and reading stopped")
+            // A pipe or FIFO may never end (and a file may grow): past this much it is not a script anyone wrote.
+            if bytes.count > limit {
+                throw LuaError(.file, "\(path == "-" ? "standard input" : path) gave more than \(limit >> 20) MB"
+                               + "\(isRegular ? "" : " without ending")\(isDevice ? " (a device)" : ""): a script is read whole, and reading stopped")
             }
         }
         if ferror(file) != 0 { throw LuaError(.file, "cannot read \(path)") }

@@ -36,7 +36,7 @@ extension FactoryHost {
                 guard Directory.isRegularFile(directory + "/manifest.lua") else { continue }
                 // One plugin reached twice (a link to it in another root) is one plugin.
                 guard foundPlugins.insert(Self.canonicalPath(directory)).inserted else { continue }
-                let manifest = try LuaPluginManifest.read(directory: directory, in: lua)
+                let manifest = try LuaPluginManifest.read(directory: directory, within: lua.timeLeft)
                 if let other = manifests[manifest.name] {
                     throw LuaError(.runtime, "two plugins are named '\(manifest.name)': \(other.manifestPath) and \(manifest.manifestPath)")
                 }

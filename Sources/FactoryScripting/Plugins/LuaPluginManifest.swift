@@ -25,24 +25,34 @@ public struct LuaPluginManifest: Sendable {
 
     static let fields = ["name", "requires", "version"]
 
-    /// Reads and checks the manifest in `directory`.
-    static func read(directory: String, in lua: LuaState) throws -> LuaPluginManifest {
+    /// How long a manifest's Lua may run, and how much memory it may take:
+    /// it is plain data (a looping one hung `run` and `repl`; a 3 GB one was
+    /// read whole, and aborted the process under a memory cap).
+    static let timeLimit: Duration = .seconds(2)
+    static let memoryLimit = 16 << 20
+
+    /// Reads and checks the manifest in `directory`, in a state of its own
+    /// with no library, under ``timeLimit`` and ``memoryLimit`` (the file
+    /// streamed in, never read whole).
+    static func read(directory: String, within limit: Duration? = nil) throws -> LuaPluginManifest {
         let path = directory + "/manifest.lua"
         func bad(_ problem: String) -> LuaError {
             LuaError(.runtime, "\(path): bad plugin manifest: \(problem)")
         }
-        guard let source = readFile(path) else { throw bad("cannot read it") }
-        let loader = try lua.load("""
-            local source, path = ...
-            local chunk, err = load(source, "@" .. path, "t", {})
-            if not chunk then return nil, err end
-            local ok, result = pcall(chunk)
-            if not ok then return nil, result end
-            return result
-            """, name: "=manifest reader")
-        let results = try loader.call(.string(LuaString(bytes: source)), LuaValue(path))
+        let lua = try LuaState(libraries: .none)
+        lua.timeLimit = min(timeLimit, limit ?? timeLimit)
+        lua.memoryLimit = memoryLimit
+        let results: [LuaValue]
+        do {
+            results = try lua.loadFile(path, mode: "t").call()
+        } catch let error as LuaError {
+            switch error.kind {
+            case .memory: throw bad("it took more than \(memoryLimit >> 20) MB (a manifest is plain data)")
+            case .timeLimit: throw bad("\(MessageText.bounded(error.message, limit: 1024)) (a manifest is plain data)")
+            default: throw bad(MessageText.bounded(error.message, limit: 1024))
+            }
+        }
         guard case .table(let table) = results.first ?? .nil else {
-            if results.count > 1, case .string(let message) = results[1] { throw bad(message.description) }
             throw bad("it must return a table { name = …, version = …, requires = { … } } (it returned \(results.first.map(\.typeName) ?? "nothing"))")
         }
         for (key, _) in try table.pairs() {

@@ -245,6 +245,19 @@ public final class LuaState {
         if let L = mainThread { fh_set_deadline(L, duration.map(LuaState.seconds) ?? 0) }
     }
 
+    /// The most a call started now may run: ``timeLimit`` or what the
+    /// deadline leaves, whichever is less; nil when neither is set.
+    ///
+    /// ```swift
+    /// lua.setDeadline(after: .seconds(2))
+    /// lua.timeLeft          // about 2 s
+    /// ```
+    public var timeLeft: Duration? {
+        guard let L = mainThread else { return nil }
+        let left = fh_time_left(L)
+        return left < 0 ? nil : .nanoseconds(Int64(left * 1e9))
+    }
+
     /// What happens when a time limit has fired and the code still runs
     /// `grace` later: it is in a finalizer (Lua runs no hooks there), a long C
     /// function or a blocking Swift call, where nothing in Lua can stop it.

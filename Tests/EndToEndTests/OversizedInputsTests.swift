@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// Inputs that are plain data are read under bounds: a plugin manifest runs
+/// at most 2 s in at most 16 MB (a looping one hung `run` and `repl`; a 3 GB
+/// one was read whole and aborted the process under a memory cap), and
+/// check and graph, which read a script whole, refuse one past 256 MB.
+@Suite("Oversized and endless inputs are bounded")
+struct OversizedInputsTests {
+    @Test(arguments: ["run", "repl"])
+    func aLoopingManifestIsStoppedAndNamed(_ command: String) throws {
+        let dir = try CommandRunner.scratchDirectory(["plug/a/manifest.lua": "while true do end\n", "plug/a/init.lua": "",
+                                                      "s.lua": "print('hi')\n"], prefix: "fh-manifest")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let started = Date()
+        let result = try CommandRunner.factoryhost([command, "--plugin-path", "plug", "s.lua"], in: dir, input: "", killAfter: 20)
+        #expect(result.status == 1 && result.stderr.contains("plug/a/manifest.lua: bad plugin manifest: plug/a/manifest.lua:1: time limit exceeded (2.0 seconds)"),
+                "\(result)")
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
+    @Test func aManifestPastItsMemoryIsRefused() throws {
+        let huge = "return { name = \"b\", version = \"1\", x = \"" + String(repeating: "y", count: 20 << 20) + "\" }\n"
+        let dir = try CommandRunner.scratchDirectory(["plug/b/manifest.lua": huge, "plug/b/init.lua": "", "s.lua": "print('hi')\n"],
+                                                     prefix: "fh-manifest")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["run", "--plugin-path", "plug", "s.lua"], in: dir, killAfter: 20)
+        #expect(result.status == 1 && result.stderr.contains("plug/b/manifest.lua: bad plugin manifest: it took more than 16 MB"),
+                "\(result)")
+    }
+
+    @Test(arguments: ["check", "graph"])
+    func aScriptPastWhatCheckReadsIsRefused(_ command: String) throws {
+        let dir = try CommandRunner.scratchDirectory([:], prefix: "fh-big")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("big.lua").path
+        #expect(FileManager.default.createFile(atPath: script, contents: nil) && truncate(script, 3 << 30) == 0)   // sparse
+        let result = try CommandRunner.factoryhost([command, "big.lua"], in: dir, killAfter: 20)
+        #expect(result.status == 1 && result.stderr.contains("big.lua is 3072 MB: a script is read whole, up to 256 MB"), "\(result)")
+    }
+}
