@@ -68,6 +68,24 @@ struct BoundedMessagesTests {
         #expect(repl.stdout.utf8.count < 70_000, "\(repl.stdout.utf8.count) bytes")
     }
 
+    /// A byte that is not UTF-8 in what a test printed is shown as \xNN, as in
+    /// names and messages: decoded, it printed as a real U+FFFD does.
+    @Test func whatATestPrintsKeepsInvalidBytesApartFromU_FFFD() throws {
+        let dir = try directory(["u_spec.lua": """
+            it("a", function() print("A\\xffB") error("fail") end)
+            it("b", function() print("C\\u{FFFD}D") error("fail") end)
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for format in ["text", "tap", "json"] {
+            let result = try CommandRunner.factoryhost(["test", "--reporter", format, "--junit", "j.xml", "u_spec.lua"], in: dir)
+            // (In JSON the backslash is written escaped.)
+            #expect(result.stdout.contains(format == "json" ? "A\\\\xFFB" : "A\\xFFB") && result.stdout.contains("C\u{FFFD}D"),
+                    "\(format): \(result.stdout)")
+            let junit = (try? String(contentsOf: dir.appendingPathComponent("j.xml"), encoding: .utf8)) ?? ""
+            #expect(junit.contains("A\\xFFB") && junit.contains("C\u{FFFD}D"), "\(junit)")
+        }
+    }
+
     @Test func checkAndGraphWriteNamesWithoutRawEscapes() throws {
         let dir = try directory(["g.lua": """
             configuration ("app\\27]0;PWN\\7") {

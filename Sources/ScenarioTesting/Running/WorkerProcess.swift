@@ -122,7 +122,9 @@ final class WorkerProcess {
         let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, outputRead) }
         outputRead = end
         guard count > 0 else { return "" }
-        var text = String(decoding: bytes[..<count], as: UTF8.self)
+        // Bytes that are not UTF-8 as \xNN, as names and messages show them (decoded, a byte 0xFF
+        // and a real U+FFFD printed the same).
+        var text = LuaString(bytes: Array(bytes[..<count])).shown
         if available > count { text += (text.hasSuffix("\n") ? "" : "\n") + "… (\(available - count) more bytes not shown)\n" }
         return text
     }
