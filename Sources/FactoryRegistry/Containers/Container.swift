@@ -28,7 +28,7 @@ public final class Container: Resolving, @unchecked Sendable {
     /// deadlock can arise between instances that depend on each other.
     let creationLock = Lock(recursive: true)
     private let scopeLock = Lock()
-    private var openScopeList: [ScopeHandle] = []
+    private var openScopeList = OpenScopes()
     /// Told about instances let go that are not ScopeBound (set at creation).
     weak var disposer: (any InstanceDisposer)?
     /// The container this one is a child of (see ``child(_:)``): it owns
@@ -243,7 +243,7 @@ public final class Container: Resolving, @unchecked Sendable {
         let handle = ScopeHandle(name: name, parent: parent, container: self)
         // Listed before it is adopted: a parent closing meanwhile then closes
         // it and unlists it, instead of leaving a closed handle listed.
-        scopeLock.withLock { openScopeList.append(handle) }
+        scopeLock.withLock { openScopeList.add(handle) }
         do {
             try parent?.adopt(handle)
         } catch {
@@ -262,23 +262,20 @@ public final class Container: Resolving, @unchecked Sendable {
 
     /// The newest open scope named `name`.
     func activeScope(named name: String) -> ScopeHandle? {
-        scopeLock.withLock { openScopeList.last { $0.name == name } }
+        scopeLock.withLock { openScopeList.newest(named: name) }
     }
 
-    /// Unlists a closed scope. Searched from the newest end: scopes close
-    /// newest first, so each removal is at the end (removing from the whole
-    /// list each time made closing 50,000 nested scopes quadratic: minutes).
+    /// Unlists a closed scope, wherever it is among the open ones (in any
+    /// order: see ``OpenScopes``).
     func scopeDidClose(_ handle: ScopeHandle) {
-        scopeLock.withLock {
-            if let index = openScopeList.lastIndex(where: { $0 === handle }) { openScopeList.remove(at: index) }
-        }
+        scopeLock.withLock { openScopeList.remove(handle) }
     }
 
     /// The names of the scopes open now, oldest first.
-    public var openScopeNames: [String] { scopeLock.withLock { openScopeList.map(\.name) } }
+    public var openScopeNames: [String] { scopeLock.withLock { openScopeList.all.map(\.name) } }
 
     /// The scopes open now, oldest first.
-    func scopesOpenNow() -> [ScopeHandle] { scopeLock.withLock { openScopeList } }
+    func scopesOpenNow() -> [ScopeHandle] { scopeLock.withLock { openScopeList.all } }
 
     // MARK: Introspection
 
