@@ -25,6 +25,26 @@ extension Configuration {
             factory: TypedFactory(factory)))
     }
 
+    /// Registers `type` as given when a scope named `scope` opens
+    /// (``Container/openScope(_:with:)``): in such a scope, resolving it gives
+    /// the value the scope was opened with; in one opened without it,
+    /// resolving it fails, saying so.
+    ///
+    /// ```swift
+    /// try app.registerGiven(Request.self, inScope: "request")
+    /// let scope = try container.openScope("request", with: [ScopedValue(request)])
+    /// ```
+    ///
+    /// - Throws: `RegistryError`, as ``add(_:)`` does.
+    public func registerGiven<T>(_ type: T.Type, name: String? = nil, inScope scope: String,
+                                 file: String = #fileID, line: Int = #line) throws {
+        let key = ServiceKey(type, name: name)
+        try register(type, name: name, scope: .custom(scope), file: file, line: line) { _ -> T in
+            throw RegistryError(.factoryFailed, "\(key) is given when a '\(scope)' scope opens, and this one was opened without it",
+                                details: ["open it with the value: openScope(\"\(scope)\", with: [ScopedValue(…)])"])
+        }
+    }
+
     /// Registers a factory for `type` that adds to a collection of `type`
     /// (see ``Contribution``): `.set` joins the list, `.map(key:)` the map.
     /// A contribution is a registration of its own, keyed `type#name`

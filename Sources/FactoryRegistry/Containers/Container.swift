@@ -239,6 +239,20 @@ public final class Container: Resolving, @unchecked Sendable {
         return try open(name, parent: parent)
     }
 
+    /// Opens a scope named `name` holding `values` (see ``ScopedValue``):
+    /// resolving one of their keys in it gives the value.
+    ///
+    /// ```swift
+    /// let scope = try container.openScope("request", with: [ScopedValue(request)])
+    /// ```
+    ///
+    /// - Throws: `RegistryError`: as ``openScope(_:)``; `.missingRegistration` or `.invalidRegistration` for a value
+    ///   whose key is not registered in that scope (then nothing is opened).
+    public func openScope(_ name: String, with values: [ScopedValue]) throws -> ScopeHandle {
+        let places = try plan.places(of: values, inScope: name)
+        return try openScope(name).giving(places)
+    }
+
     func open(_ name: String, parent: ScopeHandle?) throws -> ScopeHandle {
         let handle = ScopeHandle(name: name, parent: parent, container: self)
         // Listed before it is adopted: a parent closing meanwhile then closes

@@ -67,6 +67,31 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
         return try container.open(name, parent: parent)
     }
 
+    /// Opens a scope nested in this one holding `values` (see ``ScopedValue``).
+    ///
+    /// ```swift
+    /// let job = try session.openScope("job", with: [ScopedValue(order)])
+    /// ```
+    ///
+    /// - Throws: `RegistryError`: as ``openScope(_:)``; `.missingRegistration` or `.invalidRegistration` for a value
+    ///   whose key is not registered in that scope (then nothing is opened).
+    public func openScope(_ name: String, with values: [ScopedValue]) throws -> ScopeHandle {
+        guard let container else {
+            throw RegistryError(.containerClosed, "cannot open scope '\(name)': the container is gone")
+        }
+        let places = try container.plan.places(of: values, inScope: name)
+        return try openScope(name).giving(places)
+    }
+
+    /// Holds `places`' values as given (never closed by the scope: its opener owns them); returns self.
+    func giving(_ places: [(index: Int, value: Any)]) throws -> ScopeHandle {
+        try lock.withLock {
+            if closed { throw closedError() }
+            for (index, value) in places { instances[index] = value }
+        }
+        return self
+    }
+
     func adopt(_ child: ScopeHandle) throws {
         try lock.withLock {
             if closed { throw closedError() }
