@@ -40,7 +40,7 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Output format: text, or json for editors and CI annotations.")
     var format: Format = .text
 
-    @Option(help: ArgumentHelp("Stop the run (the Lua plugins, reading the script, the script) after this long in all (seconds, or with ms, s or m; default 10s).", valueName: "duration"))
+    @Option(help: ArgumentHelp("Stop the run (the Lua plugins, reading the script, the script) after this long in all (seconds, or with ms, s or m).", valueName: "duration"))
     var timeout: String = "10s"
 
     @Argument(help: ArgumentHelp("The script that declares the configurations; `-` reads standard input.", valueName: "script"), completion: .file(extensions: ["lua"]))

@@ -36,7 +36,7 @@ struct GraphCommand: ParsableCommand {
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Directories of Lua plugins (colon-separated; repeatable).", valueName: "dirs"), completion: .directory)
     var pluginPath: [String] = []
 
-    @Option(help: ArgumentHelp("Stop the run (the Lua plugins, reading the script, the script) after this long in all (seconds, or with ms, s or m; default 10s).", valueName: "duration"))
+    @Option(help: ArgumentHelp("Stop the run (the Lua plugins, reading the script, the script) after this long in all (seconds, or with ms, s or m).", valueName: "duration"))
     var timeout: String = "10s"
 
     @OptionGroup var valueOptions: ValueOptions

@@ -45,7 +45,7 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Shuffle with this seed (implies --shuffle).", valueName: "n"))
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp("Each test's time limit (seconds, or with ms, s or m; default 5s).", valueName: "duration"))
+    @Option(help: ArgumentHelp("Each test's time limit (seconds, or with ms, s or m).", valueName: "duration"))
     var timeout: String = "5s"
 
     @Option(name: [.customLong("format"), .customLong("reporter")], help: ArgumentHelp("The report on standard output: text, tap or json (JSON Lines: an object per test, with its duration, then the summary; --reporter is the same option).", valueName: "format"), completion: .list(["text", "tap", "json"]))
@@ -54,7 +54,7 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "file"), completion: .file())
     var junit: String?
 
-    @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Run this many files at once, one host per worker (default 1).", valueName: "n"))
+    @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Run this many files at once, one host per worker.", valueName: "n"))
     var jobs: Int = 1
 
     @Option(help: ArgumentHelp("After the run, list this many of the slowest tests with their durations (with the text report).", valueName: "n"))

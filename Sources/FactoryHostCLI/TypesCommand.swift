@@ -30,7 +30,7 @@ struct TypesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a lua-language-server library to this directory (luals only).", valueName: "dir"), completion: .directory)
     var output: String?
 
-    @Option(help: ArgumentHelp("Stop loading the Lua plugins after this long, all of them together (seconds, or with ms, s or m; default 10s).", valueName: "duration"))
+    @Option(help: ArgumentHelp("Stop loading the Lua plugins after this long, all of them together (seconds, or with ms, s or m).", valueName: "duration"))
     var timeout: String = "10s"
 
     func validate() throws {
