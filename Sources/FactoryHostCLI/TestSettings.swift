@@ -226,7 +226,7 @@ struct TestSettings: Equatable, ScriptInputSettings {
                 }
             }
             fflush(nil)                                   // the report before the verdict, also in one stream (2>&1)
-            if let coverageMin, let reason = report.unknownReason {
+            if coverageMin != nil, let reason = report.unknownReason {
                 writeToStandardError("\(ProgramName.current): registration coverage is unknown, so --coverage-min cannot be met: \(MessageText.printable(reason))\n")
                 belowMinimum = true
             } else if let coverageMin, let percent = report.percent, percent < coverageMin {
