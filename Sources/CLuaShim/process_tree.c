@@ -81,11 +81,12 @@ static pid_t parent_of(const char *pid_text, pid_t *group) {
     return parent;
 }
 
-/// Reads every process and its parent into the tables; returns how many.
-static int read_processes(void) {
-    int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir < 0) return 0;
-    int count = 0;
+/// Calls `visit` with each entry of directory `path` whose name is a number
+/// (a pid in /proc, a thread id in /proc/self/task), read with getdents64:
+/// no malloc, no stdio (safe in a signal handler).
+static void each_numbered_entry(const char *path, void (*visit)(const char *name, pid_t number, void *context), void *context) {
+    int dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) return;
     char buffer[8192];
     for (;;) {
         long length = syscall(SYS_getdents64, dir, buffer, sizeof buffer);
@@ -96,23 +97,34 @@ static int read_processes(void) {
             offset += entry->reclen;
             const char *name = entry->name;
             if (name[0] < '1' || name[0] > '9') continue;
-            pid_t pid = 0;
+            pid_t number = 0;
             int numeric = 1;
             for (const char *p = name; *p; p++) {
                 if (*p < '0' || *p > '9') { numeric = 0; break; }
-                pid = pid * 10 + (*p - '0');
+                number = number * 10 + (*p - '0');
             }
-            if (!numeric || count >= FH_MAX_PROCESSES) continue;
-            pid_t group = 0;
-            pid_t parent = parent_of(name, &group);
-            if (parent < 0) continue;
-            process_ids[count] = pid;
-            parent_ids[count] = parent;
-            group_ids[count] = group;
-            count++;
+            if (numeric) visit(name, number, context);
         }
     }
     close(dir);
+}
+
+static void add_process(const char *name, pid_t pid, void *context) {
+    int *count = context;
+    if (*count >= FH_MAX_PROCESSES) return;
+    pid_t group = 0;
+    pid_t parent = parent_of(name, &group);
+    if (parent < 0) return;
+    process_ids[*count] = pid;
+    parent_ids[*count] = parent;
+    group_ids[*count] = group;
+    (*count)++;
+}
+
+/// Reads every process and its parent into the tables; returns how many.
+static int read_processes(void) {
+    int count = 0;
+    each_numbered_entry("/proc", add_process, &count);
     return count;
 }
 
@@ -198,54 +210,45 @@ static int kill_if_alive(const char *number) {
     return pid > 1 && parent_of(number, &group) >= 0 && kill(pid, SIGKILL) == 0;
 }
 
-static int kill_children_now(void) {
-    int tasks = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (tasks < 0) return 0;
-    int alive = 0;
-    char entries[4096];
+/* Kills the living children listed for thread `tid` (see kill_children_now), counting them into `context`. */
+static void kill_children_of_thread(const char *tid, pid_t unused, void *context) {
+    (void)unused;
+    int *alive = context;
+    char path[96] = "/proc/self/task/";
+    size_t at = strlen(path);
+    for (const char *p = tid; *p && at < sizeof path - 10; p++) path[at++] = *p;
+    memcpy(path + at, "/children", 10);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    /* Read whole, a buffer at a time: the zombies this process never
+       reaped are listed too, oldest first — the newest child, the one
+       to catch, is at the end (past the first 4 KB, it was missed). */
+    char list[4096];
+    char number[16];
+    size_t digits = 0;
     for (;;) {
-        long length = syscall(SYS_getdents64, tasks, entries, sizeof entries);
-        if (length <= 0) break;
-        for (long offset = 0; offset < length;) {
-            struct { unsigned long long ino; long long off; unsigned short reclen; unsigned char type; char name[]; } *entry =
-                (void *)(entries + offset);
-            offset += entry->reclen;
-            if (entry->name[0] < '1' || entry->name[0] > '9') continue;
-            char path[96] = "/proc/self/task/";
-            size_t at = strlen(path);
-            for (const char *p = entry->name; *p && at < sizeof path - 10; p++) path[at++] = *p;
-            memcpy(path + at, "/children", 10);
-            int fd = open(path, O_RDONLY | O_CLOEXEC);
-            if (fd < 0) continue;
-            /* Read whole, a buffer at a time: the zombies this process never
-               reaped are listed too, oldest first — the newest child, the one
-               to catch, is at the end (past the first 4 KB, it was missed). */
-            char list[4096];
-            char number[16];
-            size_t digits = 0;
-            for (;;) {
-                ssize_t got = read(fd, list, sizeof list);
-                if (got <= 0) break;
-                for (ssize_t i = 0; i <= got; i++) {
-                    if (i < got && list[i] >= '0' && list[i] <= '9') {
-                        if (digits < sizeof number - 1) number[digits++] = list[i];
-                        continue;
-                    }
-                    if (i == got) break;              /* a number may go on in the next buffer */
-                    if (digits == 0) continue;
-                    number[digits] = 0;
-                    digits = 0;
-                    alive += kill_if_alive(number);
-                }
-            }
-            close(fd);
-            if (digits > 0) {                          /* the last number, with no space after it */
+        ssize_t got = read(fd, list, sizeof list);
+        if (got <= 0) break;
+        for (ssize_t i = 0; i < got; i++) {
+            if (list[i] >= '0' && list[i] <= '9') {
+                if (digits < sizeof number - 1) number[digits++] = list[i];
+            } else if (digits > 0) {
                 number[digits] = 0;
-                alive += kill_if_alive(number);
+                digits = 0;
+                *alive += kill_if_alive(number);
             }
-        }
+        }                                          /* (a number may go on in the next buffer) */
     }
-    close(tasks);
+    close(fd);
+    if (digits > 0) {                              /* the last number, with nothing after it */
+        number[digits] = 0;
+        *alive += kill_if_alive(number);
+    }
+}
+
+static int kill_children_now(void) {
+    int alive = 0;
+    each_numbered_entry("/proc/self/task", kill_children_of_thread, &alive);
     return alive;
 }
 
