@@ -145,6 +145,16 @@ struct TestSettings: Equatable, ScriptInputSettings {
                                            + "JSON and would replace it; give the report another path"))
                 return 1
             }
+            // Standard output or error itself (/dev/stdout, or the file `>` writes): the report would replace the
+            // text report, or mix with it.
+            for (descriptor, stream) in [(Int32(1), "standard output"), (2, "standard error")] {
+                var own = stat(), target = stat()
+                if fstat(descriptor, &own) == 0, stat(path, &target) == 0, own.st_dev == target.st_dev, own.st_ino == target.st_ino {
+                    reportError(DiscoveryError(message: "\(option) \(path) is this run's \(stream): the report would replace "
+                                               + "what the run prints there, or mix with it; give the report a file of its own"))
+                    return 1
+                }
+            }
             if inputs.contains(ReportFile.identity(of: path)) {
                 reportError(DiscoveryError(message: "\(option) \(path) is a file this run reads: writing the report there "
                                            + "would destroy it; give the report another path"))

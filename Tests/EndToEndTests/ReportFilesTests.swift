@@ -98,6 +98,21 @@ struct ReportFilesTests {
         #expect(try FileManager.default.attributesOfItem(atPath: copy)[.size] as? Int == size)
     }
 
+    /// A report that is the run's own standard output (/dev/stdout, or the
+    /// file the shell's `>` writes) replaced the text report, exit 0.
+    @Test func aReportOnStandardOutputIsRefused() throws {
+        let dir = try directory(["a_spec.lua": Self.spec])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let status = try ProcessTreeTests.runInShell("cd '\(dir.path)' && exec '\(CommandRunner.factoryhost)' test --junit out.txt "
+                                                     + "a_spec.lua > out.txt 2> err.txt", killAfter: 30)
+        let err = (try? String(contentsOf: dir.appendingPathComponent("err.txt"), encoding: .utf8)) ?? ""
+        #expect(status == 1 && err.contains("--junit out.txt is this run's standard output"), "\(status): \(err)")
+        let viaDevice = try ProcessTreeTests.runInShell("cd '\(dir.path)' && exec '\(CommandRunner.factoryhost)' test --coverage-json "
+                                                        + "/dev/stderr a_spec.lua > out2.txt 2> err2.txt", killAfter: 30)
+        let err2 = (try? String(contentsOf: dir.appendingPathComponent("err2.txt"), encoding: .utf8)) ?? ""
+        #expect(viaDevice == 1 && err2.contains("--coverage-json /dev/stderr is this run's standard error"), "\(viaDevice): \(err2)")
+    }
+
     @Test func aReportOverAModuleAValuesFileOrAFIFOIsRefused() throws {
         let dir = try directory(["a_spec.lua": Self.spec, "helper.lua": "return {}\n", "values.lua": "return {}\n"])
         defer { try? FileManager.default.removeItem(at: dir) }

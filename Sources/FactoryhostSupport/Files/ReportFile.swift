@@ -41,7 +41,11 @@ package struct ReportFile: Sendable {
             // Opened without blocking: a FIFO nobody reads is an error (ENXIO), not a hang.
             let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
             guard descriptor >= 0 else {
-                if errno == ENXIO { throw Failure(path: path, reason: "it is a FIFO nobody reads") }
+                if errno == ENXIO {
+                    // (ENXIO is also a device with nothing behind it: /dev/tty with no controlling terminal.)
+                    throw Failure(path: path, reason: (info.st_mode & S_IFMT) == S_IFIFO ? "it is a FIFO nobody reads"
+                                  : "it is a device with nothing behind it (\(String(cString: strerror(ENXIO))))")
+                }
                 throw failure()
             }
             let flags = fcntl(descriptor, F_GETFL)
