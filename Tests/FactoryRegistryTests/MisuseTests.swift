@@ -8,6 +8,31 @@ struct MisuseTests {
     let life = Lifecycle()
     let registry = Registry()
 
+    /// A transient whose factory closes its container is not handed out, on
+    /// the typed fast path too (a closed container returned it).
+    @Test func aTransientThatClosesItsContainerIsNotHandedOut() throws {
+        final class Holder: @unchecked Sendable { var container: Container? }
+        let holder = Holder()
+        let app = try registry.defineConfiguration("app")
+        try app.register(Cache.self) { _ in
+            try holder.container?.close()
+            return Cache(life, "Cache")
+        }
+        try app.register(Logger.self, dependencies: [.instance(Cache.self)]) { r in
+            _ = try r.resolve(Cache.self)
+            return Logger(life, "Logger")
+        }
+        for key in ["Cache", "Logger"] {
+            let container = try registry.container("app")
+            holder.container = container
+            let error = registryError {
+                if key == "Cache" { _ = try container.resolve(Cache.self) } else { _ = try container.resolve(Logger.self) }
+            }
+            #expect(error?.kind == .containerClosed && error?.message.contains("cannot hand out Cache") == true, "\(key): \(String(describing: error))")
+        }
+        #expect(life.built("Logger") == 0)
+    }
+
     @Test func aResolverKeptPastItsFactoryIsRefused() throws {
         final class LazyCache: @unchecked Sendable {
             let get: () throws -> Cache

@@ -121,6 +121,14 @@ struct ResolutionContext {
         if outer.pointee.container === pointer.pointee.container { pointer.pointee.outer = outer }
     }
 
+    /// A transient or graph-scoped instance whose factory closed the
+    /// container (or another thread did meanwhile): not handed out.
+    @usableFromInline @inline(never)
+    func closedWhileBuilt(_ index: Int) -> RegistryError {
+        RegistryError(.containerClosed, "cannot hand out \(plan.registrations[index].name): container '\(container.configuration)' "
+                      + "was closed while it was built", configuration: nil)
+    }
+
     /// A resolve from a closed container (read before every build, also
     /// within a resolve whose factory closed it; a built singleton's return
     /// pays nothing): it builds nothing more, not even a transient (which may
@@ -280,6 +288,7 @@ struct ResolutionContext {
             }
             // The factory resolved what it does not declare, and went on (see `checkDeclaredByOuter`).
             if state.pointee.undeclaredPending { try throwUndeclared() }
+            if state.pointee.container.isClosedForResolving { throw closedWhileBuilt(index) }     // it closed the container
             return built
         }
         if state.pointee.pathCount == 0 && state.pointee.outer != nil { try checkDeclaredByOuter(index) }
@@ -325,10 +334,15 @@ struct ResolutionContext {
         defer { pathCount -= 1 }
         switch entry.lifetime {
         case .transient:
-            return try build(index, entry, as: T.self, arguments)
+            let value = try build(index, entry, as: T.self, arguments)
+            // Its factory may have closed the container: what it made is not handed out (what
+            // depends on it is not built), as a singleton finished after a close is not kept.
+            if container.isClosedForResolving { throw closedWhileBuilt(index) }
+            return value
         case .graph:
             if let existing = state.pointee.graphInstances?[index] { return try cast(existing, index) }
             let value = try build(index, entry, as: T.self, arguments)
+            if container.isClosedForResolving { throw closedWhileBuilt(index) }
             if state.pointee.graphInstances == nil { state.pointee.graphInstances = [:] }
             state.pointee.graphInstances?[index] = value      // in place: no copy of the dictionary
             return value
