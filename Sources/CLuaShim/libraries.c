@@ -209,3 +209,36 @@ int fh_openlibs(lua_State *L, int sandboxed) {
     lua_pushboolean(L, sandboxed);
     return fh_protected_call(L, do_openlibs, 1, 0);
 }
+
+// MARK: - os.exit as a state closes
+
+/// os.exit(code) while a test worker's state closes: says so on standard
+/// output and ends the process with the status in upvalue 1. Plain C: Swift
+/// functions cannot be called once the state is closing.
+static int exit_while_closing(lua_State *L) {
+    const char *code = lua_isnoneornil(L, 1) ? "" : luaL_tolstring(L, 1, NULL);
+    char shown[64];
+    size_t length = strlen(code);
+    if (length > 40) length = 40;
+    for (size_t i = 0; i < length; i++) shown[i] = (code[i] >= 32 && code[i] < 127) ? code[i] : '?';
+    shown[length] = 0;
+    printf("called os.exit(%s) in a finalizer as the file's Lua state closed\n", shown);
+    fflush(NULL);
+    _exit((int)lua_tointeger(L, lua_upvalueindex(1)));
+    return 0;
+}
+
+static int set_exit_while_closing(lua_State *L) {
+    lua_Integer status = lua_tointeger(L, 1);
+    lua_getglobal(L, "os");
+    if (!lua_istable(L, -1)) return 0;
+    lua_pushinteger(L, status);
+    lua_pushcclosure(L, exit_while_closing, 1);
+    lua_setfield(L, -2, "exit");
+    return 0;
+}
+
+int fh_exit_on_os_exit(lua_State *L, int status) {
+    lua_pushinteger(L, status);
+    return fh_protected_call(L, set_exit_while_closing, 1, 0);
+}

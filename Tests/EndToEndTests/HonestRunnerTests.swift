@@ -56,6 +56,22 @@ struct HonestRunnerTests {
         #expect(tap.status == 1 && tap.stdout.hasSuffix("1..4\n# 1 passed, 3 failed\n"), "\(tap)")
     }
 
+    /// os.exit in a finalizer that runs as the file's state closes, after
+    /// every test passed: Lua only warns of an error raised there, and the run
+    /// was green (exit 0, nothing in the JUnit file).
+    @Test func osExitInAFinalizerAsTheFileClosesFailsTheRun() throws {
+        let dir = try CommandRunner.scratchDirectory(["gc_spec.lua": """
+            local holder = {}
+            it("makes", function() holder[1] = setmetatable({}, { __gc = function() os.exit(1) end }) end)
+            """], prefix: "fh-exit")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "--junit", "j.xml", "gc_spec.lua"], in: dir, killAfter: 30)
+        #expect(result.status == 1 && result.stdout.contains("a finalizer (__gc) called os.exit as the file's Lua state closed"),
+                "\(result)")
+        let junit = (try? String(contentsOf: dir.appendingPathComponent("j.xml"), encoding: .utf8)) ?? ""
+        #expect(junit.contains("errors=\"1\""), "\(junit)")
+    }
+
     @Test func replacingWhatTheRunnerUsesCannotTurnARunGreen() throws {
         let result = try CommandRunner.factoryhost(["test", "--reporter", "tap", "honest/tamper_spec.lua"], in: specs, killAfter: 60)
         #expect(result.status == 1, "\(result)")

@@ -188,6 +188,11 @@ int fh_pcall(lua_State *L, int nargs, int nresults);
 /// Like fh_pcall, but called from inside a C function, so a traceback ends in
 /// "[C]: in ?" exactly as with the stock interpreter running a script.
 int fh_pcall_script(lua_State *L, int nargs, int nresults);
+/// From now on, os.exit(code) prints that it was called as the state closes
+/// and ends the process with `status` (a test worker's finalizers: Lua only
+/// warns of an error raised in one then). Plain C, callable while closing.
+/// Returns the status of the protected call that sets it.
+int fh_exit_on_os_exit(lua_State *L, int status);
 /// Pushes the original error value of the last failed fh_pcall (nil if none)
 /// and forgets it.
 void fh_take_error_value(lua_State *L);

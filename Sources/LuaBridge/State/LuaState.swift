@@ -100,6 +100,19 @@ public final class LuaState {
         fh_close(L)
     }
 
+    /// Makes `os.exit` end the process with `status` from now on, saying
+    /// on standard output that it was called as the state closed: what a
+    /// finalizer may call during ``closeAndExit(status:)``, where Lua only
+    /// warns of an error raised in one (and Swift functions cannot run).
+    ///
+    /// ```swift
+    /// lua.exitProcessOnOSExit(status: 123)
+    /// lua.closeAndExit(status: 0)      // a finalizer's os.exit(1) ends it with 123
+    /// ```
+    public func exitProcessOnOSExit(status: Int32) {
+        if let L = mainThread { _ = fh_exit_on_os_exit(L, status) }
+    }
+
     /// Closes the state and ends the process with `status`: the last step of
     /// a command-line tool. Every `__gc` runs, in Lua's order, and every
     /// Swift object Lua held is released, as with ``close()``; then output

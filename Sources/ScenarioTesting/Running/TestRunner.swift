@@ -259,6 +259,12 @@ public final class TestRunner: Sendable {
                                                  + "so it was killed", location: file, phase: TestFailure.closingTheFile)
                 return result
             }
+            if finished && signal == nil && status == WorkerProcess.closingExitStatus {
+                result.loadFailure = TestFailure(kind: .error, message: "after every test ran, a finalizer (__gc) called os.exit as the "
+                                                 + "file's Lua state closed: tests must not end the process",
+                                                 location: file, phase: TestFailure.closingTheFile)
+                return result
+            }
             if finished && signal == nil && status == WorkerProcess.closingStopStatus {
                 result.loadFailure = TestFailure(kind: .timeout, message: "after every test ran, a finalizer (__gc) ran past the time limit "
                                                  + "as the file's Lua state closed, and did not stop; the worker process was ended",
@@ -361,6 +367,9 @@ public final class TestRunner: Sendable {
         // ended whole by the runner, and the groups os.execute and io.popen
         // started children in (off a terminal) are ended here.
         fh_kill_descendants()
+        // From here os.exit in a finalizer ends the worker with a status that says so: an error raised
+        // in a finalizer as the state closes is only a warning to Lua, and the run passed.
+        session.host.lua.exitProcessOnOSExit(status: WorkerProcess.closingExitStatus)
         session.host.lua.closeAndExit(status: 0)
     }
 

@@ -39,6 +39,10 @@ final class WorkerProcess {
     /// The status a worker exits with when, its tests done, closing the
     /// file's Lua state ran a finalizer past the time limit.
     public static let closingStopStatus: Int32 = 125
+    /// The status a worker exits with when, its tests done, a finalizer
+    /// called `os.exit` as the file's Lua state closed (Lua swallows a
+    /// finalizer's error there: the run was green).
+    public static let closingExitStatus: Int32 = 123
 
     /// The secret every report line of this worker starts with: a test
     /// running in the worker can write to its report pipe (through
