@@ -86,6 +86,24 @@ struct BoundedMessagesTests {
         }
     }
 
+    /// C1 controls (an 8-bit CSI) in a test's name are escaped in the text
+    /// and TAP reports as elsewhere (they were raw), and JUnit writes control
+    /// characters as `\27`, not as U+FFFD (which a real U+FFFD also is).
+    @Test func c1ControlsAndJUnitControlsAreShownApart() throws {
+        let dir = try directory(["c1_spec.lua": """
+            it("c1 \\u{9B}31mRED \\u{85} end", function() error("x") end)
+            it("ctl \\1\\27[2J \\u{FFFD}", function() error("y") end)
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for format in ["text", "tap"] {
+            let result = try CommandRunner.factoryhost(["test", "--reporter", format, "--junit", "j.xml", "c1_spec.lua"], in: dir)
+            #expect(!result.stdout.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0.value == 0x1B }, "\(format): \(result.stdout)")
+            #expect(result.stdout.contains("c1 \\u{9B}31mRED \\u{85} end"), "\(format): \(result.stdout)")
+        }
+        let junit = (try? String(contentsOf: dir.appendingPathComponent("j.xml"), encoding: .utf8)) ?? ""
+        #expect(junit.contains("ctl \\1\\27[2J \u{FFFD}") && !junit.contains("\u{FFFD}\u{FFFD}"), "\(junit)")
+    }
+
     @Test func checkAndGraphWriteNamesWithoutRawEscapes() throws {
         let dir = try directory(["g.lua": """
             configuration ("app\\27]0;PWN\\7") {

@@ -24,9 +24,11 @@ struct TextEscapingTests {
         #expect(TextEscaping.yaml.quoted(Self.awkward) == "\"a\\\"b\\\\c\\nd\\re\\tf\\x01g\\x1Bh\\x7Fi<&>'#é\"")
     }
 
+    /// What XML cannot hold is written as a message writes it (`\27`,
+    /// `\u{FFFE}`): as U+FFFD, it looked like a real U+FFFD.
     @Test func xmlKeepsNothingXMLCannotHold() {
         #expect(TextEscaping.xml.escaped(Self.awkward + "\u{FFFE}")
-                == "a&quot;b\\c&#10;d&#13;e&#9;f\u{FFFD}g\u{FFFD}h\u{7F}i&lt;&amp;&gt;&apos;#é\u{FFFD}")
+                == "a&quot;b\\c&#10;d&#13;e&#9;f\\1g\\27h\u{7F}i&lt;&amp;&gt;&apos;#é\\u{FFFE}")
         #expect(TextEscaping.xmlText.escaped("a\nb<") == "a\nb&lt;")
     }
 

@@ -16,14 +16,18 @@ package struct TextEscaping: Sendable {
     package let control: (@Sendable (UInt32) -> String)?
     /// Whether U+007F counts as a control character.
     package let deleteIsControl: Bool
+    /// Whether U+0080–U+009F (C1: an 8-bit CSI among them) count as control
+    /// characters — for text a terminal shows.
+    package let c1IsControl: Bool
     /// The quote `quoted(_:)` puts around the text.
     package let quote: String
 
     package init(replacements: [Unicode.Scalar: String], control: (@Sendable (UInt32) -> String)?,
-                 deleteIsControl: Bool = true, quote: String = "\"") {
+                 deleteIsControl: Bool = true, c1IsControl: Bool = false, quote: String = "\"") {
         self.replacements = replacements
         self.control = control
         self.deleteIsControl = deleteIsControl
+        self.c1IsControl = c1IsControl
         self.quote = quote
     }
 
@@ -33,7 +37,8 @@ package struct TextEscaping: Sendable {
         for scalar in text.unicodeScalars {
             if let replacement = replacements[scalar] {
                 out.append(contentsOf: replacement.unicodeScalars)
-            } else if let control, scalar.value < 0x20 || (deleteIsControl && scalar.value == 0x7F) {
+            } else if let control, scalar.value < 0x20 || (deleteIsControl && scalar.value == 0x7F)
+                        || (c1IsControl && scalar.value >= 0x80 && scalar.value <= 0x9F) {
                 out.append(contentsOf: control(scalar.value).unicodeScalars)
             } else {
                 out.append(scalar)
@@ -69,19 +74,26 @@ package struct TextEscaping: Sendable {
 
     /// A YAML double-quoted scalar: `\"`, `\\`, `\n`, `\t`, `\r`, other controls as `\xHH`.
     package static let yaml = TextEscaping(replacements: backslashed,
-                                           control: { "\\x" + digits($0, radix: 16, width: 2, uppercase: true) })
+                                           control: { "\\x" + digits($0, radix: 16, width: 2, uppercase: true) }, c1IsControl: true)
 
     /// XML character data or an attribute value: the five entities, `\n`,
     /// `\t`, `\r` as character references, and what XML 1.0 cannot hold
-    /// (other control characters) as U+FFFD.
+    /// written as Lua writes it in a message (`\27`, `\u{FFFE}`) — as U+FFFD
+    /// they looked like a real U+FFFD, and like each other.
     package static let xml = TextEscaping(replacements: ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;",
-                                                         "\n": "&#10;", "\t": "&#9;", "\r": "&#13;", "\u{FFFE}": "\u{FFFD}",
-                                                         "\u{FFFF}": "\u{FFFD}"],
-                                          control: { _ in "\u{FFFD}" }, deleteIsControl: false)
+                                                         "\n": "&#10;", "\t": "&#9;", "\r": "&#13;", "\u{FFFE}": "\\u{FFFE}",
+                                                         "\u{FFFF}": "\\u{FFFF}"],
+                                          control: { "\\\($0)" }, deleteIsControl: false)
 
     /// XML character data whose line breaks stay line breaks.
     package static let xmlText = TextEscaping(replacements: xml.replacements.merging(["\n": "\n"]) { $1 },
-                                              control: { _ in "\u{FFFD}" }, deleteIsControl: false)
+                                              control: { "\\\($0)" }, deleteIsControl: false)
+
+    /// A control character as a terminal-safe name shows it: C0 as Lua writes
+    /// a byte (`\27`), C1 as `\u{9B}` (as ``MessageText/terminalSafe(_:)`` does).
+    package static func shownControl(_ value: UInt32) -> String {
+        value < 0x80 ? "\\\(value)" : "\\u{" + String(value, radix: 16, uppercase: true) + "}"
+    }
 
     /// A DOT string: `\"`, `\\`, a line break as DOT's `\n`.
     package static let dot = TextEscaping(replacements: ["\"": "\\\"", "\\": "\\\\", "\n": "\\n"], control: nil)

@@ -104,7 +104,8 @@ public final class TAPReporter: TestReporter {
     /// sequence in a name must not reach the terminal of whoever reads the log.
     static func escape(_ name: String) -> String { nameEscaping.escaped(name.oneLine()) }
 
-    private static let nameEscaping = TextEscaping(replacements: ["\\": "\\\\", "#": "\\#", "\t": "\\t"], control: { "\\\($0)" })
+    private static let nameEscaping = TextEscaping(replacements: ["\\": "\\\\", "#": "\\#", "\t": "\\t"],
+                                                   control: TextEscaping.shownControl, c1IsControl: true)
 
     /// A YAML double-quoted scalar.
     static func quoted(_ text: String) -> String { TextEscaping.yaml.quoted(text) }

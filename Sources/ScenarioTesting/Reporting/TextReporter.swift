@@ -64,7 +64,8 @@ public final class TextReporter: TestReporter {
     /// repaint the terminal, or forge a ✓ line) is shown as Lua writes it.
     static func shown(_ name: String) -> String { nameEscaping.escaped(name) }
 
-    private static let nameEscaping = TextEscaping(replacements: ["\n": "\\n", "\r": "\\r", "\t": "\\t"], control: { "\\\($0)" })
+    private static let nameEscaping = TextEscaping(replacements: ["\n": "\\n", "\r": "\\r", "\t": "\\t"],
+                                                   control: TextEscaping.shownControl, c1IsControl: true)
 
     /// Prints the test's line under its describes (✓, ✗ or a skip mark).
     public func testFinished(_ result: TestResult) {
