@@ -248,9 +248,9 @@ extension REPLSession {
                 return true
             }
         } else {
-            lines = ["a container of '\(container.configuration)'"]
+            lines = ["a container of '\(container.configuration)'" + (container.isClosed ? " (closed: it holds nothing and builds nothing)" : "")]
             let singletons = container.liveSingletons()
-            lines.append(singletons.isEmpty ? "  singletons: none built yet" : "  singletons:")
+            if !container.isClosed { lines.append(singletons.isEmpty ? "  singletons: none built yet" : "  singletons:") }
             for live in singletons {
                 lines.append("    \(live.registration.key) [\(live.registration.scope)] = \(describeInstance(live.instance))  \(live.registration.origin)")
             }

@@ -144,6 +144,8 @@ struct ReplPipedTests {
             :live s2
             s2:close()
             :live s2
+            c:close()
+            :live c
 
             """
         let result = try CommandRunner.factoryhost(["repl"], in: dir, input: input, killAfter: 30)
@@ -157,6 +159,7 @@ struct ReplPipedTests {
               nothing built in it yet
             scope 'session' (closed) of a container of 'app'
               nothing built in it yet
+            a container of 'app' (closed: it holds nothing and builds nothing)
 
             """), "\(result)")
     }
