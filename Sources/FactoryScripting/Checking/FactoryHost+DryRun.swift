@@ -218,6 +218,12 @@ extension FactoryHost {
                 if dryStop == nil, let stopText, session.startedDeclarations.contains(origin) {
                     why = "its body failed, at \(stopText)"
                     tip = "fix that error: nothing in the configuration was checked"
+                } else if dryStop != nil, let stopText, session.startedDeclarations.contains(origin) {
+                    // Stopped while its body was being made (the time limit, a side effect in it).
+                    why = "\(stopped) inside it, at \(stopText)"
+                    if dryStop?.reason == .timeLimit {
+                        tip = "give check more time (--timeout), or take the slow work out of the declaration"
+                    }
                 } else if let requiredAt = entry.requiredAt {
                     why = "it is in \(entry.chunk), run at \(requiredAt), which the run never reached"
                         + (stopText.map { " (\(stopped) at \($0))" } ?? "")

@@ -257,6 +257,9 @@ public final class FactoryHost {
     /// reports each, the REPL notes each after the line that made it.
     public func unaddedRegistrations() -> [RegistryError] {
         if checkSession?.scriptFailed == true { return [] }
+        // Cut short by the time limit or a side effect (inside a configuration's body, say): what it
+        // registered may never have reached the configuration it was written in — not a stray.
+        if let reason = checkSession?.stop?.reason, reason == .timeLimit || reason == .sideEffect { return [] }
         return specs.filter { !$0.added }.map { spec in
             RegistryError(.invalidRegistration,
                           "register \"\(spec.key)\" is not inside any configuration, so nothing uses it",
