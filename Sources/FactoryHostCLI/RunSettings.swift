@@ -17,7 +17,8 @@ struct RunSettings: Equatable {
     /// Whether the command line names a script (`run -e STAT` alone does not).
     var hasScript: Bool { runner.commandLine.indices.contains(runner.scriptIndex) }
 
-    /// `run -e STAT` / `-l MOD` with no script: runs them, as lua5.4 does, and ends.
+    /// `run -e STAT` / `-l MOD` with no script: runs them, as lua5.4 does
+    /// (LUA_INIT first, finalizers at the end), and ends.
     func runPreludesAndExit() -> Never {
         var setup = self.setup
         setup.libraries = runner.libraries
@@ -31,15 +32,17 @@ struct RunSettings: Equatable {
             made = host
             host.defaultConfiguration = configuration
             host.lua.interruptOnControlC(true)
+            try runner.runInit(in: host.lua)
             for prelude in runner.preludes { try prelude.run(in: host.lua) }
             host.lua.interruptOnControlC(false)
         } catch {
             reportError(error)
             // Stopped by a limit: what it started stops with it, as after a script.
-            if let made { ScriptRunner.exitIfStoppedByLimit(made.lua, status: 1) }
-            exit(1)
+            guard let made else { exit(1) }
+            ScriptRunner.exitIfStoppedByLimit(made.lua, status: 1)
+            made.lua.closeAndExit(status: 1)          // finalizers run, as lua.c's lua_close does
         }
-        exit(0)
+        made?.lua.closeAndExit(status: 0) ?? exit(0)
     }
 
     /// Runs the script in a host and ends the process with its exit status.

@@ -166,12 +166,7 @@ public struct ScriptRunner: Equatable {
             state.setSandboxModulePath("\(base)?.lua;\(base)?/init.lua")
             return
         }
-        if let (name, code) = initCode() {
-            let chunk = code.hasPrefix("@")
-                ? try state.loadFile(String(code.dropFirst()), mode: "bt")
-                : try state.load(bytes: Array(code.utf8), chunkName: name, mode: "bt")
-            _ = try chunk.callAsScript(arguments: [])
-        }
+        try runInit(in: state)
         if let dir {
             let package = try state.global("package")
             if case .table(let package) = package, case .string(let path) = try package.rawGet("path") {
@@ -179,6 +174,22 @@ public struct ScriptRunner: Equatable {
                 try package.rawSet("path", .string(LuaString(bytes: path.bytes + Array(extra.utf8))))
             }
         }
+    }
+
+    /// Runs `LUA_INIT_5_4` or `LUA_INIT` (code, or `@file`) in `state`, as
+    /// lua.c does before anything else — in trusted mode only.
+    ///
+    /// ```swift
+    /// try runner.runInit(in: state)     // LUA_INIT='x = 1' → x is 1
+    /// ```
+    ///
+    /// - Throws: the `LuaError` the code raised, or its file's.
+    public func runInit(in state: LuaState) throws {
+        guard libraries == .standard, let (name, code) = initCode() else { return }
+        let chunk = code.hasPrefix("@")
+            ? try state.loadFile(String(code.dropFirst()), mode: "bt")
+            : try state.load(bytes: Array(code.utf8), chunkName: name, mode: "bt")
+        _ = try chunk.callAsScript(arguments: [])
     }
 
     /// The `LUA_INIT_5_4` or `LUA_INIT` code and its chunk name, as lua.c reads them.

@@ -68,6 +68,22 @@ struct RunMatchesStockLuaTests {
                                       stderr: "factoryhost: cannot open no-such-script.lua: No such file or directory\n"))
     }
 
+    /// `-e` with no script runs LUA_INIT first and finalizers at the end, as
+    /// lua5.4 does (neither ran).
+    @Test func statementsWithoutAScriptRunLuaInitAndFinalizers() throws {
+        let lua = try #require(CommandRunner.stockLua)
+        let env = ["LUA_INIT": "init_ran = true"]
+        let code = "x = setmetatable({}, { __gc = function() print('finalized') end }) print(init_ran)"
+        let stock = try CommandRunner.run(lua, ["-e", code], environment: env)
+        #expect(stock.stdout == "true\nfinalized\n", "\(stock)")
+        for arguments in [["run", "-e", code], ["-e", code]] {
+            let ours = try CommandRunner.factoryhost(arguments, environment: env)
+            #expect(ours == stock, "\(arguments)")
+        }
+        let failing = try CommandRunner.factoryhost(["run", "-e", "x = setmetatable({}, { __gc = function() print('finalized') end }) error('no')"])
+        #expect(failing.status == 1 && failing.stdout == "finalized\n", "\(failing)")
+    }
+
     @Test func failingLuaInitIsReportedLikeStockLua() throws {
         let lua = try #require(CommandRunner.stockLua)
         let env = ["LUA_INIT": "error('bad init')"]
