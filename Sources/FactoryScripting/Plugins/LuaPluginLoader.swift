@@ -55,6 +55,13 @@ extension FactoryHost {
             guard Directory.isRegularFile(manifest.entryPath) else {
                 throw LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' has no init.lua")
             }
+            // A plugin stuck where Lua cannot stop it (a long C call) is named by the hard stop's message.
+            let hardStop = lua.hardStop
+            if case .exitProcess(let grace, let prefix, let status) = hardStop {
+                lua.hardStop = .exitProcess(grace: grace, prefix: prefix + "\(manifest.entryPath) (loading the Lua plugin "
+                                            + "'\(manifest.name)'): ", status: status)
+            }
+            defer { lua.hardStop = hardStop }
             _ = try lua.runFile(manifest.entryPath)
             try finishScript()
             pluginInstaller.pluginInstalled(manifest.name, manifest.version)
