@@ -72,6 +72,36 @@ struct HonestRunnerTests {
         #expect(junit.contains("errors=\"1\""), "\(junit)")
     }
 
+    /// A hook stuck in C, stopped in Lua, or killing its worker is named as
+    /// the hook, at its line: each was blamed on the test it ran after.
+    @Test func aHookThatHangsOrKillsItsWorkerIsNamed() throws {
+        let dir = try CommandRunner.scratchDirectory([
+            "aac_spec.lua": """
+                describe("d", function()
+                  after_all(function() local s = ("a"):rep(5000); s:find(".-.-.-.-.-b") end)
+                  it("one", function() end)
+                  it("two", function() end)
+                end)
+                """,
+            "ae_spec.lua": "describe(\"e\", function()\n  after_each(function() while true do end end)\n  it(\"three\", function() end)\nend)\n",
+            "die_spec.lua": "describe(\"k\", function()\n  after_all(function() os.execute(\"kill -9 $PPID\") end)\n  it(\"last\", function() end)\nend)\n",
+        ], prefix: "fh-hooks")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "--timeout", "1", "--reporter", "json", "."], in: dir, killAfter: 60)
+        #expect(result.status == 1, "\(result)")
+        let failures = result.stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }.filter { $0["status"] as? String == "failed" }
+        func failure(_ name: String) -> [String: Any]? {
+            failures.first { ($0["name"] as? String)?.hasSuffix(name) == true }?["failure"] as? [String: Any]
+        }
+        for (name, phase, location) in [("two", "after_all", "aac_spec.lua:2"), ("three", "after_each", "ae_spec.lua:2"),
+                                        ("last", "after_all", "die_spec.lua:2")] {
+            let found = failure(name)
+            #expect(found?["phase"] as? String == phase && found?["location"] as? String == location, "\(name): \(String(describing: found))")
+        }
+    }
+
     @Test func replacingWhatTheRunnerUsesCannotTurnARunGreen() throws {
         let result = try CommandRunner.factoryhost(["test", "--reporter", "tap", "honest/tamper_spec.lua"], in: specs, killAfter: 60)
         #expect(result.status == 1, "\(result)")

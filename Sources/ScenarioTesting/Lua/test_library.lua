@@ -868,6 +868,22 @@ end
 
 -- A failure in a later phase (finally, after_each, after_all) when the test
 -- failed already: added to the first, never lost.
+-- The hook running now ({ name = "after_all", where = "file:line" }), for
+-- the runner: a hook stopped by the time limit, stuck in C or killing its
+-- worker is named as such, not as the test it ran after. `report` (set by a
+-- worker) tells the runner as each hook starts.
+local status = { phase = nil, report = nil }
+local function hook_call(name, fn, ...)
+  local info = getinfo(fn, "S")
+  local where = info and (info.short_src .. ":" .. info.linedefined) or "?"
+  status.phase = { name = name, where = where }
+  if status.report then status.report(name, where) end
+  local ok, err = xpcall(fn, on_error, ...)
+  status.phase = nil
+  if status.report then status.report("", "") end
+  return ok, err
+end
+
 local function add_failure(failure, err, phase)
   if not failure then
     err.phase = phase
@@ -899,7 +915,7 @@ local function leave_blocks(test, done, failure)
         if not done[hook_id] then
           done[hook_id] = true
           in_all = true
-          local ok, err = xpcall(hooks[j], on_error)
+          local ok, err = hook_call("after_all", hooks[j])
           in_all = false
           if not ok then failure = add_failure(failure, err, "after_all") end
         end
@@ -929,7 +945,7 @@ local function finish_test(test, container, started, failure)
     while #cleanups > 0 do                                       -- a cleanup may add cleanups
       local cleanup = cleanups[#cleanups]
       cleanups[#cleanups] = nil
-      local ok, err = xpcall(cleanup, on_error)
+      local ok, err = hook_call("finally", cleanup)
       if not ok then failure = add_failure(failure, err, "finally") end
     end
   end
@@ -940,7 +956,7 @@ local function finish_test(test, container, started, failure)
       local id = "after_each " .. i .. " " .. j
       if not done[id] then
         done[id] = true
-        local ok, err = xpcall(hooks[j], on_error, container or no_container)
+        local ok, err = hook_call("after_each", hooks[j], container or no_container)
         if not ok then failure = add_failure(failure, err, "after_each") end
       end
     end
@@ -1008,7 +1024,7 @@ local function run(index, container)
       block.setup_failure = { message = "before_all did not finish (stopped by the time limit)" }
       for _, hook in ipairs(block.before_all) do
         in_all = true
-        local ok, err = xpcall(hook, on_error)
+        local ok, err = hook_call("before_all", hook)
         in_all = false
         if not ok then
           err.phase = "before_all"
@@ -1032,7 +1048,7 @@ local function run(index, container)
       for _, hook in ipairs(block.before) do
         if failure then break end
         in_before_each = true
-        local ok, err = xpcall(hook, on_error, given)
+        local ok, err = hook_call("before_each", hook, given)
         in_before_each = false
         if not ok then failure = err; failure.phase = "before_each" end
       end
@@ -1106,4 +1122,4 @@ end
 
 return { tests = list, plan = plan, run = run, abandon = abandon, passed_over = passed_over, clear_records = clear_records,
          matches = matches,
-         pretty = pretty, late_exit = late_exit }
+         pretty = pretty, late_exit = late_exit, status = status }

@@ -212,15 +212,18 @@ final class SpecFileSession {
             guard case .table(let failure)? = result else { return .passed }
             return .failed(try Self.failure(from: failure, test: test))
         } catch let error as LuaError where error.kind == .timeLimit {
+            let hook = runningHook()                       // (before abandon runs the hooks again)
             let cleanup = abandon(test, timeLimit: timeLimit)
             try? endingContainer()?.close()
             // Where the code was when it was stopped (a factory's loop, say), not the test's first line.
             let stoppedAt = Self.userLocation(Self.splitLocation(error.message).0, traceback: error.traceback)
-            return .failed(TestFailure(kind: .timeout,
-                                       message: "timed out after \(Self.format(seconds: timeLimit)) s; "
-                                       + "give it longer with it(name, { timeout = seconds }, fn) or --timeout"
-                                       + (cleanup.map { "\n(and in its cleanup: \($0))" } ?? ""),
-                                       location: stoppedAt ?? test.location, traceback: Self.deeperFrames(error.traceback)))
+            var failure = TestFailure(kind: .timeout,
+                                      message: "timed out after \(Self.format(seconds: timeLimit)) s; "
+                                      + "give it longer with it(name, { timeout = seconds }, fn) or --timeout"
+                                      + (cleanup.map { "\n(and in its cleanup: \($0))" } ?? ""),
+                                      location: stoppedAt ?? test.location, traceback: Self.deeperFrames(error.traceback))
+            failure.phase = hook?.name                      // a hook that hung is named as such (the phase was empty)
+            return .failed(failure)
         } catch let error as LuaError {
             var failure = Self.failure(from: error)
             if failure.location == nil { failure.location = test.location }
@@ -230,6 +233,27 @@ final class SpecFileSession {
         } catch {
             return .failed(TestFailure(kind: .error, message: String(describing: error), location: test.location))
         }
+    }
+
+    /// The hook running now (`after_all` at `spec.lua:4`), if one is: the
+    /// test library says which as each starts.
+    func runningHook() -> (name: String, place: String)? {
+        guard case .table(let status) = (try? api.rawGet("status")) ?? .nil,
+              case .table(let phase) = (try? status.rawGet("phase")) ?? .nil,
+              case .string(let name) = (try? phase.rawGet("name")) ?? .nil,
+              case .string(let place) = (try? phase.rawGet("where")) ?? .nil else { return nil }
+        return (name.description, place.description)
+    }
+
+    /// Has `report` called with each hook's name and place as it starts (and
+    /// two empty strings as it ends): a worker tells its runner, so a hook
+    /// stuck where Lua cannot stop it, or killing its worker, is named.
+    func reportHooks(_ report: @escaping (String, String) -> Void) throws {
+        guard case .table(let status) = try api.rawGet("status") else { return }
+        try status.rawSet("report", .function(host.lua.frameFunction("report") { frame in
+            report((try? frame.string(1)) ?? "", (try? frame.string(2)) ?? "")
+            return 0
+        }))
     }
 
     /// After a test the library could not finish (stopped by its limit):

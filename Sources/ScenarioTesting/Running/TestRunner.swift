@@ -181,6 +181,9 @@ public final class TestRunner: Sendable {
             // test its worker died in without loading the spec itself (no spec
             // code ever runs in the runner).
             var runningTest: TestCase?
+            // The hook of the running test that is running now, as the worker said (a hook stuck in C, or
+            // killing its worker, is named: it was blamed on the test).
+            var runningHook: (name: String, place: String)?
             var runningSince = ContinuousClock.now
             var finished = false
             var reported = Set(result.results.map(\.test.index))
@@ -199,6 +202,7 @@ public final class TestRunner: Sendable {
                     if running != nil || reported.contains(test.index) { broken = "a test started twice" }
                     running = test.index
                     runningTest = test
+                    runningHook = nil
                     runningSince = ContinuousClock.now
                 case .result(var test)?:
                     // Only the test the worker said it started, once.
@@ -207,6 +211,7 @@ public final class TestRunner: Sendable {
                         break
                     }
                     running = nil
+                    runningHook = nil
                     runningLimit = options.timeLimit
                     test.output = worker.takeOutput(upTo: printed)
                     result.results.append(test)
@@ -221,6 +226,9 @@ public final class TestRunner: Sendable {
                 case .listed?: broken = "a listing in a run"
                 case .done?: finished = true
                 case .mark(let offset)?: printed = offset
+                case .hook(let name, let place)?:
+                    if running == nil { broken = "a hook with no test running" }
+                    runningHook = name.isEmpty ? nil : (name, place)
                 case nil: broken = "a report line that is not the protocol's"
                 }
             }
@@ -280,11 +288,15 @@ public final class TestRunner: Sendable {
                 return result
             }
             let limit = test.timeout ?? options.timeLimit
-            let failure = !stalled && signal == nil && status == WorkerProcess.hardStopStatus
+            var failure = !stalled && signal == nil && status == WorkerProcess.hardStopStatus
                 ? TestFailure(kind: .timeout, message: "timed out after \(SpecFileSession.format(seconds: limit)) s and did not stop "
                               + "(it was in a C function, a finalizer or a blocking call): its worker process was ended, and the run went on",
                               location: test.location)
                 : TestFailure(kind: .error, message: "the worker process running this test \(how); the run went on", location: test.location)
+            if let runningHook {                           // in a hook of the test: named, at the hook's place
+                failure.phase = runningHook.name
+                failure.location = runningHook.place
+            }
             let failed = TestResult(test: test, outcome: .failed(failure), duration: ran, output: leftOver)
             result.results.append(failed)
             onTest(failed)
@@ -330,6 +342,8 @@ public final class TestRunner: Sendable {
             out.write(WorkerProtocol.done)
             ScriptRunner.exitWithoutFinalizers(0)
         }
+        // Each hook's start and end, so a hook stuck in C or ending the worker is named by the runner.
+        try? session.reportHooks { name, place in out.write(WorkerProtocol.hook(name, place: place)) }
         if let seed = options.shuffleSeed {
             var generator = SeededGenerator(seed: seed &+ UInt64(position + 1) &* 0x2545_F491_4F6C_DD1D)
             tests.shuffle(using: &generator)

@@ -13,6 +13,8 @@ import FactoryhostSupport
 ///                                            a registration, and whether the tests built it (--coverage)
 ///     done                                   every selected test ran
 ///     mark <TAB> offset                      the worker's output so far ends here
+///     hook <TAB> name <TAB> place            a hook of the running test began (`after_all`,
+///                                            `spec.lua:4`); both empty: it ended
 ///
 /// Each report line comes after a `mark`: how far the worker's standard
 /// output (a file) had been written when it reported, so that the runner,
@@ -54,6 +56,8 @@ enum WorkerProtocol {
 
     static func mark(_ offset: Int64) -> String { "mark\t\(offset)" }
 
+    static func hook(_ name: String, place: String) -> String { ["hook", escape(name), escape(place)].joined(separator: "\t") }
+
     private static func list(_ items: [String]) -> String {
         items.map { "+" + escape($0) }.joined(separator: String(separator))
     }
@@ -88,6 +92,7 @@ enum WorkerProtocol {
         case coverage(RegistrationCoverage.Entry)
         case done
         case mark(offset: Int64)
+        case hook(name: String, place: String)
     }
 
     static func event(_ line: Substring) -> Event? {
@@ -106,6 +111,7 @@ enum WorkerProtocol {
             guard fields.count == 5, fields[4] == "0" || fields[4] == "1" else { return nil }
             return .coverage(RegistrationCoverage.Entry(configuration: fields[1], key: fields[2], origin: fields[3], built: fields[4] == "1"))
         case "mark": return fields.count == 2 ? Int64(fields[1]).flatMap { $0 >= 0 ? .mark(offset: $0) : nil } : nil
+        case "hook": return fields.count == 3 ? .hook(name: fields[1], place: fields[2]) : nil
         case "load": return failure(fields.dropFirst()).map { .load($0) }
         case "result":
             guard fields.count >= 12, let test = testCase(fields[1...9], rawPath: raw[3], rawTags: raw[6]),
