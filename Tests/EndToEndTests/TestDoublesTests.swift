@@ -152,7 +152,7 @@ struct TestDoublesTests {
                  doubles/stopped_spec.lua:12: timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout
 
               2) a setup that loops > is stopped
-                 doubles/stopped_spec.lua:16: timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout
+                 doubles/stopped_spec.lua:16: in before_all: timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout
 
               3) a setup that loops > fails without running
                  doubles/stopped_spec.lua:18: in before_all: before_all did not finish (stopped by the time limit)
@@ -161,7 +161,7 @@ struct TestDoublesTests {
                  doubles/stopped_spec.lua:32: timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout
 
               5) an outer block > whose inner after_each hangs > passes, then its after_each hangs
-                 doubles/stopped_spec.lua:37: timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout
+                 doubles/stopped_spec.lua:37: in after_each: timed out after 0.3 s; give it longer with it(name, { timeout = seconds }, fn) or --timeout
 
             2 passed, 5 failed
             """ + "\n", stderr: ""), "\(result)")

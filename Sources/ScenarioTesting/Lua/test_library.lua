@@ -998,6 +998,7 @@ end
 local entered = {}
 
 local function run(index, container)
+  status.phase = nil                     -- (a hook stopped by the time limit never cleared it)
   if not baseline then record_baseline() end
   test_depth = swift_depth and swift_depth() or 0
   local test = tests[index]
