@@ -122,6 +122,14 @@ struct ReplPipedTests {
         #expect(result.stdout.utf8.count < 20_000, "\(result.stdout.utf8.count) bytes")
     }
 
+    /// A line nested too deeply for Lua's parser is that line's error, as
+    /// lua5.4 says it — not with the REPL's own frames in a traceback.
+    @Test func aLineTooDeepToParseIsItsOwnError() throws {
+        let line = "return " + String(repeating: "{", count: 300) + String(repeating: "}", count: 300) + "\nprint('after')\n"
+        let result = try CommandRunner.factoryhost(["repl"], in: dir, input: line, killAfter: 30)
+        #expect(result.stderr == "C stack overflow\n" && result.stdout == "after\n", "\(result)")
+    }
+
     /// `:live SCOPE` shows that scope and the scopes open inside it (it
     /// showed the whole container, whatever scope it was given).
     @Test func liveOfAScopeShowsThatScope() throws {

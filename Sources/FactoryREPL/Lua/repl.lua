@@ -143,9 +143,13 @@ local function fingerprint(value, depth, seen)
   end
   return tostring(value)
 end
--- A prompt chunk compiled in the REPL's environment.
+-- A prompt chunk compiled in the REPL's environment. The parser can raise
+-- rather than return its error (nesting too deep: "C stack overflow"): that
+-- is the line's error too, without the REPL's own frames.
 local function compile(code, name)
-  return load(code, name or "=stdin", "t", env)
+  local ok, chunk, err = pcall(load, code, name or "=stdin", "t", env)
+  if not ok then return nil, tostring(chunk) end
+  return chunk, err
 end
 
 -- The prompt: _PROMPT / _PROMPT2 if set (as lua.c honours them); one whose
