@@ -1,3 +1,4 @@
+import FactoryhostSupport
 /// Everything that can go wrong declaring, validating or resolving.
 ///
 /// The description names the problem, then the configuration, the
@@ -98,15 +99,7 @@ public struct RegistryError: Error, CustomStringConvertible, Equatable {
     /// much was left out between. The end is kept because a chain of wrapped
     /// failures ends with its cause (`the factory for A failed: … the factory
     /// for Z failed: C stack overflow`).
-    public static func bounded(_ text: String) -> String {
-        let utf8 = text.utf8
-        guard utf8.count > messageLimit else { return text }
-        var head = utf8.index(utf8.startIndex, offsetBy: messageLimit * 3 / 4)
-        while head > utf8.startIndex && head.samePosition(in: text.unicodeScalars) == nil { head = utf8.index(before: head) }
-        var tail = utf8.index(utf8.endIndex, offsetBy: -(messageLimit / 4))
-        while tail < utf8.endIndex && tail.samePosition(in: text.unicodeScalars) == nil { tail = utf8.index(after: tail) }
-        return String(text[..<head]) + "… (\(utf8.distance(from: head, to: tail)) bytes left out) …" + String(text[tail...])
-    }
+    public static func bounded(_ text: String) -> String { MessageText.bounded(text, limit: messageLimit) }
 
     /// The lines under the message: the resolution path (when it says more
     /// than the message), then ``details``.

@@ -36,8 +36,7 @@ package enum MessageText {
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if isControl(scalar) {
-                let written = scalar.value < 0x80 ? "\\\(scalar.value)" : "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-                out.append(contentsOf: written.unicodeScalars)
+                out.append(contentsOf: TextEscaping.shownControl(scalar.value).unicodeScalars)
             } else {
                 out.append(scalar)
             }
