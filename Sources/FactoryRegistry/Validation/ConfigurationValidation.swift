@@ -160,16 +160,13 @@ struct ConfigurationValidation {
         for registration in added {
             registrations.append(PlannedRegistration(index: registrations.count, registration: registration, find: { index[$0] }))
         }
+        var dependsOnAdded = false
         for (at, registration) in replaced {
             let planned = PlannedRegistration(index: at, registration: registration, find: { index[$0] })
-            // It closes no cycle when all it depends on comes before it (nothing added: that is after).
-            guard let ranks, planned.instanceDependencies.allSatisfy({ $0 < first && ($0 < 0 || ranks[$0] < ranks[at]) }) else {
-                return false
-            }
-            if planned.lifetime == .transient || planned.lifetime == .graph,
-               Self.reachesAScope(planned, in: registrations, reached) { return false }
             registrations[at] = planned
+            if planned.instanceDependencies.contains(where: { $0 >= first }) { dependsOnAdded = true }
         }
+        guard let placed = checkReplaced(replaced.map(\.index), first: first, dependsOnAdded: dependsOnAdded) else { return false }
         let validator = Validator(configuration: name, registrations: registrations, find: { index[$0] }, rules: rules)
 
         // Missing keys' suggestions may now name an added registration; what is replaced is looked at anew.
@@ -188,16 +185,47 @@ struct ConfigurationValidation {
                 missing[dependency.key, default: []].append(planned.index)
             }
         }
-        // Nothing inherited depends on what is added: new cycles start from it.
+        // Nothing inherited depends on what is added but what it replaces,
+        // ranked above it: new cycles start from what is added.
         let newCycles = validator.cycles(among: first..<registrations.count)
+        // (A cycle that what is replaced reaches is met first from it, validated whole.)
+        if dependsOnAdded && !newCycles.isEmpty { return false }
         cycles += newCycles
         count += newCycles.count
-        if newCycles.isEmpty, var known = ranks, Self.rank(registrations, into: &known) { ranks = known } else { ranks = nil }
+        // (Taken out while extended: extending the only copy copies nothing.)
+        var extended = ranks ?? []
+        ranks = nil
+        if newCycles.isEmpty, Self.rank(registrations, into: &extended, placed: placed) { ranks = extended }
         reached?.extend(registrations)
         for holder in replaced.map(\.index) + Array(first..<registrations.count) where count < budget {
             count += Self.put(validator.captives(holders: CollectionOfOne(holder), reached: &reached), at: holder, in: &captives)
         }
         return true
+    }
+
+    /// Checks that the `replaced` registrations, in place, close no cycle
+    /// and reach no scope they did not: each keeps its rank, and the added
+    /// ones (from `first`) it depends on are ranked below it.
+    ///
+    /// - Returns: those added ones' ranks; nil when it may not hold.
+    private mutating func checkReplaced(_ replaced: [Int], first: Int, dependsOnAdded: Bool) -> [Int: Int32]? {
+        guard let ranks else { return nil }
+        var placed: [Int: Int32] = [:]
+        if dependsOnAdded {
+            guard let below = Self.ranksBelow(replaced, first: first, in: registrations, ranks: ranks) else { return nil }
+            placed = below
+            reached?.extend(registrations)
+        }
+        for at in replaced {
+            let planned = registrations[at]
+            // It closes no cycle when all it depends on ranks below it.
+            guard planned.instanceDependencies.allSatisfy({ $0 < 0 || ($0 < first ? ranks[$0] : placed[$0] ?? .max) < ranks[at] }) else {
+                return nil
+            }
+            if planned.lifetime == .transient || planned.lifetime == .graph,
+               Self.reachesAScope(planned, in: registrations, reached) { return nil }
+        }
+        return placed
     }
 
     /// Whether `registration` leaves collections alone: it contributes to
@@ -228,22 +256,27 @@ struct ConfigurationValidation {
     }
 
     /// Ranks the registrations past those `ranks` has, each above all it
-    /// depends on; false on a cycle among them.
-    private static func rank(_ registrations: [PlannedRegistration], into ranks: inout [Int32]) -> Bool {
+    /// depends on (those in `placed` have theirs already); false on a
+    /// cycle among them. Ranks may be negative: one that a replaced
+    /// registration depends on is ranked below it (``ranksBelow(_:first:in:ranks:)``).
+    private static func rank(_ registrations: [PlannedRegistration], into ranks: inout [Int32],
+                             placed: [Int: Int32] = [:]) -> Bool {
+        let notYet = Int32.min, onTheWay = Int32.min + 1
         let start = ranks.count
-        ranks += [Int32](repeating: -1, count: registrations.count - start)     // -1 not yet, -2 on the way
-        for root in start..<registrations.count where ranks[root] == -1 {
+        ranks += [Int32](repeating: notYet, count: registrations.count - start)
+        for (node, rank) in placed { ranks[node] = rank }
+        for root in start..<registrations.count where ranks[root] == notYet {
             var stack: [(node: Int, next: Int)] = [(root, 0)]
-            ranks[root] = -2
+            ranks[root] = onTheWay
             while let top = stack.last {
                 let edges = registrations[top.node].instanceDependencies
                 if top.next < edges.count {
                     stack[stack.count - 1].next += 1
                     let target = edges[top.next]
                     guard target >= 0 else { continue }
-                    if ranks[target] == -2 { return false }
-                    if ranks[target] == -1 {
-                        ranks[target] = -2
+                    if ranks[target] == onTheWay { return false }
+                    if ranks[target] == notYet {
+                        ranks[target] = onTheWay
                         stack.append((target, 0))
                     }
                     continue
@@ -255,6 +288,50 @@ struct ConfigurationValidation {
             }
         }
         return true
+    }
+
+    /// Ranks for the added registrations (from `first`) that the replaced
+    /// ones depend on, directly or through added ones: each below all that
+    /// depends on it and above what it depends on, so that what is replaced
+    /// keeps its rank and what depended on it stays above it. nil when
+    /// there is none: a cycle among them, or one that would have to be
+    /// both below and above.
+    ///
+    /// (A configuration that overrides a registration to depend on one it
+    /// adds — a test's double with a fixture of its own — is then validated
+    /// from what it changes; 4,000 of them in a chain took 3 s, whole.)
+    private static func ranksBelow(_ replaced: [Int], first: Int, in registrations: [PlannedRegistration],
+                                   ranks: [Int32]) -> [Int: Int32]? {
+        // The added ones reached from what is replaced through added ones, and how many of those depend on each.
+        var dependents: [Int: Int] = [:]
+        var stack = replaced
+        var seen = Set(replaced)
+        while let node = stack.popLast() {
+            for target in registrations[node].instanceDependencies where target >= first {
+                dependents[target, default: 0] += 1
+                if seen.insert(target).inserted { stack.append(target) }
+            }
+        }
+        // From what is replaced down: each one ranked once all that depends on it is.
+        var below: [Int: Int32] = [:]
+        var ready = replaced.map { (node: $0, rank: ranks[$0]) }
+        while let (node, rank) = ready.popLast().map({ ($0.node, $0.rank) }) {
+            guard rank > Int32.min + 2 else { return nil }
+            for target in registrations[node].instanceDependencies where target >= first {
+                below[target] = min(below[target] ?? .max, rank - 1)
+                let left = (dependents[target] ?? 0) - 1
+                dependents[target] = left
+                if left == 0, let ranked = below[target] { ready.append((target, ranked)) }
+            }
+        }
+        // One still waiting for a dependent is on a cycle.
+        guard dependents.values.allSatisfy({ $0 == 0 }) else { return nil }
+        for (node, rank) in below {
+            for target in registrations[node].instanceDependencies where target >= 0 && target < first {
+                guard ranks[target] < rank else { return nil }
+            }
+        }
+        return below
     }
 
     /// Sets `node`'s problems in `list` (ordered by node): replaced,
