@@ -4,12 +4,16 @@
 /// each configuration whole cost the square of it (4,000 took 3.4 s to
 /// check, 10,000 over 60 s).
 ///
-/// That holds while nothing it inherits can change: what it adds is not a
-/// key something inherited was missing, nor a collection's contribution;
-/// what it overrides keeps its lifetime and arguments, depends only on what
-/// comes before it in the dependency order (so it closes no cycle), and
-/// changes neither the scopes a holder reaches through it nor a problem
-/// that names it. Anything else is validated whole, as one by one.
+/// What it replaces keeps its place in the dependency order (its rank), so
+/// cycles are found from what is added; the added ones it depends on are
+/// ranked below it. What it changes is looked at anew: its own problems and
+/// its dependents' (an arguments problem names it); the scopes reached
+/// through it, going up only while they change; the captives of holders
+/// above it when it gives them scopes, before or now. A configuration is
+/// validated whole, as one by one, only where that cannot hold: what it
+/// adds is a key something inherited was missing, or a collection's
+/// contribution; what it replaces is on a cycle or reaches one (a cycle is
+/// reported as first met), or would close one.
 ///
 /// The problems are those ``Validator`` finds for the configuration's whole
 /// plan, in the same order — `IncrementalValidationTests` compares the two.
@@ -21,10 +25,15 @@ struct ConfigurationValidation {
     private var registrations: [PlannedRegistration]
     private var indexByKey: [ServiceKey: Int]
     /// Each registration's place in the dependency order (above all it
-    /// depends on); nil once there is a cycle.
-    private var ranks: [Int32]?
+    /// depends on); `Int32.max` for one on a cycle or reaching one
+    /// (``onACycle``), whose dependencies must not change: a cycle is
+    /// reported as first met.
+    private var ranks: [Int32]
     /// Made when first needed, then extended.
     private var reached: ScopesReached?
+    /// Each registration's dependents (by instance or provider), perhaps
+    /// with some that no longer depend on it: asked, they are checked.
+    private var dependents: [[Int32]]
     /// Made at the first missing key, then extended.
     private var keys: NameSuggestion.Keys?
     /// Each key nothing registers → registrations that depended on it.
@@ -98,13 +107,15 @@ struct ConfigurationValidation {
         self.count = count
         self.isTruncated = count >= budget
         var ranks: [Int32] = []
-        self.ranks = cycles.isEmpty && Self.rank(plan.registrations, into: &ranks) ? ranks : nil
+        Self.rank(plan.registrations, into: &ranks)
+        self.ranks = ranks
         self.captives = captives
         self.flattening = flattening
         self.rules = rules
         self.registrations = plan.registrations
         self.indexByKey = indexByKey
         self.reached = reached
+        self.dependents = Self.dependents(of: plan.registrations)
         self.keys = keys
         self.missing = missing
         self.declared = declared
@@ -130,24 +141,14 @@ struct ConfigurationValidation {
             // A key that was missing changes what depended on it.
             guard Self.staysApart(registration), missing[registration.key] == nil else { return false }
         }
-        // An argument mismatch may name what is replaced: validated whole then (asked once, not per key).
-        if !replacedKeys.isEmpty, declared.contains(where: { $0.problems.contains { $0.kind == .argumentMismatch } }) { return false }
         var replaced: [(index: Int, registration: Registration)] = []
+        // What each replaced one gave a holder's captive, before.
+        var gave: [Int: Set<String>?] = [:]
         for key in replacedKeys {
             guard let index = indexByKey[key], let position = flattening.positions[key] else { return false }
-            let registration = flattening.flattened[position], old = registrations[index]
-            guard Self.staysApart(registration),
-                  registration.scope == old.lifetime, registration.arguments == old.arguments,
-                  ranks != nil else { return false }
-            // A problem naming it would name its new place; what reaches a
-            // scope through it would change what holders capture.
-            switch old.lifetime {
-            case .custom: guard captives.isEmpty else { return false }
-            case .transient, .graph:
-                if reached == nil { reached = ScopesReached(registrations) }
-                guard reached?.scopes(from: index) == nil else { return false }
-            case .singleton, .weak: break
-            }
+            let registration = flattening.flattened[position]
+            guard Self.staysApart(registration) else { return false }
+            gave[index] = scopesGiven(by: index)
             replaced.append((index, registration))
         }
 
@@ -167,10 +168,18 @@ struct ConfigurationValidation {
             if planned.instanceDependencies.contains(where: { $0 >= first }) { dependsOnAdded = true }
         }
         guard let placed = checkReplaced(replaced.map(\.index), first: first, dependsOnAdded: dependsOnAdded) else { return false }
+        dependents += [[Int32]](repeating: [], count: registrations.count - first)
+        for node in replaced.map(\.index) + Array(first..<registrations.count) {
+            for target in registrations[node].instanceDependencies + registrations[node].providerDependencies where target >= 0 {
+                dependents[target].append(Int32(node))
+            }
+        }
         let validator = Validator(configuration: name, registrations: registrations, find: { index[$0] }, rules: rules)
 
-        // Missing keys' suggestions may now name an added registration; what is replaced is looked at anew.
+        // Missing keys' suggestions may now name an added registration; what is
+        // replaced, and what depends on it (an arguments problem names it), are looked at anew.
         var again = Set(replaced.map(\.index))
+        for (at, _) in replaced { again.formUnion(dependents[at].lazy.map(Int.init).filter { $0 < first }) }
         if !added.isEmpty { for nodes in missing.values { again.formUnion(nodes) } }
         for node in again.sorted() {
             count += Self.put(validator.declarationProblems(registrations[node], keys: &keys), at: node, in: &declared)
@@ -192,29 +201,121 @@ struct ConfigurationValidation {
         if dependsOnAdded && !newCycles.isEmpty { return false }
         cycles += newCycles
         count += newCycles.count
-        // (Taken out while extended: extending the only copy copies nothing.)
-        var extended = ranks ?? []
-        ranks = nil
-        if newCycles.isEmpty, Self.rank(registrations, into: &extended, placed: placed) { ranks = extended }
-        reached?.extend(registrations)
-        for holder in replaced.map(\.index) + Array(first..<registrations.count) where count < budget {
+        Self.rank(registrations, into: &ranks, placed: placed)
+        let holders = updateReached(gave, first: first)
+        for holder in (Set(replaced.map(\.index)).union(holders)).sorted() + Array(first..<registrations.count) where count < budget {
             count += Self.put(validator.captives(holders: CollectionOfOne(holder), reached: &reached), at: holder, in: &captives)
         }
         return true
     }
 
-    /// Checks that the `replaced` registrations, in place, close no cycle
-    /// and reach no scope they did not: each keeps its rank, and the added
-    /// ones (from `first`) it depends on are ranked below it.
+    /// The scopes a holder reaching registration `node` through transient
+    /// and graph-scoped ones captures there: its own, or those it reaches.
+    private func scopesGiven(by node: Int) -> Set<String>? {
+        switch registrations[node].lifetime {
+        case .custom(let scope): return [scope]
+        case .transient, .graph: return reached?.scopes(from: node)
+        case .singleton, .weak: return nil
+        }
+    }
+
+    /// Finds anew the scopes reached through what changed — the replaced
+    /// registrations (what each gave before in `gave`) and those added
+    /// (from `first`) — going up through transient and graph-scoped ones
+    /// only while what they reach changes, each after all it depends on.
+    ///
+    /// - Returns: the inherited holders whose captives may change: all
+    ///   above a replaced one that gives scopes to what holders capture,
+    ///   before or now.
+    private mutating func updateReached(_ gave: [Int: Set<String>?], first: Int) -> Set<Int> {
+        let replaced = gave.keys.sorted()
+        guard reached != nil else {
+            // No holder reaches anything through transient or graph-scoped ones: those depending on a replaced one are looked at.
+            return above(replaced, first: first, passing: false).holders
+        }
+        reached?.update([], in: registrations)
+        var waiting = RankedNodes()
+        var queued: Set<Int> = []
+        for node in replaced + Array(first..<registrations.count) where queued.insert(node).inserted {
+            waiting.insert(node, rank: ranks[node])
+        }
+        while let node = waiting.popLowest() {
+            if ranks[node] == Self.onACycle {
+                // A cycle orders nothing: all is found anew, and all above what is replaced looked at.
+                reached = ScopesReached(registrations)
+                return above(replaced, first: first).holders
+            }
+            let before = node >= first ? nil : gave[node] ?? scopesGiven(by: node)
+            reached?.update([node], in: registrations)
+            guard node >= first || before != scopesGiven(by: node) else { continue }
+            for dependent in dependents[node].lazy.map(Int.init)
+            where dependent < first && Self.passesThrough(registrations[dependent].lifetime)
+                && registrations[dependent].instanceDependencies.contains(node)
+                && queued.insert(dependent).inserted {
+                waiting.insert(dependent, rank: ranks[dependent])
+            }
+        }
+        // Above one that gives a holder's captive scopes, before or now, the
+        // scopes, the path or the place a holder captures may change (where
+        // they changed, they came from one of these).
+        let walked = replaced.filter { (gave[$0] ?? nil) != nil || scopesGiven(by: $0) != nil }
+        return above(walked, first: first).holders
+    }
+
+    /// Whether a holder's captive passes through one of `lifetime`.
+    private static func passesThrough(_ lifetime: Scope) -> Bool {
+        lifetime == .transient || lifetime == .graph
+    }
+
+    /// The inherited registrations (before `first`) whose captives may go
+    /// through or end at `nodes`: those that reach one through transient and
+    /// graph-scoped ones (`passingThrough`), and the longer-lived ones that
+    /// depend on one of those or of `nodes` (`holders`); with `passing`
+    /// false, only those depending on one of `nodes`.
+    private func above(_ nodes: [Int], first: Int, passing: Bool = true) -> (passingThrough: [Int], holders: Set<Int>) {
+        var passingThrough: [Int] = [], holders: Set<Int> = []
+        var seen = Set(nodes)
+        var stack = nodes
+        while let node = stack.popLast() {
+            for dependent in dependents[node].lazy.map(Int.init)
+            where dependent < first && registrations[dependent].instanceDependencies.contains(node) {
+                switch registrations[dependent].lifetime {
+                case .transient, .graph:
+                    if passing, seen.insert(dependent).inserted {
+                        passingThrough.append(dependent)
+                        stack.append(dependent)
+                    }
+                case .singleton, .weak, .custom:
+                    holders.insert(dependent)
+                }
+            }
+        }
+        return (passingThrough, holders)
+    }
+
+    /// Each registration's dependents, by instance or provider.
+    private static func dependents(of registrations: [PlannedRegistration]) -> [[Int32]] {
+        var dependents = [[Int32]](repeating: [], count: registrations.count)
+        for planned in registrations {
+            for target in planned.instanceDependencies + planned.providerDependencies where target >= 0 {
+                dependents[target].append(Int32(planned.index))
+            }
+        }
+        return dependents
+    }
+
+    /// Checks that the `replaced` registrations, in place, close no cycle:
+    /// each keeps its rank, and the added ones (from `first`) it depends on
+    /// are ranked below it.
     ///
     /// - Returns: those added ones' ranks; nil when it may not hold.
     private mutating func checkReplaced(_ replaced: [Int], first: Int, dependsOnAdded: Bool) -> [Int: Int32]? {
-        guard let ranks else { return nil }
+        // One on a cycle, or reaching one, keeps what it depends on.
+        guard replaced.allSatisfy({ ranks[$0] != Self.onACycle }) else { return nil }
         var placed: [Int: Int32] = [:]
         if dependsOnAdded {
             guard let below = Self.ranksBelow(replaced, first: first, in: registrations, ranks: ranks) else { return nil }
             placed = below
-            reached?.extend(registrations)
         }
         for at in replaced {
             let planned = registrations[at]
@@ -222,8 +323,6 @@ struct ConfigurationValidation {
             guard planned.instanceDependencies.allSatisfy({ $0 < 0 || ($0 < first ? ranks[$0] : placed[$0] ?? .max) < ranks[at] }) else {
                 return nil
             }
-            if planned.lifetime == .transient || planned.lifetime == .graph,
-               Self.reachesAScope(planned, in: registrations, reached) { return nil }
         }
         return placed
     }
@@ -241,53 +340,80 @@ struct ConfigurationValidation {
         return first == UInt8(ascii: "[") || first == UInt8(ascii: "{")
     }
 
-    /// Whether `planned` reaches a custom scope through what it depends on
-    /// (`reached` describes the transient and graph-scoped ones).
-    private static func reachesAScope(_ planned: PlannedRegistration, in registrations: [PlannedRegistration],
-                                      _ reached: ScopesReached?) -> Bool {
-        planned.instanceDependencies.contains { target in
-            guard target >= 0 else { return false }
-            switch registrations[target].lifetime {
-            case .custom: return true
-            case .transient, .graph: return reached?.scopes(from: target) != nil
-            case .singleton, .weak: return false
-            }
-        }
-    }
+    /// The rank of a registration on a cycle, or reaching one.
+    static let onACycle = Int32.max
 
     /// Ranks the registrations past those `ranks` has, each above all it
-    /// depends on (those in `placed` have theirs already); false on a
-    /// cycle among them. Ranks may be negative: one that a replaced
-    /// registration depends on is ranked below it (``ranksBelow(_:first:in:ranks:)``).
+    /// depends on (those in `placed` have theirs already) — ``onACycle``
+    /// for those on a cycle or reaching one. Ranks may be negative: one
+    /// that a replaced registration depends on is ranked below it
+    /// (``ranksBelow(_:first:in:ranks:)``).
+    ///
+    /// One strongly connected component at a time (Tarjan's algorithm, an
+    /// explicit stack: depth costs no native stack).
     private static func rank(_ registrations: [PlannedRegistration], into ranks: inout [Int32],
-                             placed: [Int: Int32] = [:]) -> Bool {
-        let notYet = Int32.min, onTheWay = Int32.min + 1
-        let start = ranks.count
-        ranks += [Int32](repeating: notYet, count: registrations.count - start)
-        for (node, rank) in placed { ranks[node] = rank }
-        for root in start..<registrations.count where ranks[root] == notYet {
-            var stack: [(node: Int, next: Int)] = [(root, 0)]
-            ranks[root] = onTheWay
-            while let top = stack.last {
+                             placed: [Int: Int32] = [:]) {
+        let start = ranks.count, count = registrations.count
+        guard count > start else { return }
+        ranks += [Int32](repeating: 0, count: count - start)
+        // Indexed from `start`; those before it, and those placed, are finished.
+        var order = [Int32](repeating: -1, count: count - start)    // discovery order; -1 not yet seen
+        var lowest = [Int32](repeating: 0, count: count - start)
+        var onStack = [Bool](repeating: false, count: count - start)
+        for (node, rank) in placed {
+            ranks[node] = rank
+            order[node - start] = -2
+        }
+        var component: [Int] = []
+        var counter: Int32 = 0
+        for root in start..<count where order[root - start] == -1 {
+            var calls: [(node: Int, next: Int)] = []
+            func enter(_ node: Int) {
+                order[node - start] = counter
+                lowest[node - start] = counter
+                counter += 1
+                component.append(node)
+                onStack[node - start] = true
+                calls.append((node, 0))
+            }
+            enter(root)
+            while let top = calls.last {
                 let edges = registrations[top.node].instanceDependencies
                 if top.next < edges.count {
-                    stack[stack.count - 1].next += 1
+                    calls[calls.count - 1].next += 1
                     let target = edges[top.next]
-                    guard target >= 0 else { continue }
-                    if ranks[target] == onTheWay { return false }
-                    if ranks[target] == notYet {
-                        ranks[target] = onTheWay
-                        stack.append((target, 0))
+                    guard target >= start else { continue }
+                    if order[target - start] == -1 {
+                        enter(target)
+                    } else if onStack[target - start] {
+                        lowest[top.node - start] = min(lowest[top.node - start], order[target - start])
                     }
                     continue
                 }
+                calls.removeLast()
+                if let caller = calls.last {
+                    lowest[caller.node - start] = min(lowest[caller.node - start], lowest[top.node - start])
+                }
+                guard lowest[top.node - start] == order[top.node - start] else { continue }
+                // top.node roots a component: one on its own is ranked above what it depends on.
+                var members: [Int] = []
+                repeat {
+                    let member = component.removeLast()
+                    onStack[member - start] = false
+                    members.append(member)
+                } while members.last != top.node
                 var rank: Int32 = 0
-                for target in edges where target >= 0 { rank = max(rank, ranks[target] + 1) }
-                ranks[top.node] = rank
-                stack.removeLast()
+                if members.count > 1 || registrations[top.node].instanceDependencies.contains(top.node) {
+                    rank = onACycle
+                } else {
+                    for target in registrations[top.node].instanceDependencies where target >= 0 {
+                        rank = ranks[target] == onACycle ? onACycle : max(rank, ranks[target] + 1)
+                        if rank == onACycle { break }
+                    }
+                }
+                for member in members { ranks[member] = rank }
             }
         }
-        return true
     }
 
     /// Ranks for the added registrations (from `first`) that the replaced
@@ -354,5 +480,40 @@ struct ConfigurationValidation {
         case (false, true): break
         }
         return delta
+    }
+}
+
+/// Registrations waiting their turn, lowest rank first (a binary heap).
+private struct RankedNodes {
+    private var heap: [(rank: Int32, node: Int)] = []
+
+    mutating func insert(_ node: Int, rank: Int32) {
+        heap.append((rank, node))
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].rank < heap[parent].rank else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func popLowest() -> Int? {
+        guard let top = heap.first else { return nil }
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var lowest = parent
+                if left < heap.count && heap[left].rank < heap[lowest].rank { lowest = left }
+                if right < heap.count && heap[right].rank < heap[lowest].rank { lowest = right }
+                guard lowest != parent else { break }
+                heap.swapAt(parent, lowest)
+                parent = lowest
+            }
+        }
+        return top.node
     }
 }

@@ -91,6 +91,32 @@ struct ScopesReached {
         }
     }
 
+    /// Finds anew what `nodes` reach — each listed after all it depends on
+    /// (no cycle among them) — when what they depend on has changed; any
+    /// past those this describes are added.
+    mutating func update(_ nodes: [Int], in registrations: [PlannedRegistration]) {
+        if reached.count < registrations.count {
+            reached += [Set<String>?](repeating: nil, count: registrations.count - reached.count)
+        }
+        for node in nodes {
+            switch registrations[node].lifetime {
+            case .transient, .graph: break
+            case .singleton, .weak, .custom:
+                reached[node] = nil
+                continue
+            }
+            var scopes: Set<String> = []
+            for target in registrations[node].instanceDependencies where target >= 0 {
+                if case .custom(let scope) = registrations[target].lifetime {
+                    scopes.insert(scope)
+                } else if let further = reached[target] {
+                    scopes.formUnion(further)
+                }
+            }
+            reached[node] = scopes.isEmpty ? nil : scopes
+        }
+    }
+
     /// The custom scopes reached from transient or graph-scoped `node`.
     func scopes(from node: Int) -> Set<String>? { reached[node] }
 }
