@@ -16,7 +16,7 @@ let package = Package(
     name: "shop",
     platforms: [.macOS(.v13)],
     dependencies: [
-        // In your package: .package(url: "<factoryhost's git URL>", branch: "main") for both.
+        // In your package: both from one checkout of factoryhost (see docs/YourOwnApp.md).
         .package(name: "factoryhost", path: "../.."),
         .package(name: "factoryhost-macros", path: "../../Macros"),
     ],
