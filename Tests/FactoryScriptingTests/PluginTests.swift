@@ -60,6 +60,11 @@ struct PluginTests {
     @Test(arguments: [
         (["p/manifest.lua": "return { name = 'p', version = '1.0', requires = { 'ghost' } }", "p/init.lua": ""],
          "{root}/p/manifest.lua: plugin 'p' requires 'ghost', which is not installed (plugins: networking, p, session)"),
+        // Required by its folder's name, not its manifest's.
+        (["p/manifest.lua": "return { name = 'p', version = '1', requires = { 'tracking' } }", "p/init.lua": "",
+          "tracking/manifest.lua": "return { name = 'analytics', version = '1' }", "tracking/init.lua": ""],
+         "{root}/p/manifest.lua: plugin 'p' requires 'tracking', which is not installed (plugins: analytics, networking, p, session)"
+            + " (the folder 'tracking' holds the plugin 'analytics': a plugin is required by the name its manifest gives)"),
         (["a/manifest.lua": "return { name = 'a', version = '1', requires = { 'b' } }", "a/init.lua": "",
           "b/manifest.lua": "return { name = 'b', version = '1', requires = { 'a' } }", "b/init.lua": ""],
          "plugin requirement cycle: a → b → a ({root}/a/manifest.lua, {root}/b/manifest.lua)"),

@@ -7,6 +7,16 @@ import Testing
 struct TextEscapingTests {
     static let awkward = "a\"b\\c\nd\re\tf\u{1}g\u{1B}h\u{7F}i<&>'#é"
 
+    /// A terminal is shown no control character — C0, C1, nor the
+    /// bidirectional ones that reorder what it shows (U+202E made
+    /// `app\u{202E}stset` read "apptests") — but newline and tab.
+    @Test func terminalSafeWritesEveryControlButNewlineAndTab() {
+        #expect(MessageText.terminalSafe("a\u{1B}]0;t\u{7}\n\tb\u{9B}c") == "a\\27]0;t\\7\n\tb\\u{9B}c")
+        #expect(MessageText.terminalSafe("app\u{202E}stset \u{2066}x\u{2069} \u{200F}\u{61C}") == "app\\u{202E}stset \\u{2066}x\\u{2069} \\u{200F}\\u{61C}")
+        #expect(MessageText.terminalSafe("é ש ‐ \u{2028}") == "é ש ‐ \u{2028}")     // text, Hebrew and a hyphen pass
+        #expect(MessageText.isBidiControl("\u{202A}") && !MessageText.isBidiControl("\u{2028}"))
+    }
+
     @Test func json() {
         #expect(TextEscaping.json.quoted(Self.awkward) == "\"a\\\"b\\\\c\\nd\\re\\tf\\u0001g\\u001bh\u{7F}i<&>'#é\"")
     }

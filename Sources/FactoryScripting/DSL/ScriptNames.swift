@@ -18,18 +18,21 @@ enum ScriptNames {
     /// times it, for a key of two names), showing its start — or holds a
     /// control character (a newline in a name forged whole lines of
     /// `check`'s `file:line: problem` output; an escape sequence set the
-    /// terminal's title).
+    /// terminal's title; U+202E made `app\u{202E}stset` read "apptests").
     static func check(_ name: String, what: String, factor: Int = 1) throws {
         let count = name.utf8.count
         if count > limit * factor {
             let start = MessageText.oneLine(String(decoding: name.utf8.prefix(40), as: UTF8.self))
             throw LuaError(.typeMismatch, "\(what) is \(count) bytes long, starting '\(start)…': a name is at most \(limit * factor) bytes")
         }
-        if let offset = name.unicodeScalars.firstIndex(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+        if let offset = name.unicodeScalars.firstIndex(where: {
+            $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || MessageText.isBidiControl($0)
+        }) {
             let scalar = name.unicodeScalars[offset]
             let at = name.unicodeScalars.distance(from: name.unicodeScalars.startIndex, to: offset)
+            let shown = scalar == "\n" ? "a newline" : scalar.value < 0x100 ? "\\\(scalar.value)" : TextEscaping.shownControl(scalar.value)
             throw LuaError(.typeMismatch, "\(what) '\(MessageText.oneLine(String(name.prefix(60))))' holds a control character "
-                           + "(\(scalar == "\n" ? "a newline" : "\\\(scalar.value)") at character \(at + 1)): a name is printable text")
+                           + "(\(shown) at character \(at + 1)): a name is printable text")
         }
     }
 }

@@ -103,8 +103,11 @@ extension FactoryHost {
             let available = (pluginInstaller.pluginNames + manifests.keys).sorted()
             let shown = available.count > 30 ? available.prefix(30).joined(separator: ", ") + ", … (\(available.count) in all)"
                 : available.joined(separator: ", ")
+            // A plugin is required by its manifest's name, which its folder's need not be.
+            let byFolder = manifests.values.filter { ($0.directory.split(separator: "/").last).map(String.init) == requirement }
+                .map { " (the folder '\(requirement)' holds the plugin '\($0.name)': a plugin is required by the name its manifest gives)" }
             return LuaError(.runtime, "\(manifest.manifestPath): plugin '\(manifest.name)' requires '\(requirement)', "
-                            + "which is not installed (plugins: \(shown))")
+                            + "which is not installed (plugins: \(shown))" + (byFolder.first ?? ""))
         }
         for name in manifests.keys.sorted() {
             guard let start = manifests[name], !done.contains(name) else { continue }

@@ -30,7 +30,9 @@ package enum MessageText {
     /// `text` with every control character but newline and tab written as
     /// Lua writes a byte in a message (`\27`, `\7`; U+0080–U+009F as
     /// `\u{9B}`), so no escape sequence in a script's text or a file's
-    /// reaches the terminal (clearing it, setting its title).
+    /// reaches the terminal (clearing it, setting its title) — and the
+    /// bidirectional controls (U+202E, …) as `\u{202E}`, so none makes a
+    /// name read as another (`app\u{202E}stset` shown as "apptests").
     package static func terminalSafe(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = String.UnicodeScalarView()
@@ -45,7 +47,18 @@ package enum MessageText {
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (scalar.value >= 0x7F && scalar.value <= 0x9F)
+        let value = scalar.value
+        if value < 0x200E { return (value < 0x20 && scalar != "\n" && scalar != "\t") || (value >= 0x7F && value <= 0x9F) || value == 0x061C }
+        return isBidiControl(value)
+    }
+
+    /// Whether `scalar` is a bidirectional control — U+061C, U+200E,
+    /// U+200F, U+202A–U+202E, U+2066–U+2069: marks, embeddings, overrides
+    /// and isolates that reorder what a terminal shows.
+    package static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value == 0x061C || isBidiControl(scalar.value) }
+
+    private static func isBidiControl(_ value: UInt32) -> Bool {
+        value == 0x200E || value == 0x200F || (value >= 0x202A && value <= 0x202E) || (value >= 0x2066 && value <= 0x2069)
     }
 
     /// `text` made terminal-safe and kept on one line: a newline is written
