@@ -255,6 +255,13 @@ struct WorkerProtocolTests {
                 "\(result)")
     }
 
+    @Test func anOverlongReportLineIsCutNotHeld() throws {
+        let result = try CommandRunner.factoryhost(["test", "overlong_spec.lua", "--timeout", "5s"], in: Self.dir, killAfter: 60)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("sent a report line over 64 MiB, not the protocol's while 'pipe > writes one huge line'"), "\(result)")
+        #expect(result.stdout.hasSuffix("0 passed, 1 failed\n"), "\(result)")
+    }
+
     @Test func aForgedReportIsAFailureNotAGreenRun() throws {
         let result = try CommandRunner.factoryhost(["test", "forge_spec.lua"], in: Self.dir, killAfter: 30)
         #expect(result.status == 1, "\(result)")

@@ -229,7 +229,9 @@ public final class TestRunner: Sendable {
                 case .hook(let name, let place)?:
                     if running == nil { broken = "a hook with no test running" }
                     runningHook = name.isEmpty ? nil : (name, place)
-                case nil: broken = "a report line that is not the protocol's"
+                case nil:
+                    broken = worker.wasOverlong ? "a report line over \(WorkerProcess.longestLine >> 20) MiB, not the protocol's"
+                        : "a report line that is not the protocol's"
                 }
             }
             let ran = SpecFileSession.seconds(ContinuousClock.now - runningSince)

@@ -148,10 +148,20 @@ final class WorkerProcess {
     /// Whether the last ``nextLine(within:)`` gave up because nothing came in time.
     private(set) var timedOut = false
 
+    /// The longest report line kept: the runner writes none near it (its
+    /// messages are bounded; a test's name may be long). A longer one is
+    /// not the protocol's — a test writing a gigabyte to the report pipe
+    /// made the runner hold it all, and abort when memory ran out.
+    static let longestLine = 64 << 20
+
+    /// Whether the last ``nextLine(within:)`` was cut at ``longestLine``.
+    private(set) var wasOverlong = false
+
     /// The next line's bytes (without the newline), or nil at the end of the
     /// pipe or when `seconds` pass with no complete line.
     private func readLine(within seconds: Double?) -> [UInt8]? {
         timedOut = false
+        wasOverlong = false
         let deadline = seconds.map { ContinuousClock.now + .milliseconds(Int64(max(0, $0) * 1000)) }
         while true {
             // (Searched from where the last search ended: a long line arrives in many reads.
@@ -195,6 +205,12 @@ final class WorkerProcess {
                 lineStart = 0
             }
             pending += readBuffer[..<count]
+            if pending.count > Self.longestLine {
+                wasOverlong = true
+                pending = []
+                scanned = 0
+                return []
+            }
         }
     }
 
