@@ -33,6 +33,7 @@ public enum FactoryHostCLI {
     /// state, or guard it with a lock.
     public static func main(name: String? = nil, plugins: [any FactoryPlugin]) -> Never {
         _ = CommandDeadline.started                 // the command's clock starts now
+        POSIX.reserveStandardDescriptors()          // nothing opened later lands on a closed 0, 1 or 2
         self.plugins = plugins
         ProgramName.current = name ?? Self.invokedName
         // Deep graphs: each nested resolve takes ~2 KB of stack, so the 8 MiB

@@ -126,6 +126,20 @@ struct SpecialInputFilesTests {
         #expect(!empty.stderr.contains("device"), "\(empty)")
     }
 
+    /// With standard input closed, the memory watchdog's /proc/self/statm
+    /// became descriptor 0, and `run -` and the REPL read it as Lua
+    /// ("stdin:1: unexpected symbol near '8081'"). A closed stream stays
+    /// closed to what reads or writes it.
+    @Test(arguments: [(["run", "--memory-limit", "64M", "-"], "factoryhost: cannot read stdin: Bad file descriptor\n", Int32(1)),
+                      (["repl", "--memory-limit", "64M"], "", Int32(0))])
+    func aClosedStandardInputIsNotAnInternalFile(_ arguments: [String], stderr: String, status: Int32) throws {
+        let result = try CommandRunner.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" <&-", CommandRunner.factoryhost] + arguments,
+                                           killAfter: 30)
+        #expect(result.status == status, "\(result)")
+        #expect(stderr.isEmpty ? result.stderr.isEmpty : result.stderr.contains(stderr), "\(result)")
+        #expect(!(result.stdout + result.stderr).contains("unexpected symbol"), "\(result)")
+    }
+
     @Test(arguments: [["run"], ["repl", "--timeout", "1s"], ["check"], ["graph"]])
     func aValuesFileThatIsAFIFOEverywhere(_ command: [String]) throws {
         // The REPL blocked for ever (no whole-command deadline there).

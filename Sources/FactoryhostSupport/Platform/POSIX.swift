@@ -15,6 +15,27 @@ package enum POSIX {
         return result
     }
 
+    /// Puts a stand-in on each standard stream (0, 1, 2) that is closed, so
+    /// that no descriptor opened later lands there: with standard input
+    /// closed, the memory watchdog's `/proc/self/statm` became descriptor 0
+    /// and `run -` read it as the script. The stand-in fails a read or a
+    /// write as a closed descriptor does (`EBADF`): `/dev/null` opened
+    /// write-only for input, read-only for output.
+    ///
+    /// ```swift
+    /// POSIX.reserveStandardDescriptors()      // first thing in main
+    /// ```
+    package static func reserveStandardDescriptors() {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            // The lowest free descriptor: this one (those below it are open, or were just reserved).
+            let standIn = open("/dev/null", descriptor == 0 ? O_WRONLY : O_RDONLY)
+            if standIn >= 0 && standIn != descriptor {
+                _ = dup2(standIn, descriptor)
+                close(standIn)
+            }
+        }
+    }
+
     /// A directory that could not be made: its path and the system's reason.
     package struct DirectoryFailure: Error, CustomStringConvertible {
         package let path: String
