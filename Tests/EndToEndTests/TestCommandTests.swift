@@ -388,6 +388,29 @@ struct TestCommandTests {
         #expect(hyphenPattern.stdout == "0 tests in 1 file\n", "\(hyphenPattern)")
     }
 
+    /// A filter reads a test's whole name, not the one reports show (a long
+    /// name's start and end): the middle of a 6,000-byte name was not found,
+    /// and the marker's "bytes left out" found it.
+    @Test func aFilterReadsALongNameWhole() throws {
+        let dir = try CommandRunner.scratchDirectory(["long_spec.lua": """
+            describe("suite", function()
+              it(string.rep("a", 3000) .. "MIDDLE" .. string.rep("a", 3000), function() end)
+              it("short", function() end)
+            end)
+            describe(string.rep("z", 5000), function() it("inner", function() end) end)
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func count(_ filter: [String]) throws -> String {
+            let result = try CommandRunner.factoryhost(["test", "--list", "long_spec.lua"] + filter, in: dir, killAfter: 30)
+            return String(result.stdout.split(separator: "\n").last ?? "")
+        }
+        #expect(try count(["--filter", "MIDDLE"]) == "1 test in 1 file")
+        #expect(try count(["--filter-pattern", "^suite > a+MIDDLEa+$"]) == "1 test in 1 file")
+        #expect(try count(["--filter", "zzz > inner"]) == "1 test in 1 file")
+        #expect(try count(["--filter", "bytes left out"]) == "0 tests in 1 file")
+        #expect(try count(["--filter", "b"]) == "0 tests in 1 file")
+    }
+
     @Test func failFastStopsAtTheFirstFailure() throws {
         let result = try CommandRunner.factoryhost(["test", "--fail-fast", "fail/failing_spec.lua", "pass"], in: specs)
         #expect(result.status == 1)

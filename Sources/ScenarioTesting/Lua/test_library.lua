@@ -8,7 +8,8 @@
 -- collected tests, `plan(indices)` says which will run here and in what
 -- order (for before_all/after_all), `run(index, container)` runs one with its
 -- hooks and returns nil or a failure table, `matches(text, pattern, plain)` is
--- string.find for filters.
+-- string.find, `selects(index, texts, patterns)` a test's whole name matched
+-- by filters.
 local is_a, interface_methods, override_registration, swift_depth = ...
 -- Swift: is_a(value, typeName) -> boolean; the methods of an interface;
 -- override_registration(container, key, body, file, line).
@@ -150,13 +151,14 @@ end
 
 local function add_test(name, opts, fn, pending)
   local file, line = caller(4)
-  local path = {}
-  for i = 2, #stack do path[#path + 1] = stack[i].name end
+  local path, full_path = {}, {}
+  for i = 2, #stack do path[#path + 1] = stack[i].name; full_path[#full_path + 1] = stack[i].full_name end
   path[#path + 1] = bounded_name(name)
+  full_path[#full_path + 1] = name
   local blocks = {}
   for i = 1, #stack do blocks[i] = stack[i] end
   tests[#tests + 1] = {
-    name = concat(path, " > "), path = path, file = file, line = line,
+    name = concat(path, " > "), path = path, full_path = full_path, file = file, line = line,
     tags = all_tags(tag_list(opts.tags)),
     config = opts.config or setting("config"),
     -- Where the config was given (a typo in it is reported there, not at each test).
@@ -170,7 +172,7 @@ function describe(name, a, b)
   not_in_test("describe")
   local opts, fn = options_and_body("describe", name, a, b)
   if fn == nil then error(format("describe '%s' needs a body: describe(name, function() … end)", name), 2) end
-  local block = { name = bounded_name(name), before = {}, after = {}, before_all = {}, after_all = {}, tags = tag_list(opts.tags),
+  local block = { name = bounded_name(name), full_name = name, before = {}, after = {}, before_all = {}, after_all = {}, tags = tag_list(opts.tags),
                   config = opts.config, config_at = opts.config and format("%s:%d", caller(3)), timeout = opts.timeout }
   stack[#stack + 1] = block
   local ok, err = pcall(fn)
@@ -1113,6 +1115,22 @@ end
 
 local function matches(text, pattern, plain) return find(text, pattern, 1, plain) ~= nil end
 
+-- Whether test `index`'s whole name (not the one reports show, cut to ~256
+-- bytes a part) holds one of `texts` or matches one of `patterns` (each a
+-- list). Made only while it is asked: a 4 MB name is held once, as given.
+local function selects(index, texts, patterns)
+  local test = tests[index]
+  if test == nil then return false end
+  local name = concat(test.full_path, " > ")
+  for _, text in ipairs(texts) do
+    if find(name, text, 1, true) then return true end
+  end
+  for _, pattern in ipairs(patterns) do
+    if find(name, pattern) then return true end
+  end
+  return false
+end
+
 -- os.exit called by a finalizer the collection after a test ran (Swift
 -- collects once the test's container is dropped): that test's doing.
 local function late_exit()
@@ -1122,5 +1140,5 @@ local function late_exit()
 end
 
 return { tests = list, plan = plan, run = run, abandon = abandon, passed_over = passed_over, clear_records = clear_records,
-         matches = matches,
+         matches = matches, selects = selects,
          pretty = pretty, late_exit = late_exit, status = status }
