@@ -82,6 +82,7 @@ static int grouped_execute(lua_State *L) {
     errno = 0;
     pid_t pid = spawn_shell(command, -1, NULL);
     int status = pid < 0 ? -1 : wait_for(pid);
+    if (pid > 0) fh_child_group_waited(pid);
     return luaL_execresult(L, status);
 }
 
@@ -96,7 +97,9 @@ static int grouped_pclose(lua_State *L) {
     grouped_stream *p = (grouped_stream *)luaL_checkudata(L, 1, LUA_FILEHANDLE);
     fclose(p->stream.f);
     errno = 0;
-    return luaL_execresult(L, wait_for(p->pid));
+    int status = wait_for(p->pid);
+    if (p->pid > 0) fh_child_group_waited(p->pid);
+    return luaL_execresult(L, status);
 }
 
 /// io.popen(command [, mode]); upvalue 1 is the stock function.

@@ -140,6 +140,8 @@ void fh_group_child_processes(lua_State *L);
 /// Remembers a process group such a child leads, ended whole with the
 /// descendants (process_tree.c).
 void fh_note_child_group(pid_t group);
+/// A child group's shell was reaped: forgotten by the guardian if no member is left.
+void fh_child_group_waited(pid_t group);
 double fh_now(void);
 
 /// Sets the stop hook on every Lua thread running in `c` (signal-safe).

@@ -14,8 +14,13 @@
 #include <pthread.h>
 #include <string.h>
 #include <signal.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -23,6 +28,8 @@
 void fh_adopt_orphans(void) { (void)prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 
 static void end_tree_and_die(int sig);
+/* Whether a guardian is started at the first child group (fh_guard_child_groups, below). */
+static int guardian_wanted;
 
 /* SIGTERM, not SIGKILL, when the parent dies (even by SIGKILL): the handler
    ends this process's own descendants first (a test's background child,
@@ -37,6 +44,7 @@ void fh_die_with_parent(void) {
     sigemptyset(&set);
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+    guardian_wanted = 0;                             /* a worker ends its own tree when its runner dies */
     pid_t parent = getppid();
     (void)prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
     if (getppid() != parent) end_tree_and_die(SIGTERM);   /* the parent died before the call */
@@ -173,9 +181,109 @@ static int lower_bound(const int *order, const pid_t *key, int count, pid_t valu
 static volatile pid_t child_groups[FH_CHILD_GROUPS];
 static volatile int child_group_count;
 
+static void tell_guardian(int32_t word);
+
 void fh_note_child_group(pid_t group) {
     int at = __atomic_fetch_add(&child_group_count, 1, __ATOMIC_ACQ_REL);
     child_groups[at % FH_CHILD_GROUPS] = group;
+    tell_guardian((int32_t)group);
+}
+
+void fh_child_group_waited(pid_t group) {
+    /* Its leader is reaped; with no member left, its number may be reused: forgotten. */
+    if (kill(-group, 0) != 0 && errno == ESRCH) tell_guardian(-(int32_t)group);
+}
+
+/* A guardian for what a script starts, against this process's sudden death.
+   SIGTERM, SIGINT, a time limit end the tree here (fh_kill_descendants), but
+   SIGKILL cannot be caught: the script's children, each in a group of its
+   own (child_processes.c), re-parented to init and ran on, out of reach of
+   even a kill of the command's process group. So at the first child group,
+   a small process is forked, in a group of its own, that learns each group
+   through a socket; when the socket closes without this process having said
+   it ends normally (at exit, where lua5.4 leaves background children
+   running, and so does this), it kills every group still known. A group is
+   forgotten once its shell is reaped with no member left, so a number the
+   system may hand out again is never killed. */
+static int guardian_socket = -1;
+static pthread_mutex_t guardian_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void fh_guard_child_groups(void) { guardian_wanted = 1; }
+
+#define FH_GUARDED_GROUPS 4096
+
+/* The guardian's life: async-signal-safe calls only (forked from a process
+   with threads). */
+_Noreturn static void guard(int socket_fd) {
+    setpgid(0, 0);                                   /* a kill of the command's group leaves it to do its work */
+    static const int quiet[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+    for (unsigned i = 0; i < sizeof quiet / sizeof quiet[0]; i++) signal(quiet[i], SIG_IGN);
+    if (socket_fd != 3) { dup2(socket_fd, 3); socket_fd = 3; }
+    for (int fd = 0; fd < 3; fd++) close(fd);        /* holds no pipe of the command's open */
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 4U, ~0U, 0U) != 0)
+#endif
+        for (int fd = 4; fd < 1024; fd++) close(fd);
+    static pid_t groups[FH_GUARDED_GROUPS];
+    int count = 0, released = 0;
+    int32_t word;
+    size_t have = 0;
+    for (;;) {
+        ssize_t got = read(socket_fd, (char *)&word + have, sizeof word - have);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        have += (size_t)got;
+        if (have < sizeof word) continue;
+        have = 0;
+        if (word == 0) { released = 1; continue; }
+        if (word > 0) {
+            if (count < FH_GUARDED_GROUPS) groups[count++] = word;
+            else { for (int k = 1; k < count; k++) groups[k - 1] = groups[k]; groups[count - 1] = word; }
+            continue;
+        }
+        for (int k = 0; k < count; k++) {
+            if (groups[k] != -word) continue;
+            groups[k] = groups[--count];
+            break;
+        }
+    }
+    if (!released) for (int k = 0; k < count; k++) kill(-groups[k], SIGKILL);
+    _exit(0);
+}
+
+static void release_guardian(void) { tell_guardian(0); }
+
+static void tell_guardian(int32_t word) {
+    if (!guardian_wanted) return;
+    pthread_mutex_lock(&guardian_lock);
+    struct pollfd peer = { guardian_socket, 0, 0 };
+    if (guardian_socket >= 0 && word > 0 && poll(&peer, 1, 0) > 0 && (peer.revents & (POLLHUP | POLLERR))) {
+        /* Gone (a hard stop, or Ctrl-C at the REPL, ends every descendant, the guardian too): a new one. */
+        close(guardian_socket);
+        guardian_socket = -1;
+    }
+    if (guardian_socket < 0 && word > 0) {
+        int pair[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0) {
+            pid_t pid = fork();
+            if (pid == 0) guard(pair[1]);
+            close(pair[1]);
+            if (pid > 0) {
+                static int registered;
+                guardian_socket = pair[0];
+                if (!registered) atexit(release_guardian);
+                registered = 1;
+            } else {
+                close(pair[0]);
+                guardian_wanted = 0;                 /* no guardian: as before */
+            }
+        }
+    }
+    if (guardian_socket >= 0) {
+        ssize_t sent;
+        do { sent = send(guardian_socket, &word, sizeof word, MSG_NOSIGNAL); } while (sent < 0 && errno == EINTR);
+    }
+    pthread_mutex_unlock(&guardian_lock);
 }
 
 static int by_pid[FH_MAX_PROCESSES];
@@ -436,6 +544,8 @@ void fh_end_tree_on_termination(void) {
 void fh_end_tree_on_termination(void) {}
 void fh_end_tree_on_signals(void) {}
 void fh_note_child_group(pid_t group) { (void)group; }
+void fh_child_group_waited(pid_t group) { (void)group; }
+void fh_guard_child_groups(void) {}
 int fh_tree_is_ending(void) { return 0; }
 void fh_die_of_ending_signal(void) {}
 void fh_adopt_orphans(void) {}

@@ -43,8 +43,10 @@ public enum FactoryHostCLI {
         // What a script starts in the background re-parents here, not to
         // init, so a hard stop (or the test runner's end) can end it too.
         fh_adopt_orphans()
-        // …and SIGTERM or SIGHUP (how CI cancels, how a terminal closes) ends it with this process.
+        // …and SIGTERM or SIGHUP (how CI cancels, how a terminal closes) ends it with this process;
+        // SIGKILL, which no handler sees, a guardian process.
         fh_end_tree_on_termination()
+        fh_guard_child_groups()
         if let settings = FastRunArguments.parse(CommandLine.arguments) {
             if settings.hasScript { settings.runAndExit() }
             settings.runPreludesAndExit()

@@ -41,8 +41,10 @@ struct ProcessTreeTests {
     /// `repl` ends what the script started, then the command, of the signal:
     /// the background sleep outlived it (SIGINT already ended it).
     /// SIGQUIT too: it printed a crash report and the command went on running.
+    /// SIGKILL, which no handler sees, too: a guardian process kills what
+    /// is left (the sleep re-parented to init and ran on).
     @Test(arguments: [(["run", "loop.lua"], SIGTERM), (["run", "loop.lua"], SIGHUP), (["repl", "loop.lua"], SIGTERM),
-                      (["run", "loop.lua"], SIGQUIT)])
+                      (["run", "loop.lua"], SIGQUIT), (["run", "loop.lua"], SIGKILL), (["repl", "loop.lua"], SIGKILL)])
     func terminatingACommandEndsWhatItsScriptStarted(arguments: [String], signal: Int32) throws {
         let dir = try directory(["loop.lua": """
             os.execute("sleep 30 & echo $! > child.pid")
@@ -70,6 +72,19 @@ struct ProcessTreeTests {
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal,
                 "\(process.terminationReason) \(process.terminationStatus)")
+    }
+
+    /// A script that ends leaves what it started in the background running,
+    /// as lua5.4 does (the guardian is told the end is normal).
+    @Test func aNormalEndLeavesBackgroundChildrenAsLuaDoes() throws {
+        let dir = try directory(["bg.lua": "os.execute('sleep 30 & echo $! > child.pid')\nprint('done')\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["run", "bg.lua"], in: dir, killAfter: 20)
+        #expect(result.status == 0 && result.stdout == "done\n", "\(result)")
+        let sleeps = Self.pids(in: dir.appendingPathComponent("child.pid"))
+        usleep(300_000)
+        #expect(sleeps.count == 1 && sleeps.allSatisfy { kill($0, 0) == 0 }, "\(sleeps)")
+        for pid in sleeps { kill(pid, SIGKILL) }
     }
 
     /// Runs `line` with /bin/sh, in a process group of its own, and waits (at

@@ -82,6 +82,10 @@ _Noreturn void fh_flush_and_exit(int status);
 /// the watchdog thread and from a signal handler.
 void fh_adopt_orphans(void);
 void fh_die_with_parent(void);
+/// A command's: the process groups its script's children start in are
+/// killed by a guardian process should this one die by SIGKILL (a normal
+/// exit leaves them, as lua5.4 does). The guardian starts with the first.
+void fh_guard_child_groups(void);
 int fh_kill_descendants(void);
 /// SIGINT, SIGTERM and SIGHUP (unless ignored) kill every descendant at
 /// once; the process then has three seconds to report what finished and
