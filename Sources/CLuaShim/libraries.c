@@ -5,6 +5,7 @@
 #include "control.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,35 @@ static int sandbox_load(lua_State *L) {
     return lua_gettop(L);
 }
 
+/// Whether `file` (a resolved path) is inside one of the folders of the
+/// module path `path` (`dir/?.lua;dir/?/init.lua`: the part of each entry
+/// before its `?`, resolved; none is the current folder).
+static int within_module_path(const char *file, const char *path) {
+    if (path == NULL) return 0;
+    while (*path) {
+        const char *end = strchr(path, ';');
+        size_t length = end ? (size_t)(end - path) : strlen(path);
+        const char *mark = memchr(path, '?', length);
+        if (mark != NULL) {
+            char folder[PATH_MAX], root[PATH_MAX];
+            size_t prefix = (size_t)(mark - path);
+            if (prefix < sizeof folder) {
+                memcpy(folder, path, prefix);
+                folder[prefix] = 0;
+                if (prefix == 0) strcpy(folder, ".");
+                if (realpath(folder, root) != NULL) {
+                    size_t n = strlen(root);
+                    if (n == 1 && root[0] == '/') n = 0;      /* the root folder: every file is in it */
+                    if (strncmp(file, root, n) == 0 && file[n] == '/') return 1;
+                }
+            }
+        }
+        if (end == NULL) break;
+        path = end + 1;
+    }
+    return 0;
+}
+
 /// package.searchers' Lua searcher for untrusted code: text files only, on
 /// the module path the host set (fh_set_module_path), which the script
 /// cannot change; the original package.searchpath is kept as an upvalue.
@@ -42,7 +72,17 @@ static int sandbox_searcher(lua_State *L) {
     lua_call(L, 2, 2);
     if (lua_type(L, -2) != LUA_TSTRING) return 1;           /* the "no file ..." message */
     const char *filename = lua_tostring(L, -2);
-    if (luaL_loadfilex(L, filename, "t") != LUA_OK)
+    /* The file, links followed, must be inside a folder of the module path:
+       a link in the script's folder (`conf.lua -> ../secrets.lua`, a linked
+       folder) led require out of it. What is loaded is the resolved file. */
+    char resolved[PATH_MAX];
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &fh_module_path_key);
+    int inside = realpath(filename, resolved) != NULL && within_module_path(resolved, lua_tostring(L, -1));
+    lua_pop(L, 1);
+    if (!inside)
+        return luaL_error(L, "error loading module '%s' from file '%s': it is outside the script's folder "
+                          "(a link leads out of it), and untrusted code reads only files inside it", name, filename);
+    if (luaL_loadfilex(L, resolved, "t") != LUA_OK)
         return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s",
                           name, filename, lua_tostring(L, -1));
     lua_pushstring(L, filename);

@@ -104,6 +104,39 @@ struct RunOptionsTests {
         #expect(escape.stderr.hasPrefix("factoryhost: stdin:2: module 'passwd' not found:"))
     }
 
+    /// A link in the script's folder led `require` out of it: a file link
+    /// (`conf.lua -> ../secrets.lua`) and a folder link both loaded what
+    /// they pointed at. A link that stays inside is followed.
+    @Test func sandboxedRequireFollowsNoLinkOutOfTheFolder() throws {
+        let root = try CommandRunner.scratchDirectory([
+            "secrets.lua": "password = 'hunter2'\nreturn 'secret'\n", "elsewhere/helper.lua": "return 'helper'\n",
+            "sb/real/inner.lua": "return 'inner'\n",
+            "sb/s.lua": """
+                for _, name in ipairs { "conf", "mods.helper", "alias" } do print(name, pcall(require, name)) end
+                print("leaked:", password)
+                """,
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sb = root.appendingPathComponent("sb")
+        try FileManager.default.createSymbolicLink(atPath: sb.appendingPathComponent("conf.lua").path, withDestinationPath: "../secrets.lua")
+        try FileManager.default.createSymbolicLink(atPath: sb.appendingPathComponent("mods").path,
+                                                   withDestinationPath: root.appendingPathComponent("elsewhere").path)
+        try FileManager.default.createSymbolicLink(atPath: sb.appendingPathComponent("alias.lua").path, withDestinationPath: "real/inner.lua")
+        let result = try CommandRunner.factoryhost(["run", "--sandbox", "sb/s.lua"], in: root, killAfter: 30)
+        #expect(result.status == 0, "\(result)")
+        let outside = "it is outside the script's folder (a link leads out of it), and untrusted code reads only files inside it"
+        #expect(result.stdout == """
+            conf\tfalse\terror loading module 'conf' from file 'sb/conf.lua': \(outside)
+            mods.helper\tfalse\terror loading module 'mods.helper' from file 'sb/mods/helper.lua': \(outside)
+            alias\ttrue\tinner\tsb/alias.lua
+            leaked:\tnil
+
+            """, "\(result)")
+        // Trusted, links are followed as lua5.4 follows them.
+        let trusted = try CommandRunner.factoryhost(["run", "sb/s.lua"], in: root, killAfter: 30)
+        #expect(trusted.stdout.hasSuffix("leaked:\thunter2\n"), "\(trusted)")
+    }
+
     @Test func sandboxRefusesBinaryScripts() throws {
         let lua = try #require(CommandRunner.stockLua)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("fh-bin-\(UUID().uuidString)")
