@@ -50,7 +50,7 @@ struct TypesCommand: ParsableCommand {
             let definitions = try DryDeclaration.withStandardOutputDiscarded { try ScriptDefinitions(host: host) }
             if let output {
                 let library = definitions.luaLanguageServerLibrary()
-                for file in library { try Self.refuseLinks(inside: output, to: file.path) }     // all, before any is written
+                for file in library { try Self.checkTarget(inside: output, to: file.path) }     // all, before any is written
                 for file in library { try Self.write(file.contents, to: output + "/" + file.path) }
                 // Said, as a command that writes files should (it was silent): what, where, and the next step.
                 print("wrote \(library.count) file\(library.count == 1 ? "" : "s") to \(MessageText.terminalSafe(output)): "
@@ -72,18 +72,49 @@ struct TypesCommand: ParsableCommand {
 
     /// The library's files are the command's own: a symbolic link where one
     /// goes (or on the way to it, below `output`) would have it write over
-    /// whatever the link names (a source file, say). Refused, saying which.
-    private static func refuseLinks(inside output: String, to relative: String) throws {
+    /// whatever the link names (a source file, say); a file there that this
+    /// command did not write (a `factoryhost.lua` of the user's) was replaced
+    /// without a word; a file where a folder goes failed half-way, leaving
+    /// part of a library. Each refused before anything is written, saying which.
+    private static func checkTarget(inside output: String, to relative: String) throws {
         var path = output
-        for component in relative.split(separator: "/") {
+        let components = relative.split(separator: "/")
+        let mine = "(remove it, or give another --output)"
+        for (index, component) in components.enumerated() {
             path += "/" + component
             var info = stat()
             guard lstat(path, &info) == 0 else { return }        // not there yet: made as a plain file or folder
-            if (info.st_mode & S_IFMT) == S_IFLNK {
+            let kind = info.st_mode & S_IFMT
+            if kind == S_IFLNK {
                 throw TypesWriteError(path: path, reason: "it is a symbolic link, and --output writes the library's own files "
                                       + "(remove the link, or give another --output)")
             }
+            if index < components.count - 1 {
+                guard kind == S_IFDIR else {
+                    throw TypesWriteError(path: path, reason: "it is not a folder, and the library's files go in a folder of that name \(mine)")
+                }
+            } else {
+                guard kind == S_IFREG else {
+                    throw TypesWriteError(path: path, reason: "it is not a file, and --output writes the library's own files \(mine)")
+                }
+                guard Self.isGenerated(path) else {
+                    throw TypesWriteError(path: path, reason: "it is not a file factoryhost types wrote (it does not start with "
+                                          + "'---@meta factoryhost'), and --output replaces only its own files \(mine)")
+                }
+            }
         }
+    }
+
+    /// Whether the file at `path` starts as the library's files do.
+    private static func isGenerated(_ path: String) -> Bool {
+        let marker = Array("---@meta factoryhost".utf8)
+        guard let file = fopen(path, "rb") else { return false }
+        defer { fclose(file) }
+        var start = [UInt8](repeating: 0, count: marker.count + 1)
+        let count = fread(&start, 1, start.count, file)
+        guard count >= marker.count, Array(start[..<marker.count]) == marker else { return false }
+        // `---@meta factoryhost` or `---@meta factoryhost.<module>`, and nothing else that starts so.
+        return count == marker.count || start[marker.count] == UInt8(ascii: "\n") || start[marker.count] == UInt8(ascii: ".")
     }
 
     /// Writes `text` to `path`, making the directories on the way.

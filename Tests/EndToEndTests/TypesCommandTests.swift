@@ -125,6 +125,39 @@ struct TypesCommandTests {
         }
     }
 
+    /// --output replaces only the library's own files: a user's file where
+    /// one goes was replaced without a word, and a file where its folder
+    /// goes failed half-way, leaving part of a library. Refused before
+    /// anything is written; the library written before is written again.
+    @Test func outputReplacesOnlyItsOwnFiles() throws {
+        let directory = try scratch("foreign")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("types")
+        let first = try CommandRunner.factoryhost(["types", "--output", output.path])
+        #expect(first.status == 0, "\(first)")
+        let again = try CommandRunner.factoryhost(["types", "--output", output.path])
+        #expect(again.status == 0, "\(again)")
+        let mine = "it is not a file factoryhost types wrote (it does not start with '---@meta factoryhost'), "
+            + "and --output replaces only its own files (remove it, or give another --output)"
+        for name in ["factoryhost.lua", "factoryhost/networking.lua"] {
+            let place = output.appendingPathComponent(name)
+            let before = try String(contentsOf: place, encoding: .utf8)
+            try "print('important')\n".write(to: place, atomically: true, encoding: .utf8)
+            let result = try CommandRunner.factoryhost(["types", "--output", output.path])
+            #expect(result == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: cannot write \(place.path): \(mine)\n"), "\(result)")
+            #expect(try String(contentsOf: place, encoding: .utf8) == "print('important')\n")
+            try before.write(to: place, atomically: true, encoding: .utf8)
+        }
+        // A file (the factoryhost binary, say) where the modules' folder goes: nothing written.
+        let beside = directory.appendingPathComponent("beside")
+        try FileManager.default.createDirectory(at: beside, withIntermediateDirectories: true)
+        try "binary".write(to: beside.appendingPathComponent("factoryhost"), atomically: true, encoding: .utf8)
+        let blocked = try CommandRunner.factoryhost(["types", "--output", beside.path])
+        #expect(blocked.status == 1 && blocked.stderr.hasPrefix("factoryhost: cannot write \(beside.path)/factoryhost: it is not a folder"),
+                "\(blocked)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: beside.path) == ["factoryhost"])
+    }
+
     /// A Lua plugin that ends the process or loops is an error (1) naming
     /// it, in every command that loads plugins — never a silent success or
     /// a hang. Before: `types` printed nothing and exited 0 for the first,
