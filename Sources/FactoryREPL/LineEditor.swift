@@ -21,6 +21,12 @@ public final class LineEditor: LineInput {
     /// characters before the cursor they replace. libedit is loaded here
     /// (only the REPL pays for it); if it cannot be, this throws why.
     public init(historyFile: String?, complete: @escaping (String) -> (candidates: [String], replacing: Int)) throws(LineEditorUnavailable) {
+        var historyFile = historyFile
+        if let file = historyFile, let why = Self.notAHistoryFile(file) {
+            let message = Array("\(ProgramName.current): no history is kept: \(MessageText.oneLine(file)) \(why)\n".utf8)
+            _ = message.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            historyFile = nil
+        }
         self.historyFile = historyFile
         LineEditor.completer = complete
         // (A folder that cannot be made only means no history is kept.)
@@ -84,6 +90,27 @@ public final class LineEditor: LineInput {
         return matches
     }
 
+
+    /// Why the file at `path` must not be written as the history — a
+    /// symbolic link (the REPL wrote through it, over what it named), not a
+    /// plain file, or a file that is not libedit's history (it replaced
+    /// one) — or nil: it is one, empty, or not there yet.
+    static func notAHistoryFile(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: return "is a symbolic link (the history is written only to a file of its own)"
+        case S_IFREG: break
+        default: return "is not a file"
+        }
+        guard info.st_size > 0 else { return nil }
+        let header = Array("_HiStOrY_V2_".utf8)
+        guard let file = fopen(path, "rb") else { return "cannot be read" }
+        defer { fclose(file) }
+        var start = [UInt8](repeating: 0, count: header.count)
+        let count = fread(&start, 1, start.count, file)
+        return count == header.count && start == header ? nil : "is not a history file (it does not start with _HiStOrY_V2_), and is left as it is"
+    }
 
     /// `$XDG_STATE_HOME/factoryhost/history`, else `~/.local/state/factoryhost/history`.
     public static func defaultHistoryFile() -> String? {

@@ -131,6 +131,35 @@ struct ReplTerminalTests {
         #expect(second.waitForExit() == 0, "\(second.transcript)")
     }
 
+    /// The history is written only to a history file: through a symbolic
+    /// link the REPL replaced what the link named with `_HiStOrY_V2_`
+    /// (a file of notes, say); a file that is not a history was replaced.
+    /// Both are left as they are, and the REPL says no history is kept.
+    @Test(arguments: ["link", "foreign"])
+    func historyIsWrittenOnlyToAHistoryFile(_ kind: String) throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("fh-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let folder = state.appendingPathComponent("factoryhost")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let victim = state.appendingPathComponent("notes.txt")
+        try "precious data\n".write(to: victim, atomically: true, encoding: .utf8)
+        let history = folder.appendingPathComponent("history")
+        if kind == "link" {
+            try FileManager.default.createSymbolicLink(atPath: history.path, withDestinationPath: victim.path)
+        } else {
+            try "precious data\n".write(to: history, atomically: true, encoding: .utf8)
+        }
+        let terminal = try PseudoTerminal(["repl"], in: dir, environment: ["XDG_STATE_HOME": state.path])
+        defer { terminal.finish() }
+        try terminal.expect("factoryhost: no history is kept: \(history.path) " + (kind == "link" ? "is a symbolic link" : "is not a history file"))
+        try terminal.expect("> ")
+        terminal.type("1 + 1\r")
+        try terminal.expect("2")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0, "\(terminal.transcript)")
+        #expect(try String(contentsOf: kind == "link" ? victim : history, encoding: .utf8) == "precious data\n")
+    }
+
     /// libedit is opened when the REPL starts; without it the prompt still
     /// works, lines read as typed, after a notice that says why.
     @Test func withoutLibeditTheREPLSaysSoAndStillWorks() throws {
