@@ -126,6 +126,20 @@ struct SpecialInputFilesTests {
         #expect(!empty.stderr.contains("device"), "\(empty)")
     }
 
+    /// A project file that is no file — a FIFO, a link to /dev/zero — was
+    /// passed over in silence, and the user saw only "module 'm' not found".
+    @Test(arguments: ["fifo", "device"])
+    func aProjectFileThatIsNoFileIsNamed(_ kind: String) throws {
+        let dir = try directory(["s.lua": "print(require 'm')\n", "m.lua": "return 'm'\n"], fifos: kind == "fifo" ? [".factoryhost.lua"] : [])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        if kind == "device" {
+            try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent(".factoryhost.lua").path, withDestinationPath: "/dev/zero")
+        }
+        let result = try CommandRunner.factoryhost(["run", "s.lua"], in: dir, killAfter: 20)
+        #expect(result == ProcessResult(status: 1, stdout: "", stderr: "factoryhost: .factoryhost.lua: not a regular file ("
+                                        + (kind == "fifo" ? "a FIFO" : "a device") + "): a project file must be a file\n"), "\(result)")
+    }
+
     /// With standard input closed, the memory watchdog's /proc/self/statm
     /// became descriptor 0, and `run -` and the REPL read it as Lua
     /// ("stdin:1: unexpected symbol near '8081'"). A closed stream stays

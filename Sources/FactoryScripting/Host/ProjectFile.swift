@@ -34,6 +34,11 @@ public struct ProjectFile: Equatable, Sendable {
     /// shorter deadline gives what is left of it).
     public static func governing(directory: String, timeLimit: Duration = .seconds(2)) throws -> ProjectFile? {
         guard let found = find(from: directory) else { return nil }
+        // One that is there but no file (a FIFO, a link to /dev/zero) was passed over in silence:
+        // the user saw only "module 'm' not found".
+        if let kind = found.notAFile {
+            throw LuaError(.runtime, "\(found.file): not a regular file (\(kind)): a project file must be a file")
+        }
         return try read(found.file, root: found.root, timeLimit: timeLimit)
     }
 
@@ -47,16 +52,17 @@ public struct ProjectFile: Equatable, Sendable {
     public static func root(of directory: String) -> String? { find(from: directory)?.root }
 
     /// The nearest project file from `directory` up: its path and its folder (relative where possible).
-    static func find(from directory: String) -> (file: String, root: String)? {
+    static func find(from directory: String) -> (file: String, root: String, notAFile: String?)? {
         let cwd = workingDirectory()
         var absolute = directory.hasPrefix("/") ? directory : cwd + "/" + directory
         absolute = normalized(absolute)
         // At most a path's depth of steps: each drops one component.
         while true {
             let file = (absolute == "/" ? "" : absolute) + "/" + name
-            if Directory.isRegularFile(file) && isTrusted(file) {
+            let notAFile = Directory.isRegularFile(file) ? nil : FactoryHost.notAFile(file)
+            if (Directory.isRegularFile(file) || notAFile != nil) && isTrusted(file) {
                 let root = relative(absolute, to: cwd)
-                return (root == "./" ? name : root + name, root)
+                return (root == "./" ? name : root + name, root, notAFile)
             }
             guard absolute != "/", let slash = absolute.lastIndex(of: "/") else { return nil }
             absolute = slash == absolute.startIndex ? "/" : String(absolute[..<slash])
