@@ -255,6 +255,33 @@ struct WorkerProtocolTests {
                 "\(result)")
     }
 
+    /// A test's output past what a report shows is given back to the file
+    /// system as it is written: `cat /dev/zero` in a test filled /tmp at a
+    /// gigabyte a second (the captured output is an unlinked file). The
+    /// test reads its own worker's captured output's allocated size.
+    @Test func capturedOutputPastWhatIsShownTakesNoDisk() throws {
+        let dir = try CommandRunner.scratchDirectory(["zeros_spec.lua": """
+            describe("out", function()
+              it("writes 150 MB", function()
+                os.execute("head -c 150000000 /dev/zero")
+                local allocated
+                for _ = 1, 50 do
+                  local stat = io.popen("stat -L -c '%b %B' /proc/$PPID/fd/1")
+                  local blocks, size = stat:read("n", "n")
+                  stat:close()
+                  allocated = blocks * size
+                  if allocated < 16 << 20 then break end
+                  os.execute("sleep 0.1")
+                end
+                assert(allocated < 16 << 20, "allocated: " .. allocated)
+              end)
+            end)
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "zeros_spec.lua"], in: dir, killAfter: 60)
+        #expect(result.status == 0 && result.stdout.hasSuffix("1 passed, 0 failed\n"), "\(result.stdout.suffix(300))")
+    }
+
     @Test func anOverlongReportLineIsCutNotHeld() throws {
         let result = try CommandRunner.factoryhost(["test", "overlong_spec.lua", "--timeout", "5s"], in: Self.dir, killAfter: 60)
         #expect(result.status == 1, "\(result)")

@@ -82,6 +82,9 @@ _Noreturn void fh_flush_and_exit(int status);
 /// the watchdog thread and from a signal handler.
 void fh_adopt_orphans(void);
 void fh_die_with_parent(void);
+/// Gives `length` bytes of the file from `offset` back to the file system
+/// (a hole; the file's size stays): 0, or -1 with errno (Linux only).
+int fh_punch_hole(int fd, long long offset, long long length);
 /// A command's: the process groups its script's children start in are
 /// killed by a guardian process should this one die by SIGKILL (a normal
 /// exit leaves them, as lua5.4 does). The guardian starts with the first.

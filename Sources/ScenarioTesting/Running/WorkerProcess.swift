@@ -1,3 +1,4 @@
+import CLuaShim
 import FactoryhostSupport
 import LuaBridge
 import LuaInterpreter
@@ -109,6 +110,29 @@ final class WorkerProcess {
         if let output { fclose(output) }
     }
 
+    /// How often, in milliseconds, a quiet report pipe lets ``trimOutput()`` run.
+    private static let trimInterval: Int32 = 100
+
+    /// What was printed past the ``outputLimit`` bytes a report shows is
+    /// given back to the file system (a hole punched in the captured
+    /// file; its size, what the report counts, stays): a test running
+    /// `cat /dev/zero` filled /tmp with a gigabyte a second. The last
+    /// megabyte is kept, in case a report line about to be read ended the
+    /// test and the next one has started printing.
+    private func trimOutput() {
+        guard let output else { return }
+        let descriptor = fileno(output)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return }
+        let start = outputRead + off_t(Self.outputLimit), end = info.st_size - (1 << 20)
+        guard end - max(start, trimmedTo) > (4 << 20) else { return }        // worth a system call
+        let from = max(start, trimmedTo)
+        if fh_punch_hole(descriptor, Int64(from), Int64(end - from)) == 0 { trimmedTo = end }
+    }
+
+    /// Where the captured output has been trimmed to.
+    private var trimmedTo: off_t = 0
+
     /// What the worker printed since the last call, up to `mark` (its
     /// latest `mark` report) or to the end: at most
     /// ``outputLimit`` bytes of it, then a line saying how much more there was.
@@ -178,16 +202,19 @@ final class WorkerProcess {
             }
             scanned = pending.count - lineStart
             if ended { return nil }
-            var wait: Int32 = -1
+            var wait = Self.trimInterval
             if let deadline {
                 let left = deadline - ContinuousClock.now
                 if left <= .zero { timedOut = true; return nil }
-                wait = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+                wait = min(wait, Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1))
             }
             var descriptor = pollfd(fd: reports, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, wait)
             if ready < 0 && errno == EINTR { continue }
-            if ready == 0 { continue }                 // the deadline is checked above
+            if ready == 0 {                            // the deadline is checked above
+                trimOutput()
+                continue
+            }
             let count = POSIX.retryingInterrupts { readBuffer.withUnsafeMutableBytes { read(reports, $0.baseAddress, $0.count) } }
             if count <= 0 {
                 ended = true
