@@ -411,6 +411,32 @@ struct TestCommandTests {
         #expect(try count(["--filter", "b"]) == "0 tests in 1 file")
     }
 
+    /// `never:to_fail()` says what it expected in one negative: it read
+    /// "expected the opposite of: expected the function not to fail …",
+    /// expected "not no error".
+    @Test func neverToFailSaysItOnce() throws {
+        let dir = try CommandRunner.scratchDirectory(["n_spec.lua": """
+            describe("never", function()
+              it("fails", function() expect(function() error("boom", 0) end).never:to_fail() end)
+              it("fails with", function() expect(function() error("boom", 0) end).never:to_fail("oo") end)
+              it("passes", function() expect(function() error("boom", 0) end).never:to_fail("bang") end)
+            end)
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "n_spec.lua"], in: dir, killAfter: 30)
+        #expect(result.stdout.contains("""
+                 n_spec.lua:2: expected the function not to fail (it failed with "boom")
+                   expected: no error
+                   actual:   "boom"
+            """), "\(result)")
+        #expect(result.stdout.contains("""
+                 n_spec.lua:3: expected the function not to fail with "oo" (it failed with "boom")
+                   expected: no error containing "oo"
+                   actual:   "boom"
+            """), "\(result)")
+        #expect(result.stdout.hasSuffix("1 passed, 2 failed\n") && !result.stdout.contains("opposite"), "\(result)")
+    }
+
     @Test func failFastStopsAtTheFirstFailure() throws {
         let result = try CommandRunner.factoryhost(["test", "--fail-fast", "fail/failing_spec.lua", "pass"], in: specs)
         #expect(result.status == 1)
