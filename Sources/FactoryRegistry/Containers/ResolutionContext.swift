@@ -616,11 +616,7 @@ struct ResolutionContext {
                         details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
         }
         if let start = scope {
-            var cursor: ScopeHandle? = start
-            while let handle = cursor {
-                if handle.name == name { return handle }
-                cursor = handle.parent
-            }
+            if let handle = start.enclosing(named: name) { return handle }
             throw error(.scopeNotOpen, "no '\(name)' scope is open to hold \(planned.name)",
                         details: ["resolved through a '\(start.name)' scope, which is not inside a '\(name)' scope"],
                         origin: planned.registration.origin)

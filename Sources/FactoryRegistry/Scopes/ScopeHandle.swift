@@ -11,7 +11,7 @@ import FactoryhostSupport
 /// try screen.close()                                  // the loader is released here
 /// try session.close()
 /// ```
-// @unchecked Sendable: `instances`, `creationOrder`, `children` and `closed` are read and written only under
+// @unchecked Sendable: `instances`, `creationOrder`, `children`, `closed` and `enclosingByName` are read and written only under
 // `lock`; `container` is weak and set only in init; the rest are lets.
 public final class ScopeHandle: Resolving, @unchecked Sendable {
     /// The scope's name.
@@ -27,6 +27,22 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
     /// outlives the container when the parent is never closed.
     private var children: [WeakScope] = []
     private var closed = false
+    /// The scopes this one is in, by name, as found (each name walked for once).
+    private var enclosingByName: [String: ScopeHandle] = [:]
+
+    /// The nearest scope named `name` from this one up, itself included;
+    /// nil when none. Found once per name, then remembered (its ancestors
+    /// are held by `parent` already): resolving a registration bound to the
+    /// outermost of 100,000 nested scopes from the innermost walked them
+    /// all at every resolve (1,000 resolves, 18.6 s).
+    func enclosing(named name: String) -> ScopeHandle? {
+        if self.name == name { return self }
+        if let known = lock.withLock({ enclosingByName[name] }) { return known }
+        var cursor = parent
+        while let handle = cursor, handle.name != name { cursor = handle.parent }
+        if let found = cursor { lock.withLock { enclosingByName[name] = found } }
+        return cursor
+    }
 
     /// The instances held now, oldest first, with their registration indexes.
     func instancesInOrder() -> [(Int, Any)] {
