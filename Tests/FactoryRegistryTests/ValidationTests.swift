@@ -33,7 +33,7 @@ struct ValidationTests {
         #expect(registry.cachedPlanCount == 0)
     }
 
-    @Test func captivesAreFoundAlongDeepTransientChainsWithTheirWholePath() throws {
+    @Test func captivesAreFoundAlongDeepTransientChainsWithTheirPathsEnds() throws {
         // A singleton at the top of a 20,000-link transient chain that ends in
         // a session-scoped registration captures it; one at the top of a chain
         // that ends in a singleton does not. (The check once copied the path
@@ -61,7 +61,9 @@ struct ValidationTests {
         #expect(problems.first?.origin == Origin(file: "app.lua", line: 2))
         let path = try #require(problems.first?.details.first)
         let names = path.dropFirst("path: ".count).components(separatedBy: " → ")
-        #expect(names == ["Store"] + (0..<depth).map { "Link#t\($0)" } + ["UserSession"])
+        // Its start and end: the whole path of each holder was kept (a thousand holders, 1.3 GB).
+        #expect(names == ["Store"] + (0..<29).map { "Link#t\($0)" } + ["… (19967 more) …"]
+                + ((depth - 4)..<depth).map { "Link#t\($0)" } + ["UserSession"])
     }
 
     @Test func captivesAreFoundThroughTransientCyclesAndOnlyForScopesTheHolderOutlives() throws {

@@ -161,6 +161,19 @@ struct Validator {
         return problems
     }
 
+    /// The most names a path shows: its start and its end, and how many
+    /// between were left out. A problem is kept per holder, and a thousand
+    /// holders above a 20,000-link chain kept 20 million names (1.3 GB).
+    static let pathNamesShown = (start: 30, end: 5)
+
+    /// `path`'s names joined by arrows, at most ``pathNamesShown`` of them.
+    static func shownPath(_ path: [PlannedRegistration]) -> String {
+        let (start, end) = pathNamesShown
+        guard path.count > start + end + 1 else { return path.map(\.name).joined(separator: " → ") }
+        return (path.prefix(start).map(\.name) + ["… (\(path.count - start - end) more) …"] + path.suffix(end).map(\.name))
+            .joined(separator: " → ")
+    }
+
     /// Longer-lived registrations that would hold scoped instances, directly
     /// or through transient and graph-scoped ones. Each holder walks only the
     /// branches that reach a scope it would capture (`ScopesReached`), and
@@ -199,16 +212,16 @@ struct Validator {
                         visited.insert(target)
                         // An undeclared scope is reported as such; a captive of it would only repeat the typo.
                         guard scopes[scope] != nil, let reason = reason(scope) else { continue }
-                        var chain = [planned.name]
+                        var chain = [target]
                         var step = node
                         while step != holder.index, let previous = parent[step] {
-                            chain.append(registrations[step].name)
+                            chain.append(step)
                             step = previous
                         }
-                        chain.append(holder.name)
+                        chain.append(holder.index)
                         problems.append(problem(
                             .captiveDependency, "captive dependency: \(reason)", holder,
-                            details: ["path: " + chain.reversed().joined(separator: " → "),
+                            details: ["path: " + Self.shownPath(chain.reversed().map { registrations[$0] }),
                                       "\(planned.name) registered at \(planned.registration.origin)"],
                             hint: ScopeRules.captiveFix(holder: holder, captured: planned, scope: scope)))
                     case .singleton, .weak:
