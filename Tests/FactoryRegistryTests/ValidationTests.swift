@@ -66,6 +66,44 @@ struct ValidationTests {
                 + ((depth - 4)..<depth).map { "Link#t\($0)" } + ["UserSession"])
     }
 
+    /// What each transient reaches is found once for all holders of a
+    /// lifetime (5,000 singletons above a 5,000-link chain each walked it:
+    /// 22 s), and a captive's path goes through the first dependency, in
+    /// declared order, that reaches it. A holder that reaches a transient
+    /// cycle walks instead, whichever holders came before it.
+    @Test func holdersShareWhatTransientsReachAndTakeTheFirstRoute() throws {
+        let registry = Registry()
+        try registry.declareScope("session")
+        let app = try registry.defineConfiguration("app")
+        final class Link: Sendable {}
+        func link(_ name: String) -> Dependency { .instance(Link.self, name: name) }
+        try app.register(UserSession.self, scope: .custom("session")) { _ in UserSession(Lifecycle(), "u") }
+        for i in 0..<100 {
+            try app.register(Link.self, name: "t\(i)", dependencies: [i == 99 ? .instance(UserSession.self) : link("t\(i + 1)")]) { _ in Link() }
+        }
+        // Two routes to the session: through "long" (the chain) first, then "short".
+        try app.register(Link.self, name: "short", dependencies: [.instance(UserSession.self)]) { _ in Link() }
+        // A cycle of transients that reaches the session.
+        try app.register(Link.self, name: "c1", dependencies: [link("c2"), .instance(UserSession.self)]) { _ in Link() }
+        try app.register(Link.self, name: "c2", dependencies: [link("c1")]) { _ in Link() }
+        for i in 0..<300 {
+            let through: [Dependency] = i == 150 ? [link("c1")] : [link("t0"), link("short")]
+            try app.register(Link.self, name: "h\(i)", scope: .singleton, dependencies: through) { _ in Link() }
+        }
+        let problems = registry.validate().filter { $0.kind == .captiveDependency }
+        #expect(problems.count == 300)
+        let paths = problems.compactMap(\.details.first)
+        #expect(paths.first == "path: Link#h0 → " + (0..<29).map { "Link#t\($0)" }.joined(separator: " → ")
+                + " → … (67 more) … → Link#t96 → Link#t97 → Link#t98 → Link#t99 → UserSession")
+        #expect(paths[150] == "path: Link#h150 → Link#c1 → UserSession")
+        #expect(Set(paths.enumerated().filter { $0.offset != 150 }.map { $0.element.replacingOccurrences(of: #"h\d+"#, with: "h",
+                                                                                                         options: .regularExpression) }).count == 1)
+        // The same, one configuration at a time and from a configuration extending it.
+        let tests = try registry.defineConfiguration("tests", extends: "app")
+        try tests.register(Link.self, name: "extra") { _ in Link() }
+        #expect(registry.validate("tests").filter { $0.kind == .captiveDependency }.compactMap(\.details.first) == paths)
+    }
+
     @Test func captivesAreFoundThroughTransientCyclesAndOnlyForScopesTheHolderOutlives() throws {
         let registry = Registry()
         try registry.declareScope("session")

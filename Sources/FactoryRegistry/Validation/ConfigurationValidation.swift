@@ -94,11 +94,12 @@ struct ConfigurationValidation {
             }
         }
         var reached: ScopesReached?
+        var routes: [Scope: CaptiveRoutes] = [:]
         var captives: [(node: Int, problems: [RegistryError])] = []
         let cycles = count < budget ? validator.cycles(among: 0..<plan.registrations.count) : []
         count += cycles.count
         for holder in 0..<plan.registrations.count where count < budget {
-            let found = validator.captives(holders: CollectionOfOne(holder), reached: &reached)
+            let found = validator.captives(holders: CollectionOfOne(holder), reached: &reached, routes: &routes)
             if !found.isEmpty { captives.append((holder, found)) }
             count += found.count
         }
@@ -203,8 +204,10 @@ struct ConfigurationValidation {
         count += newCycles.count
         Self.rank(registrations, into: &ranks, placed: placed)
         let holders = updateReached(gave, first: first)
+        var routes: [Scope: CaptiveRoutes] = [:]
         for holder in (Set(replaced.map(\.index)).union(holders)).sorted() + Array(first..<registrations.count) where count < budget {
-            count += Self.put(validator.captives(holders: CollectionOfOne(holder), reached: &reached), at: holder, in: &captives)
+            count += Self.put(validator.captives(holders: CollectionOfOne(holder), reached: &reached, routes: &routes),
+                              at: holder, in: &captives)
         }
         return true
     }
