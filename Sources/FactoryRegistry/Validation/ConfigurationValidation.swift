@@ -352,70 +352,26 @@ struct ConfigurationValidation {
     /// that a replaced registration depends on is ranked below it
     /// (``ranksBelow(_:first:in:ranks:)``).
     ///
-    /// One strongly connected component at a time (Tarjan's algorithm, an
-    /// explicit stack: depth costs no native stack).
+    /// One strongly connected component at a time (``DependencyComponents``).
     private static func rank(_ registrations: [PlannedRegistration], into ranks: inout [Int32],
                              placed: [Int: Int32] = [:]) {
         let start = ranks.count, count = registrations.count
         guard count > start else { return }
         ranks += [Int32](repeating: 0, count: count - start)
-        // Indexed from `start`; those before it, and those placed, are finished.
-        var order = [Int32](repeating: -1, count: count - start)    // discovery order; -1 not yet seen
-        var lowest = [Int32](repeating: 0, count: count - start)
-        var onStack = [Bool](repeating: false, count: count - start)
-        for (node, rank) in placed {
-            ranks[node] = rank
-            order[node - start] = -2
-        }
-        var component: [Int] = []
-        var counter: Int32 = 0
-        for root in start..<count where order[root - start] == -1 {
-            var calls: [(node: Int, next: Int)] = []
-            func enter(_ node: Int) {
-                order[node - start] = counter
-                lowest[node - start] = counter
-                counter += 1
-                component.append(node)
-                onStack[node - start] = true
-                calls.append((node, 0))
+        for (node, rank) in placed { ranks[node] = rank }
+        // Those before `start`, and those placed, are finished.
+        DependencyComponents.visit(registrations, from: start, follows: { placed[$0] == nil }) { members in
+            // One on its own is ranked above what it depends on; a cycle's members are on one.
+            var rank: Int32 = 0
+            if members.count > 1 || registrations[members[0]].instanceDependencies.contains(members[0]) {
+                rank = onACycle
+            } else {
+                for target in registrations[members[0]].instanceDependencies where target >= 0 {
+                    rank = ranks[target] == onACycle ? onACycle : max(rank, ranks[target] + 1)
+                    if rank == onACycle { break }
+                }
             }
-            enter(root)
-            while let top = calls.last {
-                let edges = registrations[top.node].instanceDependencies
-                if top.next < edges.count {
-                    calls[calls.count - 1].next += 1
-                    let target = edges[top.next]
-                    guard target >= start else { continue }
-                    if order[target - start] == -1 {
-                        enter(target)
-                    } else if onStack[target - start] {
-                        lowest[top.node - start] = min(lowest[top.node - start], order[target - start])
-                    }
-                    continue
-                }
-                calls.removeLast()
-                if let caller = calls.last {
-                    lowest[caller.node - start] = min(lowest[caller.node - start], lowest[top.node - start])
-                }
-                guard lowest[top.node - start] == order[top.node - start] else { continue }
-                // top.node roots a component: one on its own is ranked above what it depends on.
-                var members: [Int] = []
-                repeat {
-                    let member = component.removeLast()
-                    onStack[member - start] = false
-                    members.append(member)
-                } while members.last != top.node
-                var rank: Int32 = 0
-                if members.count > 1 || registrations[top.node].instanceDependencies.contains(top.node) {
-                    rank = onACycle
-                } else {
-                    for target in registrations[top.node].instanceDependencies where target >= 0 {
-                        rank = ranks[target] == onACycle ? onACycle : max(rank, ranks[target] + 1)
-                        if rank == onACycle { break }
-                    }
-                }
-                for member in members { ranks[member] = rank }
-            }
+            for member in members { ranks[member] = rank }
         }
     }
 

@@ -32,61 +32,20 @@ struct ScopesReached {
             }
         }
         reached += [Set<String>?](repeating: nil, count: count - start)
-        // Indexed from `start`: those before it are finished.
-        var order = [Int32](repeating: -1, count: count - start)    // discovery order; -1 not yet seen
-        var lowest = [Int32](repeating: 0, count: count - start)
-        var onStack = [Bool](repeating: false, count: count - start)
-        var component: [Int] = []
-        var counter: Int32 = 0
-        for root in start..<count where passesThrough(root) && order[root - start] < 0 {
-            var calls: [(node: Int, next: Int)] = []
-            func enter(_ node: Int) {
-                order[node - start] = counter
-                lowest[node - start] = counter
-                counter += 1
-                component.append(node)
-                onStack[node - start] = true
-                calls.append((node, 0))
+        // Those before `start` are finished; a component's members share what they reach.
+        DependencyComponents.visit(registrations, from: start, follows: passesThrough) { members in
+            var scopes: Set<String> = []
+            for member in members {
+                for target in registrations[member].instanceDependencies where target >= 0 {
+                    if case .custom(let scope) = registrations[target].lifetime {
+                        scopes.insert(scope)
+                    } else if let further = reached[target] {    // a finished component (or nil)
+                        scopes.formUnion(further)
+                    }
+                }
             }
-            enter(root)
-            while let top = calls.last {
-                let edges = registrations[top.node].instanceDependencies
-                if top.next < edges.count {
-                    calls[calls.count - 1].next += 1
-                    let target = edges[top.next]
-                    guard target >= start, passesThrough(target) else { continue }
-                    if order[target - start] < 0 {
-                        enter(target)
-                    } else if onStack[target - start] {
-                        lowest[top.node - start] = min(lowest[top.node - start], order[target - start])
-                    }
-                    continue
-                }
-                calls.removeLast()
-                if let caller = calls.last {
-                    lowest[caller.node - start] = min(lowest[caller.node - start], lowest[top.node - start])
-                }
-                guard lowest[top.node - start] == order[top.node - start] else { continue }
-                // top.node roots a component: its members share what they reach.
-                var members: [Int] = []
-                repeat {
-                    let member = component.removeLast()
-                    onStack[member - start] = false
-                    members.append(member)
-                } while members.last != top.node
-                var scopes: Set<String> = []
-                for member in members {
-                    for target in registrations[member].instanceDependencies where target >= 0 {
-                        if case .custom(let scope) = registrations[target].lifetime {
-                            scopes.insert(scope)
-                        } else if let further = reached[target] {    // a finished component (or nil)
-                            scopes.formUnion(further)
-                        }
-                    }
-                }
-                if !scopes.isEmpty {
-                    for member in members { reached[member] = scopes }
-                }
+            if !scopes.isEmpty {
+                for member in members { reached[member] = scopes }
             }
         }
     }
