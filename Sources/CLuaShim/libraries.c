@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,28 +61,55 @@ static int within_module_path(const char *file, const char *path) {
 
 /// package.searchers' Lua searcher for untrusted code: text files only, on
 /// the module path the host set (fh_set_module_path), which the script
-/// cannot change; the original package.searchpath is kept as an upvalue.
+/// cannot change. Files are found with stat, as package.searchpath finds
+/// them by opening them (which blocks on a FIFO).
 static int sandbox_searcher(lua_State *L) {
     const char *name = luaL_checkstring(L, 1);
-    lua_pushvalue(L, lua_upvalueindex(1));                   /* searchpath */
-    lua_pushstring(L, name);
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &fh_module_path_key) != LUA_TSTRING) {
         lua_pushfstring(L, "no module path is set for untrusted code (module '%s')", name);
         return 1;
     }
-    lua_call(L, 2, 2);
-    if (lua_type(L, -2) != LUA_TSTRING) return 1;           /* the "no file ..." message */
-    const char *filename = lua_tostring(L, -2);
+    const char *path = lua_tostring(L, -1);
+    /* As package.searchpath, but asking stat, not opening: opening a FIFO to
+       see whether it is there blocked for ever. */
+    const char *dirname = luaL_gsub(L, name, ".", LUA_DIRSEP);
+    const char *filename = NULL;
+    luaL_Buffer missing;
+    luaL_buffinit(L, &missing);
+    int tried = 0;
+    for (const char *entry = path; *entry && filename == NULL; ) {
+        const char *end = strchr(entry, ';');
+        size_t length = end ? (size_t)(end - entry) : strlen(entry);
+        lua_pushlstring(L, entry, length);
+        const char *candidate = luaL_gsub(L, lua_tostring(L, -1), "?", dirname);
+        struct stat info;
+        if (stat(candidate, &info) == 0) {
+            filename = candidate;                              /* kept on the stack */
+        } else {
+            lua_pushfstring(L, "%sno file '%s'", tried++ ? "\n\t" : "", candidate);
+            lua_remove(L, -2);                                 /* the candidate */
+            lua_remove(L, -2);                                 /* the entry */
+            luaL_addvalue(&missing);
+        }
+        entry = end ? end + 1 : entry + length;
+    }
+    if (filename == NULL) {
+        luaL_pushresult(&missing);
+        return 1;                                              /* the "no file ..." message */
+    }
     /* The file, links followed, must be inside a folder of the module path:
        a link in the script's folder (`conf.lua -> ../secrets.lua`, a linked
        folder) led require out of it. What is loaded is the resolved file. */
     char resolved[PATH_MAX];
-    lua_rawgetp(L, LUA_REGISTRYINDEX, &fh_module_path_key);
-    int inside = realpath(filename, resolved) != NULL && within_module_path(resolved, lua_tostring(L, -1));
-    lua_pop(L, 1);
+    int inside = realpath(filename, resolved) != NULL && within_module_path(resolved, path);
     if (!inside)
         return luaL_error(L, "error loading module '%s' from file '%s': it is outside the script's folder "
                           "(a link leads out of it), and untrusted code reads only files inside it", name, filename);
+    /* A FIFO blocked the load for ever (a device read without end): only files. */
+    struct stat info;
+    if (stat(resolved, &info) != 0 || !S_ISREG(info.st_mode))
+        return luaL_error(L, "error loading module '%s' from file '%s': not a regular file, and untrusted code "
+                          "reads only files", name, filename);
     if (luaL_loadfilex(L, resolved, "t") != LUA_OK)
         return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s",
                           name, filename, lua_tostring(L, -1));
@@ -153,8 +181,7 @@ static void open_sandboxed(lua_State *L) {
     lua_rawgeti(L, -1, 1);
     lua_rawseti(L, -3, 1);
     lua_pop(L, 1);
-    lua_getfield(L, pkg, "searchpath");
-    lua_pushcclosure(L, sandbox_searcher, 1);
+    lua_pushcfunction(L, sandbox_searcher);
     lua_rawseti(L, -2, 2);
     lua_setfield(L, pkg, "searchers");
     remove_field(L, pkg, "searchpath");             /* it opens any path: a probe of the file system */

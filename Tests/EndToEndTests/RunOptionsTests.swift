@@ -132,6 +132,11 @@ struct RunOptionsTests {
             leaked:\tnil
 
             """, "\(result)")
+        // A module that is a FIFO blocked the run for ever (searching opened it): refused.
+        #expect(mkfifo(sb.appendingPathComponent("pipe.lua").path, 0o644) == 0)
+        let fifo = try CommandRunner.factoryhost(["run", "--sandbox", "-"], in: sb, input: "print(pcall(require, 'pipe'))\n", killAfter: 20)
+        #expect(fifo == ProcessResult(status: 0, stdout: "false\terror loading module 'pipe' from file './pipe.lua': not a regular file, "
+                                      + "and untrusted code reads only files\n", stderr: ""), "\(fifo)")
         // Trusted, links are followed as lua5.4 follows them.
         let trusted = try CommandRunner.factoryhost(["run", "sb/s.lua"], in: root, killAfter: 30)
         #expect(trusted.stdout.hasSuffix("leaked:\thunter2\n"), "\(trusted)")

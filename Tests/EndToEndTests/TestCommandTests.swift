@@ -437,6 +437,16 @@ struct TestCommandTests {
         #expect(result.stdout.hasSuffix("1 passed, 2 failed\n") && !result.stdout.contains("opposite"), "\(result)")
     }
 
+    /// Options after the body were ignored: `it("x", fn, { timeout = 1 })`
+    /// ran with the default limit.
+    @Test func optionsAfterTheBodyAreAnError() throws {
+        let dir = try CommandRunner.scratchDirectory(["o_spec.lua": "describe('d', function() it('x', function() end, { timeout = 1 }) end)\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "o_spec.lua"], in: dir, killAfter: 30)
+        #expect(result.status == 1 && result.stdout.contains("o_spec.lua:1: it 'x': options go before the body: "
+                                                              + "it(name, { … }, function() … end) (got a table after it)"), "\(result)")
+    }
+
     @Test func failFastStopsAtTheFirstFailure() throws {
         let result = try CommandRunner.factoryhost(["test", "--fail-fast", "fail/failing_spec.lua", "pass"], in: specs)
         #expect(result.status == 1)

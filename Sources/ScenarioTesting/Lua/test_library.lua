@@ -83,7 +83,12 @@ local function options_and_body(what, name, a, b)
     error(format("%s: the first argument must be the name (a string), got %s", what, type(name)), 3)
   end
   local opts, fn = {}, a
-  if type(a) == "table" then opts, fn = a, b end
+  if type(a) == "table" then opts, fn = a, b
+  elseif b ~= nil then
+    -- it("x", fn, { timeout = 1 }) ran with no options at all (a 5 s limit, not 1).
+    error(format("%s '%s': options go before the body: %s(name, { … }, function() … end) (got a %s after it)",
+                 what, name, what, type(b)), 3)
+  end
   if fn ~= nil and type(fn) ~= "function" then
     error(format("%s '%s': the body must be a function, got %s", what, name, type(fn)), 3)
   end
