@@ -210,11 +210,84 @@ static pthread_mutex_t guardian_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void fh_guard_child_groups(void) { guardian_wanted = 1; }
 
+/* When process `pid_text` started (the 22nd field of its stat: clock ticks
+   since boot), or 0 if it is gone: with the pid, what names one process
+   (a pid alone may be handed out again). */
+static unsigned long long start_time_of(pid_t pid) {
+    char path[64] = "/proc/", digits[16];
+    int n = 0;
+    do { digits[n++] = (char)('0' + pid % 10); pid /= 10; } while (pid > 0 && n < 15);
+    size_t at = 6;
+    while (n > 0) path[at++] = digits[--n];
+    const char *tail = "/stat";
+    for (const char *p = tail; *p; p++) path[at++] = *p;
+    path[at] = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    char buffer[1024];
+    ssize_t length = read(fd, buffer, sizeof buffer - 1);
+    close(fd);
+    if (length <= 0) return 0;
+    buffer[length] = 0;
+    char *p = NULL;
+    for (char *q = buffer; *q; q++) if (*q == ')') p = q;
+    if (p == NULL) return 0;
+    p++;
+    for (int field = 3; field < 22; field++) {           /* from the state (3) to the start time (22) */
+        while (*p == ' ') p++;
+        while (*p && *p != ' ') p++;
+    }
+    while (*p == ' ') p++;
+    unsigned long long start = 0;
+    while (*p >= '0' && *p <= '9') start = start * 10 + (unsigned long long)(*p++ - '0');
+    return start;
+}
+
 #define FH_GUARDED_GROUPS 4096
+#define FH_WATCHED 4096
+/* What the guardian last saw below the command (and when each started). */
+static pid_t watched_ids[FH_WATCHED];
+static unsigned long long watched_starts[FH_WATCHED];
+static int watched_count;
+
+/* Adds `pid` (with its start time) to what the guardian watches; 0 when full or known. */
+static int watch(pid_t pid) {
+    if (watched_count >= FH_WATCHED) return 0;
+    for (int k = 0; k < watched_count; k++) if (watched_ids[k] == pid) return 0;
+    unsigned long long start = start_time_of(pid);
+    if (start == 0) return 0;
+    watched_ids[watched_count] = pid;
+    watched_starts[watched_count] = start;
+    watched_count++;
+    return 1;
+}
+
+/* Everything below the `count` processes of `roots` now, but the guardian
+   (one read of /proc; children found by their parent). */
+static void watch_descendants(const pid_t *roots, int count_of_roots, pid_t self) {
+    int count = read_processes();
+    sort_by(by_parent, parent_ids, count);
+    int head = 0, tail = 0;
+    for (int r = 0; r < count_of_roots && r < FH_MAX_PROCESSES; r++) pending[tail++] = -1 - r;   /* below -1: a root */
+    while (head < tail) {
+        pid_t parent = pending[head] < 0 ? roots[-1 - pending[head]] : process_ids[pending[head]];
+        head++;
+        for (int k = lower_bound(by_parent, parent_ids, count, parent); k < count && parent_ids[by_parent[k]] == parent; k++) {
+            int child = by_parent[k];
+            if (process_ids[child] == self || tail >= FH_MAX_PROCESSES) continue;
+            watch(process_ids[child]);
+            pending[tail++] = child;
+        }
+    }
+}
 
 /* The guardian's life: async-signal-safe calls only (forked from a process
-   with threads). */
-_Noreturn static void guard(int socket_fd) {
+   with threads). Every quarter second it notes what is below the command —
+   a child that left its process group (setsid) is found there — and when
+   the command is gone without saying it ended normally, it stops all it
+   noted (so none forks on), notes their children, then kills them, and
+   every group it was told of. */
+_Noreturn static void guard(int socket_fd, pid_t command) {
     setpgid(0, 0);                                   /* a kill of the command's group leaves it to do its work */
     static const int quiet[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
     for (unsigned i = 0; i < sizeof quiet / sizeof quiet[0]; i++) signal(quiet[i], SIG_IGN);
@@ -224,11 +297,21 @@ _Noreturn static void guard(int socket_fd) {
     if (syscall(SYS_close_range, 4U, ~0U, 0U) != 0)
 #endif
         for (int fd = 4; fd < 1024; fd++) close(fd);
+    pid_t self = getpid();
     static pid_t groups[FH_GUARDED_GROUPS];
     int count = 0, released = 0;
     int32_t word;
     size_t have = 0;
     for (;;) {
+        struct pollfd ready = { socket_fd, POLLIN, 0 };
+        int polled = poll(&ready, 1, 250);
+        if (polled == 0) {
+            /* What is below the command now (those gone are dropped). */
+            watched_count = 0;
+            watch_descendants(&command, 1, self);
+            continue;
+        }
+        if (polled < 0) { if (errno == EINTR) continue; break; }
         ssize_t got = read(socket_fd, (char *)&word + have, sizeof word - have);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) break;
@@ -247,7 +330,22 @@ _Noreturn static void guard(int socket_fd) {
             break;
         }
     }
-    if (!released) for (int k = 0; k < count; k++) kill(-groups[k], SIGKILL);
+    if (!released) {
+        /* Stopped first, those still the ones noted; then what they started meanwhile, until nothing is new. */
+        int stopped = 0;
+        for (int round = 0; round < 50 && stopped < watched_count; round++) {
+            int before = watched_count;
+            for (int k = stopped; k < before; k++) {
+                if (start_time_of(watched_ids[k]) == watched_starts[k]) kill(watched_ids[k], SIGSTOP);
+            }
+            watch_descendants(watched_ids + stopped, before - stopped, self);
+            stopped = before;
+        }
+        for (int k = 0; k < watched_count; k++) {
+            if (start_time_of(watched_ids[k]) == watched_starts[k]) kill(watched_ids[k], SIGKILL);
+        }
+        for (int k = 0; k < count; k++) kill(-groups[k], SIGKILL);
+    }
     _exit(0);
 }
 
@@ -265,8 +363,9 @@ static void tell_guardian(int32_t word) {
     if (guardian_socket < 0 && word > 0) {
         int pair[2];
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) == 0) {
+            pid_t command = getpid();
             pid_t pid = fork();
-            if (pid == 0) guard(pair[1]);
+            if (pid == 0) guard(pair[1], command);
             close(pair[1]);
             if (pid > 0) {
                 static int registered;
