@@ -173,6 +173,7 @@ public final class Container: Resolving, @unchecked Sendable {
             guard !closed else { return nil }
             closed = true
             fh_flag_raise(closedFlag)
+            ResolutionContext.containerClosed(self)      // a factory of a resolve on this thread closed it
             defer { builtOrder = []; children = [] }
             return (builtOrder, children.compactMap(\.container))
         }

@@ -50,8 +50,13 @@ struct ResolutionState {
     /// A resolve inside the factory running now asked for what the factory
     /// does not declare: the factory fails with this, whatever it caught.
     var undeclared: RegistryError?
-    /// Whether `undeclared` holds one (a flag, cheap to test after every factory).
+    /// Whether `undeclared` holds one, or `closedInside` is set (a flag,
+    /// cheap to test after every factory).
     @usableFromInline var undeclaredPending = false
+    /// A factory of this resolve closed the container (``Container`` sets
+    /// it on the resolves active on its thread): what was built is not
+    /// handed out, nor what depends on it built. Once set, it stays.
+    var closedInside = false
 
     @usableFromInline
     init(container: Container, scope: ScopeHandle?) {
@@ -121,8 +126,9 @@ struct ResolutionContext {
         if outer.pointee.container === pointer.pointee.container { pointer.pointee.outer = outer }
     }
 
-    /// A transient or graph-scoped instance whose factory closed the
-    /// container (or another thread did meanwhile): not handed out.
+    /// A transient or graph-scoped instance whose factory (or one it
+    /// called) closed the container: not handed out. (Closed by another
+    /// thread meanwhile, it is: the resolve came first.)
     @usableFromInline @inline(never)
     func closedWhileBuilt(_ index: Int) -> RegistryError {
         RegistryError(.containerClosed, "cannot hand out \(plan.registrations[index].name): container '\(container.configuration)' "
@@ -283,12 +289,12 @@ struct ResolutionContext {
                     try unsafeDowncast($0, to: TypedFactory<T>.self).makeTyped(Resolver(context: self, current: index), .none)
                 }
             } catch {
-                if state.pointee.undeclaredPending { try throwUndeclared() }
+                if state.pointee.undeclaredPending { try throwUndeclared(index, handingOut: false) }
                 throw factoryError(error, index)
             }
-            // The factory resolved what it does not declare, and went on (see `checkDeclaredByOuter`).
-            if state.pointee.undeclaredPending { try throwUndeclared() }
-            if state.pointee.container.isClosedForResolving { throw closedWhileBuilt(index) }     // it closed the container
+            // The factory resolved what it does not declare, and went on (see `checkDeclaredByOuter`),
+            // or closed the container.
+            if state.pointee.undeclaredPending { try throwUndeclared(index, handingOut: true) }
             return built
         }
         if state.pointee.pathCount == 0 && state.pointee.outer != nil { try checkDeclaredByOuter(index) }
@@ -334,15 +340,11 @@ struct ResolutionContext {
         defer { pathCount -= 1 }
         switch entry.lifetime {
         case .transient:
-            let value = try build(index, entry, as: T.self, arguments)
-            // Its factory may have closed the container: what it made is not handed out (what
-            // depends on it is not built), as a singleton finished after a close is not kept.
-            if container.isClosedForResolving { throw closedWhileBuilt(index) }
-            return value
+            // (Its factory may close the container: `build` then hands nothing out.)
+            return try build(index, entry, as: T.self, arguments)
         case .graph:
             if let existing = state.pointee.graphInstances?[index] { return try cast(existing, index) }
             let value = try build(index, entry, as: T.self, arguments)
-            if container.isClosedForResolving { throw closedWhileBuilt(index) }
             if state.pointee.graphInstances == nil { state.pointee.graphInstances = [:] }
             state.pointee.graphInstances?[index] = value      // in place: no copy of the dictionary
             return value
@@ -548,10 +550,14 @@ struct ResolutionContext {
                     built = try cast(value, index)
                 }
             }
-            if state.pointee.undeclaredPending { try throwUndeclared() }
+            // What a factory that closed the container made is not handed out (what depends
+            // on it is not built), as a singleton finished after a close is not kept (`keep`).
+            if state.pointee.undeclaredPending {
+                try throwUndeclared(index, handingOut: entry.lifetime == .transient || entry.lifetime == .graph)
+            }
             return built
         } catch var error as RegistryError {
-            if state.pointee.undeclaredPending { try throwUndeclared() }
+            if state.pointee.undeclaredPending { try throwUndeclared(index, handingOut: false) }
             // Thrown by the factory itself (a script factory's type check, say):
             // give it the configuration and path the registry knows.
             if error.configuration == nil {
@@ -560,23 +566,46 @@ struct ResolutionContext {
             }
             throw error
         } catch {
-            if state.pointee.undeclaredPending { try throwUndeclared() }
+            if state.pointee.undeclaredPending { try throwUndeclared(index, handingOut: false) }
             let planned = plan.registrations[index]
             throw self.error(.factoryFailed, "the factory for \(planned.name) failed: \(error)",
                              details: ["registered at \(planned.registration.origin)"], origin: planned.registration.origin)
         }
     }
 
-    /// Throws the undeclared resolve a factory made (see `undeclaredPending`).
-    /// (Out of line, like the other rare errors of `resolve` and `build`: a
-    /// thrown error's temporaries would take room in their frames, which
-    /// every level of a deep graph pays for.)
+    /// Throws the undeclared resolve a factory made (see `undeclaredPending`)
+    /// — or, `handingOut` registration `index`'s instance (transient or
+    /// graph-scoped) after a factory closed the container, that it is not
+    /// handed out. (Out of line, like the other rare errors of `resolve`
+    /// and `build`: a thrown error's temporaries would take room in their
+    /// frames, which every level of a deep graph pays for.)
     @usableFromInline @inline(never)
-    func throwUndeclared() throws {
-        let error = state.pointee.undeclared ?? RegistryError(.undeclaredDependency, "a factory resolved what it does not declare")
-        state.pointee.undeclared = nil
+    func throwUndeclared(_ index: Int, handingOut: Bool) throws {
+        if let error = state.pointee.undeclared {
+            state.pointee.undeclared = nil
+            state.pointee.undeclaredPending = state.pointee.closedInside
+            throw error
+        }
+        if state.pointee.closedInside {
+            if handingOut { throw closedWhileBuilt(index) }
+            return
+        }
         state.pointee.undeclaredPending = false
-        throw error
+        throw RegistryError(.undeclaredDependency, "a factory resolved what it does not declare")
+    }
+
+    /// Marks the resolves active on this thread that are `container`'s as
+    /// closed inside (``ResolutionState/closedInside``): its ``Container``
+    /// calls it as it closes.
+    static func containerClosed(_ container: Container) {
+        var cursor = fh_active_state().map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: ResolutionState.self)) }
+        while let state = cursor {
+            if state.pointee.container === container {
+                state.pointee.closedInside = true
+                state.pointee.undeclaredPending = true
+            }
+            cursor = state.pointee.outer
+        }
     }
 
     private func cast<T>(_ value: Any, _ index: Int) throws -> T {
