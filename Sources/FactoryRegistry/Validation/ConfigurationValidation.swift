@@ -33,6 +33,7 @@ struct ConfigurationValidation {
     private var reached: ScopesReached?
     /// Each registration's dependents (by instance or provider), perhaps
     /// with some that no longer depend on it: asked, they are checked.
+    /// Empty until the first ``extend(with:budget:)``.
     private var dependents: [[Int32]]
     /// Made at the first missing key, then extended.
     private var keys: NameSuggestion.Keys?
@@ -116,7 +117,7 @@ struct ConfigurationValidation {
         self.registrations = plan.registrations
         self.indexByKey = indexByKey
         self.reached = reached
-        self.dependents = Self.dependents(of: plan.registrations)
+        self.dependents = []
         self.keys = keys
         self.missing = missing
         self.declared = declared
@@ -169,10 +170,15 @@ struct ConfigurationValidation {
             if planned.instanceDependencies.contains(where: { $0 >= first }) { dependsOnAdded = true }
         }
         guard let placed = checkReplaced(replaced.map(\.index), first: first, dependsOnAdded: dependsOnAdded) else { return false }
-        dependents += [[Int32]](repeating: [], count: registrations.count - first)
-        for node in replaced.map(\.index) + Array(first..<registrations.count) {
-            for target in registrations[node].instanceDependencies + registrations[node].providerDependencies where target >= 0 {
-                dependents[target].append(Int32(node))
+        if dependents.count < first {
+            // Made at the first extension: checking a configuration alone needs none (100,000 registrations: 230 B each).
+            dependents = Self.dependents(of: registrations)
+        } else {
+            dependents += [[Int32]](repeating: [], count: registrations.count - first)
+            for node in replaced.map(\.index) + Array(first..<registrations.count) {
+                for target in registrations[node].instanceDependencies + registrations[node].providerDependencies where target >= 0 {
+                    dependents[target].append(Int32(node))
+                }
             }
         }
         let validator = Validator(configuration: name, registrations: registrations, find: { index[$0] }, rules: rules)
