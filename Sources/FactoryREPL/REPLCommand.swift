@@ -122,7 +122,9 @@ extension REPLSession {
             if !registration.arguments.isEmpty { line += " args(\(registration.arguments.map(\.description).joined(separator: ", ")))" }
             if !registration.parameters.isEmpty { line += " params(\(registration.parameters.map(\.description).joined(separator: "; ")))" }
             return line + "  " + registration.origin.description
-                + (registration.configuration != configuration ? " (from \(registration.configuration))" : "")
+                // (A collection's collector is the configuration's own: it has no configuration of its own to name.)
+                + (!registration.configuration.isEmpty && registration.configuration != configuration
+                   ? " (from \(registration.configuration))" : "")
         }
         output.result(lines.joined(separator: "\n"))
     }

@@ -430,6 +430,18 @@ struct ReplPipedTests {
             """, stderr: ""), "\(result)")
     }
 
+    /// A collection's collector printed "(from )": it names no configuration.
+    @Test func regsNamesNoEmptyConfiguration() throws {
+        let input = """
+            configuration "base" { register "table#Rule" { into = "set", make = function() return {} end } }
+            configuration "app" { extends = "base", register "table#Rule" { into = "set", make = function() return {} end } }
+            :regs app Rule
+            """
+        let result = try CommandRunner.factoryhost(["repl"], input: input + "\n", killAfter: 30)
+        #expect(result.status == 0 && !result.stdout.contains("(from )"), "\(result)")
+        #expect(result.stdout.contains("(from base)"), "\(result)")
+    }
+
     @Test func reloadSaysWhatChanged() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("fh-repl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
