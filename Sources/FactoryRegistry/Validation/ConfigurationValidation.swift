@@ -175,11 +175,12 @@ struct ConfigurationValidation {
             dependents = Self.dependents(of: registrations)
         } else {
             dependents += [[Int32]](repeating: [], count: registrations.count - first)
-            for node in replaced.map(\.index) + Array(first..<registrations.count) {
-                for target in registrations[node].instanceDependencies + registrations[node].providerDependencies where target >= 0 {
-                    dependents[target].append(Int32(node))
-                }
+            func note(_ node: Int) {
+                for target in registrations[node].instanceDependencies where target >= 0 { dependents[target].append(Int32(node)) }
+                for target in registrations[node].providerDependencies where target >= 0 { dependents[target].append(Int32(node)) }
             }
+            for (at, _) in replaced { note(at) }
+            for node in first..<registrations.count { note(node) }
         }
         let validator = Validator(configuration: name, registrations: registrations, find: { index[$0] }, rules: rules)
 
@@ -237,6 +238,11 @@ struct ConfigurationValidation {
     ///   above a replaced one that gives scopes to what holders capture,
     ///   before or now.
     private mutating func updateReached(_ gave: [Int: Set<String>?], first: Int) -> Set<Int> {
+        // Only added: what they reach is found as a plan's is, and nothing inherited changes.
+        guard !gave.isEmpty else {
+            reached?.extend(registrations)
+            return []
+        }
         let replaced = gave.keys.sorted()
         guard reached != nil else {
             // No holder reaches anything through transient or graph-scoped ones: those depending on a replaced one are looked at.
@@ -369,10 +375,11 @@ struct ConfigurationValidation {
         DependencyComponents.visit(registrations, from: start, follows: { placed[$0] == nil }) { members in
             // One on its own is ranked above what it depends on; a cycle's members are on one.
             var rank: Int32 = 0
-            if members.count > 1 || registrations[members[0]].instanceDependencies.contains(members[0]) {
+            let node = members[members.startIndex]
+            if members.count > 1 || registrations[node].instanceDependencies.contains(node) {
                 rank = onACycle
             } else {
-                for target in registrations[members[0]].instanceDependencies where target >= 0 {
+                for target in registrations[node].instanceDependencies where target >= 0 {
                     rank = ranks[target] == onACycle ? onACycle : max(rank, ranks[target] + 1)
                     if rank == onACycle { break }
                 }

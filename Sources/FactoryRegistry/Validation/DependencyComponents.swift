@@ -12,7 +12,7 @@ enum DependencyComponents {
     /// that `follows` accepts — dependencies first. A dependency before
     /// `start`, or one `follows` refuses, is taken as finished.
     static func visit(_ registrations: [PlannedRegistration], from start: Int, follows: (Int) -> Bool,
-                      _ visit: (_ members: [Int]) -> Void) {
+                      _ visit: (_ members: ArraySlice<Int>) -> Void) {
         let count = registrations.count
         guard count > start else { return }
         // Indexed from `start`.
@@ -50,14 +50,12 @@ enum DependencyComponents {
                     lowest[caller.node - start] = min(lowest[caller.node - start], lowest[top.node - start])
                 }
                 guard lowest[top.node - start] == order[top.node - start] else { continue }
-                // top.node roots a component.
-                var members: [Int] = []
-                repeat {
-                    let member = component.removeLast()
-                    onStack[member - start] = false
-                    members.append(member)
-                } while members.last != top.node
-                visit(members)
+                // top.node roots a component: it and what is above it on the stack (no array made per component).
+                var from = component.count - 1
+                while component[from] != top.node { from -= 1 }
+                for member in component[from...] { onStack[member - start] = false }
+                visit(component[from...])
+                component.removeSubrange(from...)
             }
         }
     }
