@@ -108,13 +108,10 @@ struct TypesCommand: ParsableCommand {
     /// Whether the file at `path` starts as the library's files do.
     private static func isGenerated(_ path: String) -> Bool {
         let marker = Array("---@meta factoryhost".utf8)
-        guard let file = fopen(path, "rb") else { return false }
-        defer { fclose(file) }
-        var start = [UInt8](repeating: 0, count: marker.count + 1)
-        let count = fread(&start, 1, start.count, file)
-        guard count >= marker.count, Array(start[..<marker.count]) == marker else { return false }
+        guard let start = Directory.firstBytes(of: path, count: marker.count + 1),
+              start.count >= marker.count, Array(start.prefix(marker.count)) == marker else { return false }
         // `---@meta factoryhost` or `---@meta factoryhost.<module>`, and nothing else that starts so.
-        return count == marker.count || start[marker.count] == UInt8(ascii: "\n") || start[marker.count] == UInt8(ascii: ".")
+        return start.count == marker.count || start[marker.count] == UInt8(ascii: "\n") || start[marker.count] == UInt8(ascii: ".")
     }
 
     /// Writes `text` to `path`, making the directories on the way.

@@ -105,11 +105,8 @@ public final class LineEditor: LineInput {
         }
         guard info.st_size > 0 else { return nil }
         let header = Array("_HiStOrY_V2_".utf8)
-        guard let file = fopen(path, "rb") else { return "cannot be read" }
-        defer { fclose(file) }
-        var start = [UInt8](repeating: 0, count: header.count)
-        let count = fread(&start, 1, start.count, file)
-        return count == header.count && start == header ? nil : "is not a history file (it does not start with _HiStOrY_V2_), and is left as it is"
+        guard let start = Directory.firstBytes(of: path, count: header.count) else { return "cannot be read" }
+        return start == header ? nil : "is not a history file (it does not start with _HiStOrY_V2_), and is left as it is"
     }
 
     /// `$XDG_STATE_HOME/factoryhost/history`, else `~/.local/state/factoryhost/history`.

@@ -34,16 +34,7 @@ struct ScopesReached {
         reached += [Set<String>?](repeating: nil, count: count - start)
         // Those before `start` are finished; a component's members share what they reach.
         DependencyComponents.visit(registrations, from: start, follows: passesThrough) { members in
-            var scopes: Set<String> = []
-            for member in members {
-                for target in registrations[member].instanceDependencies where target >= 0 {
-                    if case .custom(let scope) = registrations[target].lifetime {
-                        scopes.insert(scope)
-                    } else if let further = reached[target] {    // a finished component (or nil)
-                        scopes.formUnion(further)
-                    }
-                }
-            }
+            let scopes = scopes(reachedBy: members, in: registrations)
             if !scopes.isEmpty {
                 for member in members { reached[member] = scopes }
             }
@@ -64,16 +55,25 @@ struct ScopesReached {
                 reached[node] = nil
                 continue
             }
-            var scopes: Set<String> = []
-            for target in registrations[node].instanceDependencies where target >= 0 {
+            let scopes = scopes(reachedBy: CollectionOfOne(node), in: registrations)
+            reached[node] = scopes.isEmpty ? nil : scopes
+        }
+    }
+
+    /// The custom scopes `members` depend on directly, and those their
+    /// transient and graph-scoped dependencies reach (already found).
+    private func scopes(reachedBy members: some Sequence<Int>, in registrations: [PlannedRegistration]) -> Set<String> {
+        var scopes: Set<String> = []
+        for member in members {
+            for target in registrations[member].instanceDependencies where target >= 0 {
                 if case .custom(let scope) = registrations[target].lifetime {
                     scopes.insert(scope)
-                } else if let further = reached[target] {
+                } else if let further = reached[target] {    // a finished component (or nil)
                     scopes.formUnion(further)
                 }
             }
-            reached[node] = scopes.isEmpty ? nil : scopes
         }
+        return scopes
     }
 
     /// The custom scopes reached from transient or graph-scoped `node`.

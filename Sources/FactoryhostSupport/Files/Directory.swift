@@ -28,6 +28,21 @@ package enum Directory {
     /// Whether `path` is a regular file (following links).
     package static func isRegularFile(_ path: String) -> Bool { kind(of: path) == S_IFREG }
 
+    /// The first `count` bytes of the file at `path` (fewer if it is
+    /// shorter); nil when it cannot be read. Ask only of a regular file:
+    /// opening a FIFO blocks.
+    ///
+    /// ```swift
+    /// Directory.firstBytes(of: "types/factoryhost.lua", count: 8)   // Array("---@meta".utf8)
+    /// ```
+    package static func firstBytes(of path: String, count: Int) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = fread(&bytes, 1, count, file)
+        return Array(bytes.prefix(read))
+    }
+
     /// What `path` is when it exists and is not a regular file or a
     /// directory — `"a FIFO"`, `"a device"`, `"a socket"` — for a message
     /// that refuses it (following links); nil otherwise.
