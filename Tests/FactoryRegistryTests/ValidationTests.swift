@@ -331,7 +331,9 @@ struct IncrementalValidationTests {
         try registry.declareScope("session")
         try registry.declareScope("screen", in: "session")
         let list = ServiceKey(.list(of: ServiceType(Node.self)))
+        let map = ServiceKey(.map(of: ServiceType(Node.self)))
         var next = 0
+        var contributionOf: [String: Contribution] = [:]     // an override of a contribution says into = … as it does
         var names: [String] = []
         var scopeOf: [String: Scope] = [:]        // as first registered: an override keeping it is looked at alone
         for index in 0..<40 {
@@ -363,22 +365,31 @@ struct IncrementalValidationTests {
                     default: dependencies.append(.instance(Node.self, name: target))
                     }
                 }
-                if random.next(messy ? 25 : 60) == 0 { dependencies.append(Dependency(list)) }
+                if random.next(messy ? 25 : 12) == 0 { dependencies.append(Dependency(random.next(3) == 0 ? map : list)) }
                 let line = next
                 switch random.next(12) {
                 case 0 where next > 0, 4 where next > 0:       // an override (of something inherited, or of nothing)
                     let key = "node\(overridden)"
                     guard mine.insert(key).inserted else { continue }
                     let kept = random.next(4) > 0 ? scopeOf[key] ?? scope : scope
+                    if let contribution = contributionOf[key], random.next(messy ? 8 : 2) > 0 {
+                        try configuration.register(Node.self, name: key, into: contribution, scope: kept, dependencies: dependencies,
+                                                   overrides: true, file: "\(name).lua", line: line) { _ in Node() }
+                        continue
+                    }
                     try configuration.register(Node.self, name: key, scope: kept, dependencies: dependencies, overrides: true,
                                                file: "\(name).lua", line: line) { _ in Node() }
                 case 1 where next > 0:       // a duplicate (unless it is this one's own)
                     let key = "node\(random.next(next))"
                     guard mine.insert(key).inserted else { continue }
                     try configuration.register(Node.self, name: key, file: "\(name).lua", line: line) { _ in Node() }
-                case 2:
-                    try configuration.register(Node.self, name: "node\(next)", into: .set, scope: scope,
+                case 2, 5 where !messy:       // a contribution to the list or the map, scoped, with dependencies
+                    let contribution: Contribution = random.next(3) == 0 ? .map(key: "k\(next)") : .set
+                    try configuration.register(Node.self, name: "node\(next)", into: contribution, scope: scope,
+                                               dependencies: dependencies.filter { $0.key != list && $0.key != map || messy },
                                                file: "\(name).lua", line: line) { _ in Node() }
+                    contributionOf["node\(next)"] = contribution
+                    scopeOf["node\(next)"] = scope
                     mine.insert("node\(next)")
                     next += 1
                 case 3:
@@ -452,6 +463,42 @@ extension IncrementalValidationTests {
         let problems = registry.validateAll(stoppingAfter: .max, wholeValidations: &whole).problems
         #expect(whole == 2)
         #expect(problems.map(\.kind) == [.cycle, .captiveDependency])
+        #expect(problems.map(Self.render) == registry.configurationNames.flatMap { registry.validate($0) }.map(Self.render))
+    }
+}
+
+extension IncrementalValidationTests {
+    /// Each level of a chain contributing to a set and a map, overriding an
+    /// inherited contribution, or naming a collection first, is validated
+    /// from its parent's validation (attack 8: each was validated whole, and
+    /// 4,000 levels took over 10 s), finding what validating each whole
+    /// finds — a singleton holding the list captures a session-scoped contribution.
+    @Test func aChainOfContributionsIsValidatedFromWhatEachLevelAdds() throws {
+        let registry = Registry()
+        try registry.declareScope("session")
+        let list = ServiceKey(.list(of: ServiceType(Node.self))), map = ServiceKey(.map(of: ServiceType(Node.self)))
+        let root = try registry.defineConfiguration("c0")
+        try root.register(Node.self, name: "clock") { _ in Node() }
+        try root.register(Node.self, name: "router", scope: .singleton, dependencies: [Dependency(list)]) { _ in Node() }
+        for i in 1..<300 {
+            let configuration = try registry.defineConfiguration("c\(i)", extends: "c\(i - 1)")
+            try configuration.register(Node.self, name: "h\(i)", into: .set, scope: i == 150 ? .custom("session") : .transient,
+                                       dependencies: [.instance(Node.self, name: "clock")], file: "c\(i).lua", line: 1) { _ in Node() }
+            if i % 3 == 0 {
+                try configuration.register(Node.self, name: "m\(i)", into: .map(key: "k\(i)"), file: "c\(i).lua", line: 2) { _ in Node() }
+            }
+            if i == 100 {     // the map, first named
+                try configuration.register(Node.self, name: "table", scope: .singleton, dependencies: [Dependency(map)],
+                                           file: "c\(i).lua", line: 3) { _ in Node() }
+            }
+            if i % 7 == 0 {   // an inherited contribution replaced
+                try configuration.register(Node.self, name: "h\(i / 2)", into: .set, overrides: true, file: "c\(i).lua", line: 4) { _ in Node() }
+            }
+        }
+        var whole = 0
+        let problems = registry.validateAll(stoppingAfter: .max, wholeValidations: &whole).problems
+        #expect(whole == 1)
+        #expect(problems.count == 150 && problems.allSatisfy { $0.kind == .captiveDependency })
         #expect(problems.map(Self.render) == registry.configurationNames.flatMap { registry.validate($0) }.map(Self.render))
     }
 }

@@ -23,7 +23,11 @@ final class PlannedRegistration: Sendable {
 
     /// `registration` at `index` of a plan, its dependencies found with
     /// `find` (the plan's index of keys; nil: missing).
-    init(index: Int, registration: Registration, find: (ServiceKey) -> Int?, slot: Int = -1, delegatesToParent: Bool = false) {
+    ///
+    /// - Parameter previous: one whose dependencies are the first of
+    ///   `registration`'s, found already (all by instance).
+    init(index: Int, registration: Registration, find: (ServiceKey) -> Int?, slot: Int = -1, delegatesToParent: Bool = false,
+         extending previous: PlannedRegistration? = nil) {
         self.index = index
         self.registration = registration
         self.factory = registration.factory
@@ -34,7 +38,14 @@ final class PlannedRegistration: Sendable {
         self.slot = slot
         self.delegatesToParent = delegatesToParent
         var instances: [Int] = [], providers: [Int] = []
-        for dependency in registration.dependencies {
+        var known = 0
+        if let previous, previous.providerDependencies.isEmpty,
+           previous.instanceDependencies.count <= registration.dependencies.count {
+            // Its first dependencies are the previous one's (a collector given more contributions).
+            instances = previous.instanceDependencies
+            known = instances.count
+        }
+        for dependency in registration.dependencies[known...] {
             if dependency.kind == .instance {
                 instances.append(find(dependency.key) ?? -1)
             } else {

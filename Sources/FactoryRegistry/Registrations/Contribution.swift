@@ -99,17 +99,28 @@ extension Registration {
     /// each contribution in order; its factory resolves them all.
     static func collector(_ key: ServiceKey, contributions: [Registration], isMap: Bool,
                           origin: Origin? = nil) -> Registration {
-        let dependencies = contributions.map { contribution -> Dependency in
-            if case .map(let mapKey)? = contribution.contribution { return Dependency(contribution.key, label: mapKey) }
-            return Dependency(contribution.key)
-        }
-        let keys = dependencies.map(\.key)
-        let labels = dependencies.map { $0.label ?? "" }
+        collector(key, dependencies: contributions.map(Dependency.init(contributedBy:)), isMap: isMap,
+                  origin: contributions.first?.origin ?? origin)
+    }
+
+    /// The registration a plan adds for a collection, given its dependencies
+    /// on its contributions (a map's labelled with their keys), made at `origin`.
+    static func collector(_ key: ServiceKey, dependencies: [Dependency], isMap: Bool, origin: Origin?) -> Registration {
         let factory = UntypedFactory { resolver, _ in
-            let values = try keys.map { try resolver.resolveAny($0) }
-            return isMap ? ContributedMap(keys: labels, values: values) as Any : values as Any
+            let values = try dependencies.map { try resolver.resolveAny($0.key) }
+            return isMap ? ContributedMap(keys: dependencies.map { $0.label ?? "" }, values: values) as Any : values as Any
         }
-        return Registration(key: key, dependencies: dependencies,
-                            origin: contributions.first?.origin ?? origin ?? Origin(file: "?", line: 0), factory: factory)
+        return Registration(key: key, dependencies: dependencies, origin: origin ?? Origin(file: "?", line: 0), factory: factory)
+    }
+}
+
+extension Dependency {
+    /// A collector's dependency on `contribution` (a map's labelled with its key).
+    init(contributedBy contribution: Registration) {
+        if case .map(let mapKey)? = contribution.contribution {
+            self.init(contribution.key, label: mapKey)
+        } else {
+            self.init(contribution.key)
+        }
     }
 }

@@ -11,9 +11,11 @@
 /// through it, going up only while they change; the captives of holders
 /// above it when it gives them scopes, before or now. A configuration is
 /// validated whole, as one by one, only where that cannot hold: what it
-/// adds is a key something inherited was missing, or a collection's
-/// contribution; what it replaces is on a cycle or reaches one (a cycle is
-/// reported as first met), or would close one.
+/// adds is a key something inherited was missing, or a collection it
+/// registers itself; what it replaces is on a cycle or reaches one (a cycle
+/// is reported as first met), or would close one. A contribution replaces
+/// its collection's collector with one collecting it too
+/// (``CollectorChanges``); a collection first named adds one.
 ///
 /// The problems are those ``Validator`` finds for the configuration's whole
 /// plan, in the same order — `IncrementalValidationTests` compares the two.
@@ -37,6 +39,9 @@ struct ConfigurationValidation {
     private var dependents: [[Int32]]
     /// Made at the first missing key, then extended.
     private var keys: NameSuggestion.Keys?
+    /// The collections' collectors, and what they collect: made at the
+    /// first extension that names a collection.
+    private var collectors: CollectorChanges?
     /// Each key nothing registers → registrations that depended on it.
     private var missing: [ServiceKey: [Int]]
     /// Each registration's own problems, in the order of the registrations.
@@ -119,6 +124,7 @@ struct ConfigurationValidation {
         self.reached = reached
         self.dependents = []
         self.keys = keys
+        self.collectors = nil
         self.missing = missing
         self.declared = declared
     }
@@ -137,24 +143,45 @@ struct ConfigurationValidation {
         let replacedKeys = ContainerPlan.merge(configuration, into: &flattening, plan: name)
         count += flattening.problems.count - problemsBefore
         defer { isTruncated = count >= budget }
-        let added = flattening.flattened[before...]
-        guard !added.isEmpty || !replacedKeys.isEmpty else { return true }
-        for registration in added {
+        let merged = flattening.flattened[before...]
+        guard !merged.isEmpty || !replacedKeys.isEmpty else { return true }
+        for registration in merged {
             // A key that was missing changes what depended on it.
-            guard Self.staysApart(registration), missing[registration.key] == nil else { return false }
+            guard !Self.registersACollection(registration), missing[registration.key] == nil else { return false }
         }
         var replaced: [(index: Int, registration: Registration)] = []
-        // What each replaced one gave a holder's captive, before.
-        var gave: [Int: Set<String>?] = [:]
         for key in replacedKeys {
             guard let index = indexByKey[key], let position = flattening.positions[key] else { return false }
             let registration = flattening.flattened[position]
-            guard Self.staysApart(registration) else { return false }
-            gave[index] = scopesGiven(by: index)
+            guard !Self.registersACollection(registration) else { return false }
             replaced.append((index, registration))
         }
-
+        // A contribution, or a dependency on a collection, replaces a collector or adds one.
         let first = registrations.count
+        var added = merged
+        var collectorNodes: Set<Int> = []
+        if merged.contains(where: Self.namesACollection) || replaced.contains(where: { Self.namesACollection($0.registration) })
+            || replaced.contains(where: { Self.namesACollection(registrations[$0.index].registration) }) {
+            if collectors == nil {
+                // Made at the first collection an extension names (collectors are the registrations no configuration has).
+                let positions = flattening.positions
+                collectors = CollectorChanges(planned: registrations, isCollector: { positions[$0.key] == nil })
+            }
+            guard let collecting = collectors?.extend(
+                replaced: replaced.sorted { $0.index < $1.index }.map { (old: registrations[$0.index].registration, new: $0.registration) },
+                added: merged, first: first, registered: { indexByKey[$0] != nil })
+            else { return false }
+            replaced += collecting.replaced
+            added += collecting.added
+            // A collector has no problems of its own (its contributions take no
+            // arguments, and are there): its dependencies are not looked at again.
+            collectorNodes = Set(collecting.replaced.map(\.index))
+            collectorNodes.formUnion(first + merged.count..<first + added.count)
+        }
+        // What each replaced one gave a holder's captive, before.
+        var gave: [Int: Set<String>?] = [:]
+        for (index, _) in replaced { gave[index] = scopesGiven(by: index) }
+
         for (offset, registration) in added.enumerated() {
             indexByKey[registration.key] = first + offset
             keys?.insert(registration.key.description)
@@ -164,24 +191,35 @@ struct ConfigurationValidation {
             registrations.append(PlannedRegistration(index: registrations.count, registration: registration, find: { index[$0] }))
         }
         var dependsOnAdded = false
+        var previous: [Int: PlannedRegistration] = [:]
         for (at, registration) in replaced {
-            let planned = PlannedRegistration(index: at, registration: registration, find: { index[$0] })
+            let collects = collectorNodes.contains(at)
+            let planned = PlannedRegistration(index: at, registration: registration, find: { index[$0] },
+                                              extending: collects ? registrations[at] : nil)
+            previous[at] = registrations[at]
             registrations[at] = planned
             if planned.instanceDependencies.contains(where: { $0 >= first }) { dependsOnAdded = true }
         }
-        guard let placed = checkReplaced(replaced.map(\.index), first: first, dependsOnAdded: dependsOnAdded) else { return false }
         if dependents.count < first {
             // Made at the first extension: checking a configuration alone needs none (100,000 registrations: 230 B each).
             dependents = Self.dependents(of: registrations)
         } else {
             dependents += [[Int32]](repeating: [], count: registrations.count - first)
+            // What a replaced one depended on before is noted already: a
+            // collector's new contributions follow its old ones (noting them all made a chain's lists quadratic).
             func note(_ node: Int) {
-                for target in registrations[node].instanceDependencies where target >= 0 { dependents[target].append(Int32(node)) }
-                for target in registrations[node].providerDependencies where target >= 0 { dependents[target].append(Int32(node)) }
+                func add(_ targets: [Int], past old: [Int]) {
+                    var common = 0
+                    while common < min(targets.count, old.count) && targets[common] == old[common] { common += 1 }
+                    for target in targets[common...] where target >= 0 { dependents[target].append(Int32(node)) }
+                }
+                add(registrations[node].instanceDependencies, past: previous[node]?.instanceDependencies ?? [])
+                add(registrations[node].providerDependencies, past: previous[node]?.providerDependencies ?? [])
             }
             for (at, _) in replaced { note(at) }
             for node in first..<registrations.count { note(node) }
         }
+        guard let placed = checkReplaced(replaced.map(\.index), first: first, dependsOnAdded: dependsOnAdded) else { return false }
         let validator = Validator(configuration: name, registrations: registrations, find: { index[$0] }, rules: rules)
 
         // Missing keys' suggestions may now name an added registration; what is
@@ -189,10 +227,11 @@ struct ConfigurationValidation {
         var again = Set(replaced.map(\.index))
         for (at, _) in replaced { again.formUnion(dependents[at].lazy.map(Int.init).filter { $0 < first }) }
         if !added.isEmpty { for nodes in missing.values { again.formUnion(nodes) } }
-        for node in again.sorted() {
+        for node in again.sorted() where !collectorNodes.contains(node) {
             count += Self.put(validator.declarationProblems(registrations[node], keys: &keys), at: node, in: &declared)
         }
-        for planned in replaced.map({ registrations[$0.index] }) + registrations[first...] {
+        for planned in replaced.map({ registrations[$0.index] }) + registrations[first...]
+        where !collectorNodes.contains(planned.index) {
             if planned.index >= first && count < budget {
                 let found = validator.declarationProblems(planned, keys: &keys)
                 if !found.isEmpty { declared.append((planned.index, found)) }
@@ -329,30 +368,74 @@ struct ConfigurationValidation {
         guard replaced.allSatisfy({ ranks[$0] != Self.onACycle }) else { return nil }
         var placed: [Int: Int32] = [:]
         if dependsOnAdded {
-            guard let below = Self.ranksBelow(replaced, first: first, in: registrations, ranks: ranks) else { return nil }
+            guard let below = Self.ranksBelow(replaced, first: first, in: registrations, ranks: ranks) else {
+                return raiseRanks(replaced, first: first)
+            }
             placed = below
         }
         for at in replaced {
             let planned = registrations[at]
             // It closes no cycle when all it depends on ranks below it.
             guard planned.instanceDependencies.allSatisfy({ $0 < 0 || ($0 < first ? ranks[$0] : placed[$0] ?? .max) < ranks[at] }) else {
-                return nil
+                return raiseRanks(replaced, first: first)
             }
         }
         return placed
     }
 
-    /// Whether `registration` leaves collections alone: it contributes to
-    /// none, is none, and depends on none (each changes a collector).
-    private static func staysApart(_ registration: Registration) -> Bool {
-        registration.contribution == nil && !mayBeCollection(registration.key)
-            && !registration.dependencies.contains { mayBeCollection($0.key) }
+    /// Where there is no room below what is replaced — an empty collection's
+    /// collector given its first contribution, which depends on something —
+    /// ranks the added ones above what they depend on, and raises what is
+    /// replaced, and what depends on it, as far as that needs: a bounded
+    /// walk up (nil past its bound, or where it would not end: a cycle).
+    ///
+    /// - Returns: the added ones' ranks (inherited ones are raised in place).
+    private mutating func raiseRanks(_ replaced: [Int], first: Int) -> [Int: Int32]? {
+        guard replaced.allSatisfy({ ranks[$0] != Self.onACycle }) else { return nil }
+        var added: [Int: Int32] = [:]
+        var queue = Array(first..<registrations.count) + replaced, head = 0
+        var queued = Set(queue)
+        let limit = 4 * queue.count + 4_096
+        while head < queue.count {
+            guard head < limit else { return nil }
+            let node = queue[head]
+            head += 1
+            queued.remove(node)
+            var needed: Int32 = 0, ready = true
+            for target in registrations[node].instanceDependencies where target >= 0 {
+                guard let rank = target >= first ? added[target] : ranks[target] else { ready = false; break }
+                guard rank != Self.onACycle else { return nil }
+                needed = max(needed, rank + 1)
+            }
+            // One waiting for an added one is looked at again once that is ranked.
+            guard ready else { continue }
+            if node >= first {
+                guard needed > added[node] ?? .min else { continue }
+                added[node] = needed
+            } else {
+                guard needed > ranks[node] else { continue }
+                ranks[node] = needed
+            }
+            for dependent in dependents[node].lazy.map(Int.init)
+            where registrations[dependent].instanceDependencies.contains(node) && queued.insert(dependent).inserted {
+                queue.append(dependent)
+            }
+        }
+        // One never ranked waits on a cycle among the added.
+        guard added.count == registrations.count - first else { return nil }
+        return added
     }
 
-    /// Whether `key` may be a collection's (`[T]`, `{T}`), which a collector builds.
-    private static func mayBeCollection(_ key: ServiceKey) -> Bool {
-        guard let first = key.type.name.utf8.first else { return false }
-        return first == UInt8(ascii: "[") || first == UInt8(ascii: "{")
+    /// Whether `registration` contributes to a collection or depends on one
+    /// (or on what may be one): it may change or add a collector.
+    private static func namesACollection(_ registration: Registration) -> Bool {
+        registration.contribution != nil || registration.dependencies.contains { CollectorChanges.mayBeCollection($0.key) }
+    }
+
+    /// Whether `registration` registers a collection itself (then the
+    /// plan makes no collector for it).
+    private static func registersACollection(_ registration: Registration) -> Bool {
+        registration.contribution == nil && CollectorChanges.mayBeCollection(registration.key)
     }
 
     /// The rank of a registration on a cycle, or reaching one.
