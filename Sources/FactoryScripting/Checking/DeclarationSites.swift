@@ -22,7 +22,7 @@ struct DeclarationSites {
 
         /// `configuration "app"` / `scope "screen"` / `a configuration`.
         var label: String {
-            name.map { "\(kind.rawValue) \"\($0)\"" } ?? "a \(kind.rawValue)"
+            name.map { "\(kind.rawValue) \"\(ScriptNames.shown($0))\"" } ?? "a \(kind.rawValue)"
         }
     }
 

@@ -460,14 +460,39 @@ extension FactoryHost {
     }
 
     /// A registration of `keyText` that builds nothing, standing in for one whose
-    /// body was wrong (its `override` flag kept); nil when the key is bad too.
+    /// body was wrong — under the key it declares (its `name`, a
+    /// contribution's `into` and `key`), its `override` flag kept; nil when
+    /// that key cannot be told or is bad too: a refused declaration registers
+    /// nothing (under the plain key, it hid a missing dependency and made
+    /// two refused names a duplicate).
     func standIn(keyText: String, origin: Origin, body: LuaSlot) -> RegistrationSpec? {
-        guard let key = try? ScriptKey(parsing: keyText, catalog: types) else { return nil }
-        var overrides = false
+        var overrides = false, told = true
+        var fields: [String: String] = [:]
         try? body.forEachEntry { name, value in
-            if name.text == "override", value.type == .boolean, case .boolean(let flag) = value.value { overrides = flag }
+            switch name.text {
+            case "override": if value.type == .boolean, case .boolean(let flag) = value.value { overrides = flag }
+            case "name", "into", "key":
+                if value.type == .string, let text = value.text, let field = name.text { fields[field] = text } else { told = false }
+            default: break
+            }
         }
-        let registration = Registration(key: key.serviceKey, origin: origin, overrides: overrides, factory: FactoryHost.dryRunFactory)
+        guard told else { return nil }
+        var name = fields["name"]
+        var contribution: Contribution?
+        switch fields["into"] {
+        case nil: break
+        case "set"?:
+            contribution = .set
+            if name == nil && !keyText.contains("#") { name = contributionName(at: origin) }
+        case "map"?:
+            guard let mapKey = fields["key"], !mapKey.isEmpty else { return nil }
+            contribution = .map(key: mapKey)
+            if name == nil && !keyText.contains("#") { name = mapKey }
+        default: return nil
+        }
+        guard let key = try? ScriptKey(parsing: keyText, catalog: types, name: name), !key.type.isCollection else { return nil }
+        var registration = Registration(key: key.serviceKey, origin: origin, overrides: overrides, factory: FactoryHost.dryRunFactory)
+        registration.contribution = contribution
         return RegistrationSpec(registration, key: key.description)
     }
 }

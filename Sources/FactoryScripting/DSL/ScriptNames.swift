@@ -25,14 +25,35 @@ enum ScriptNames {
             let start = MessageText.oneLine(String(decoding: name.utf8.prefix(40), as: UTF8.self))
             throw LuaError(.typeMismatch, "\(what) is \(count) bytes long, starting '\(start)…': a name is at most \(limit * factor) bytes")
         }
-        if let offset = name.unicodeScalars.firstIndex(where: {
-            $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || MessageText.isBidiControl($0)
-        }) {
+        if let offset = name.unicodeScalars.firstIndex(where: isRefused) {
             let scalar = name.unicodeScalars[offset]
             let at = name.unicodeScalars.distance(from: name.unicodeScalars.startIndex, to: offset)
             let shown = scalar == "\n" ? "a newline" : scalar.value < 0x100 ? "\\\(scalar.value)" : TextEscaping.shownControl(scalar.value)
-            throw LuaError(.typeMismatch, "\(what) '\(MessageText.oneLine(String(name.prefix(60))))' holds a control character "
+            throw LuaError(.typeMismatch, "\(what) '\(Self.shown(String(name.prefix(60))))' holds a control character "
                            + "(\(shown) at character \(at + 1)): a name is printable text")
         }
+    }
+
+    /// Whether a name may not hold `scalar`: a control character (C0, DEL,
+    /// C1), a bidirectional control, or a line or paragraph separator
+    /// (U+2028, U+2029: a line break to editors and JSON readers).
+    private static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
+            || MessageText.isBidiControl(scalar)
+    }
+
+    /// A refused name as its message quotes it: every character it may not
+    /// hold escaped (a tab and U+2028 were shown raw beside an escaped newline).
+    static func shown(_ name: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            switch scalar {
+            case "\n": out.append(contentsOf: "\\n".unicodeScalars)
+            case _ where isRefused(scalar):
+                out.append(contentsOf: (scalar.value < 0x80 ? "\\\(scalar.value)" : TextEscaping.shownControl(scalar.value)).unicodeScalars)
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
     }
 }
