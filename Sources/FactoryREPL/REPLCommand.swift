@@ -43,8 +43,14 @@ extension REPLSession {
                 return true
             }
         }
+        // A command that takes nothing says so of what it was given (`:check app` read as checking only app).
+        if let command = REPLCommand.all.first(where: { $0.name == name || (name == "q" || name == "exit") && $0.name == "quit" }),
+           command.arguments.isEmpty, command.name != "help", !rest.isEmpty {
+            output.error(":\(name) takes no arguments (got '\(MessageText.oneLine(MessageText.bounded(rest, limit: 200)))'): \(command.summary)")
+            return true
+        }
         switch name {
-        case "help", "h", "?": help()
+        case "help", "h", "?": help(words.first)
         case "configs": configs()
         case "regs": regs(words)
         case "graph": graph(words)
@@ -63,7 +69,16 @@ extension REPLSession {
         return true
     }
 
-    private func help() {
+    /// Every command, or `command`'s line alone (`:help regs`).
+    private func help(_ command: String?) {
+        if let command {
+            let name = command.hasPrefix(":") ? String(command.dropFirst()) : command
+            guard let found = REPLCommand.all.first(where: { $0.name == name }) else {
+                let near = NameSuggestion.closest(to: name, among: REPLCommand.all.map(\.name)).map { ", did you mean :\($0)?" } ?? ""
+                return output.error("no command :\(MessageText.oneLine(MessageText.bounded(name, limit: 200)))\(near) (:help lists them)")
+            }
+            return output.result(":" + found.name + (found.arguments.isEmpty ? "" : " " + found.arguments) + "  " + found.summary)
+        }
         var lines = ["Lua at the prompt: an expression prints its values, a statement runs; `local` names stay for later lines.",
                      "Commands:"]
         let width = REPLCommand.all.map { $0.name.count + $0.arguments.count + 2 }.max() ?? 0
@@ -113,7 +128,10 @@ extension REPLSession {
             return output.error("no configuration named '\(MessageText.oneLine(configuration))'")
         }
         let shown = registrations.filter { text.isEmpty || $0.key.description.contains(text) }
-        guard !shown.isEmpty else { return output.result("no registration in '\(configuration)' contains \"\(text)\"") }
+        guard !shown.isEmpty else {
+            // The text as given, bounded (a 60 KB search was echoed whole).
+            return output.result("no registration in '\(configuration)' contains \"\(MessageText.oneLine(MessageText.bounded(text, limit: 200)))\"")
+        }
         let lines = shown.map { registration -> String in
             var line = "\(registration.key) [\(registration.scope)]"
             let wants = registration.dependencies.map { ($0.label.map { "\($0): " } ?? "") + $0.key.description }

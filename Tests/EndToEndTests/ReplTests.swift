@@ -442,6 +442,38 @@ struct ReplPipedTests {
         #expect(result.stdout.contains("(from base)"), "\(result)")
     }
 
+    /// A search that finds nothing echoes its text bounded (attack 9: 60 KB
+    /// was echoed whole); a command that takes nothing refuses what it is
+    /// given (`:check app` checked every configuration and said "ok");
+    /// `:help CMD` shows that command.
+    @Test func commandsBoundWhatTheyEchoAndRefuseArgumentsTheyDoNotTake() throws {
+        let input = """
+            configuration "app" { register "table#x" { make = function() return {} end } }
+            :regs app \(String(repeating: "Q", count: 60_000))
+            :check app
+            :configs x
+            :reload now
+            :help regs
+            :help nope
+            :quit now
+            1 + 1
+            """
+        let result = try CommandRunner.factoryhost(["repl"], input: input + "\n", killAfter: 30)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("no registration in 'app' contains \"QQQ") == true && lines.first?.contains("bytes left out") == true)
+        #expect((lines.first?.utf8.count ?? .max) < 400, "\(lines.first?.utf8.count ?? 0) bytes")
+        #expect(Array(lines.dropFirst()) == [":regs [config] [text]  registrations: key, scope, dependencies, origin", "2"], "\(result)")
+        #expect(result.stderr == """
+            :check takes no arguments (got 'app'): the check command's report for the session's configurations
+            :configs takes no arguments (got 'x'): configurations: what each extends, registrations, where declared
+            :reload takes no arguments (got 'now'): run the script again in a fresh host and say what changed
+            no command :nope (:help lists them)
+            :quit takes no arguments (got 'now'): end the session (as Ctrl-D does)
+
+            """, "\(result)")
+        #expect(result.status == 1)
+    }
+
     @Test func reloadSaysWhatChanged() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("fh-repl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
