@@ -137,6 +137,14 @@ struct TestSettings: Equatable, ScriptInputSettings {
         // the project file), which a report is never.
         // The running binary is read too: every worker starts from it (a report renamed over it ended the run).
         let inputs = Set((files + valueFiles + (TestCommand.ownExecutable().map { [$0] } ?? [])).map(ReportFile.identity(of:)))
+        // A report that cannot be written is said before the run, each of them (one was found after a whole run, the other not at all).
+        let unwritable = [("--junit", junit), ("--coverage-json", coverageJSON)].compactMap { option, path in
+            path.flatMap { ReportFile(path: $0).problemBeforeWriting() }.map { "\(option): cannot write \(MessageText.oneLine(MessageText.bounded(path ?? "", limit: 1024))): \($0)" }
+        }
+        if !unwritable.isEmpty {
+            for problem in unwritable { reportError(DiscoveryError(message: problem)) }
+            return 1
+        }
         for (option, path) in [("--junit", junit), ("--coverage-json", coverageJSON)] {
             guard let path else { continue }
             var info = stat()

@@ -23,6 +23,27 @@ struct ReportFilesTests {
         #expect(linked.status != 0 && linked.stderr.contains("name the same file"), "\(linked)")
     }
 
+    /// Reports that cannot be written are each said before the run (attack 9:
+    /// the coverage file's folder was found missing after the whole run, and
+    /// the JUnit file's not at all); nothing runs, and no probe file is left.
+    @Test func reportsThatCannotBeWrittenAreSaidBeforeTheRun() throws {
+        let dir = try directory(["a_spec.lua": "describe('d', function() it('runs', function() io.open('ran', 'w'):close() end) end)\n",
+                                 "afile": ""])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "a_spec.lua", "--junit", "missing/dir/j.xml", "--coverage-json", "afile/c.json"], in: dir)
+        #expect(result.status == 1 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr == """
+            factoryhost: --junit: cannot write missing/dir/j.xml: its folder missing/dir does not exist
+            factoryhost: --coverage-json: cannot write afile/c.json: afile is not a folder
+
+            """, "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("ran").path))
+        let fine = try CommandRunner.factoryhost(["test", "a_spec.lua", "--junit", "j.xml"], in: dir)
+        #expect(fine.status == 0, "\(fine)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(left == ["a_spec.lua", "afile", "j.xml", "ran"], "\(left)")
+    }
+
     @Test func aReportOverASpecBeingRunIsRefusedAndTheSpecKept() throws {
         let dir = try directory(["a_spec.lua": Self.spec])
         defer { try? FileManager.default.removeItem(at: dir) }

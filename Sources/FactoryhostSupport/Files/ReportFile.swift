@@ -20,6 +20,28 @@ package struct ReportFile: Sendable {
         package var description: String { "cannot write \(MessageText.oneLine(MessageText.bounded(path, limit: 1024))): \(reason)" }
     }
 
+    /// Why writing it would fail, as far as can be told before a run (its
+    /// folder is missing, not a folder, or not writable), or nil — so a run
+    /// that could not keep its report says so before it spends its time.
+    package func problemBeforeWriting() -> String? {
+        var info = stat()
+        if lstat(path, &info) == 0 && (info.st_mode & S_IFMT) != S_IFREG {
+            // A device, FIFO or link is written into, as it is.
+            return access(path, W_OK) == 0 || errno == ENOENT ? nil : String(cString: strerror(errno))
+        }
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let shown = MessageText.oneLine(MessageText.bounded(folder, limit: 1024))
+        guard stat(folder, &info) == 0 else { return "its folder \(shown) \(errno == ENOENT ? "does not exist" : String(cString: strerror(errno)))" }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return "\(shown) is not a folder" }
+        // A file made and removed there says it (access() lets root pass where a write fails: /proc).
+        let probe = (folder == "/" ? "" : folder) + "/.\(path.split(separator: "/").last ?? "report").partial-\(getpid())"
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return "cannot make a file in its folder \(shown) (\(String(cString: strerror(errno))))" }
+        close(descriptor)
+        unlink(probe)
+        return nil
+    }
+
     /// Removes the previous run's file, if there is one (nothing else: a
     /// directory or a special file there is left, and writing will say so).
     package func clear() {
