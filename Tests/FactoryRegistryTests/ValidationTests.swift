@@ -334,6 +334,7 @@ struct IncrementalValidationTests {
         let map = ServiceKey(.map(of: ServiceType(Node.self)))
         var next = 0
         var contributionOf: [String: Contribution] = [:]     // an override of a contribution says into = … as it does
+        var takesArgument: Set<String> = []                  // an override keeping the arguments, moved: problems name where it is
         var names: [String] = []
         var scopeOf: [String: Scope] = [:]        // as first registered: an override keeping it is looked at alone
         for index in 0..<40 {
@@ -372,6 +373,11 @@ struct IncrementalValidationTests {
                     let key = "node\(overridden)"
                     guard mine.insert(key).inserted else { continue }
                     let kept = random.next(4) > 0 ? scopeOf[key] ?? scope : scope
+                    if takesArgument.contains(key), random.next(2) == 0 {
+                        try configuration.register(Node.self, name: key, argument: ("id", Int.self), overrides: true,
+                                                   file: "\(name).lua", line: line) { _, _ in Node() }
+                        continue
+                    }
                     if let contribution = contributionOf[key], random.next(messy ? 8 : 2) > 0 {
                         try configuration.register(Node.self, name: key, into: contribution, scope: kept, dependencies: dependencies,
                                                    overrides: true, file: "\(name).lua", line: line) { _ in Node() }
@@ -395,6 +401,7 @@ struct IncrementalValidationTests {
                 case 3:
                     try configuration.register(Node.self, name: "node\(next)", argument: ("id", Int.self),
                                                file: "\(name).lua", line: line) { _, _ in Node() }
+                    takesArgument.insert("node\(next)")
                     mine.insert("node\(next)")
                     next += 1
                 default:

@@ -41,13 +41,20 @@ final class ScopeRules: Sendable {
     /// Whether an instance of `holder` may keep an instance of custom scope
     /// `scope` for its whole life. Nil if it may; else why not.
     func captiveReason(holder: PlannedRegistration, scope: String) -> String? {
-        switch holder.lifetime {
-        case .transient, .graph: return nil
-        case .singleton, .weak:
-            return "\(holder.lifetime.description) \(holder.name) would keep \(scope)-scoped instances after their scope closes"
-        case .custom(let holderScope):
-            if self.scope(holderScope, isWithin: scope) { return nil }
+        guard mayNotKeep(scope, lifetime: holder.lifetime) else { return nil }
+        if case .custom(let holderScope) = holder.lifetime {
             return "\(holderScope)-scoped \(holder.name) would keep \(scope)-scoped instances after their scope closes"
+        }
+        return "\(holder.lifetime.description) \(holder.name) would keep \(scope)-scoped instances after their scope closes"
+    }
+
+    /// Whether an instance of `lifetime` may not keep one of `scope` for
+    /// its whole life (``captiveReason(holder:scope:)`` would give a reason).
+    func mayNotKeep(_ scope: String, lifetime: Scope) -> Bool {
+        switch lifetime {
+        case .transient, .graph: return false
+        case .singleton, .weak: return true
+        case .custom(let holderScope): return !self.scope(holderScope, isWithin: scope)
         }
     }
 

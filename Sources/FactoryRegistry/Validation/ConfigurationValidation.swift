@@ -223,9 +223,22 @@ struct ConfigurationValidation {
         let validator = Validator(configuration: name, registrations: registrations, find: { index[$0] }, rules: rules)
 
         // Missing keys' suggestions may now name an added registration; what is
-        // replaced, and what depends on it (an arguments problem names it), are looked at anew.
+        // replaced is looked at anew, and what depends on it where that may
+        // change: all of them when its arguments change (their problems are
+        // about its arguments), else those with problems (one names where it
+        // is registered). Each level of a chain overriding a lifetime
+        // looked at every dependent: quadratic.
         var again = Set(replaced.map(\.index))
-        for (at, _) in replaced { again.formUnion(dependents[at].lazy.map(Int.init).filter { $0 < first }) }
+        for (at, _) in replaced {
+            let arguments = previous[at]?.arguments != registrations[at].arguments
+            if arguments || declared.count >= dependents[at].count {
+                for dependent in dependents[at].lazy.map(Int.init) where dependent < first {
+                    if arguments || Self.has(dependent, in: declared) { again.insert(dependent) }
+                }
+            } else {
+                for (node, _) in declared where node < first && registrations[node].dependsOn(at) { again.insert(node) }
+            }
+        }
         if !added.isEmpty { for nodes in missing.values { again.formUnion(nodes) } }
         for node in again.sorted() where !collectorNodes.contains(node) {
             count += Self.put(validator.declarationProblems(registrations[node], keys: &keys), at: node, in: &declared)
@@ -313,7 +326,21 @@ struct ConfigurationValidation {
         // scopes, the path or the place a holder captures may change (where
         // they changed, they came from one of these).
         let walked = replaced.filter { (gave[$0] ?? nil) != nil || scopesGiven(by: $0) != nil }
-        return above(walked, first: first).holders
+        // Only a holder that may not keep one of the scopes they give, before
+        // or now, can have a captive through them (session-scoped holders of a
+        // lifetime toggling between session and transient were all looked at,
+        // at each level of a chain: quadratic).
+        var inPlay: Set<String> = []
+        for node in walked { inPlay.formUnion((gave[node] ?? nil) ?? []); inPlay.formUnion(scopesGiven(by: node) ?? []) }
+        var captures: [Scope: Bool] = [:]
+        var last: (lifetime: Scope, captures: Bool)?     // (most holders share a lifetime: asked without hashing it)
+        return above(walked, first: first) { lifetime in
+            if let last, last.lifetime == lifetime { return last.captures }
+            let found = captures[lifetime] ?? inPlay.contains { rules.mayNotKeep($0, lifetime: lifetime) }
+            captures[lifetime] = found
+            last = (lifetime, found)
+            return found
+        }.holders
     }
 
     /// Whether a holder's captive passes through one of `lifetime`.
@@ -324,9 +351,10 @@ struct ConfigurationValidation {
     /// The inherited registrations (before `first`) whose captives may go
     /// through or end at `nodes`: those that reach one through transient and
     /// graph-scoped ones (`passingThrough`), and the longer-lived ones that
-    /// depend on one of those or of `nodes` (`holders`); with `passing`
-    /// false, only those depending on one of `nodes`.
-    private func above(_ nodes: [Int], first: Int, passing: Bool = true) -> (passingThrough: [Int], holders: Set<Int>) {
+    /// depend on one of those or of `nodes` (`holders`, those of a lifetime
+    /// `holding` takes); with `passing` false, only those depending on one of `nodes`.
+    private func above(_ nodes: [Int], first: Int, passing: Bool = true,
+                       holding: (Scope) -> Bool = { _ in true }) -> (passingThrough: [Int], holders: Set<Int>) {
         var passingThrough: [Int] = [], holders: Set<Int> = []
         var seen = Set(nodes)
         var stack = nodes
@@ -340,7 +368,7 @@ struct ConfigurationValidation {
                         stack.append(dependent)
                     }
                 case .singleton, .weak, .custom:
-                    holders.insert(dependent)
+                    if holding(registrations[dependent].lifetime) { holders.insert(dependent) }
                 }
             }
         }
@@ -515,6 +543,16 @@ struct ConfigurationValidation {
         return below
     }
 
+    /// Whether `list` (ordered by node) has problems of `node`.
+    private static func has(_ node: Int, in list: [(node: Int, problems: [RegistryError])]) -> Bool {
+        var low = 0, high = list.count
+        while low < high {
+            let middle = (low + high) / 2
+            if list[middle].node < node { low = middle + 1 } else { high = middle }
+        }
+        return low < list.count && list[low].node == node
+    }
+
     /// Sets `node`'s problems in `list` (ordered by node): replaced,
     /// inserted in order, or removed when there are none.
     ///
@@ -571,4 +609,9 @@ private struct RankedNodes {
         }
         return top.node
     }
+}
+
+private extension PlannedRegistration {
+    /// Whether it depends on registration `node`, by instance or provider.
+    func dependsOn(_ node: Int) -> Bool { instanceDependencies.contains(node) || providerDependencies.contains(node) }
 }
