@@ -46,9 +46,34 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
     /// The message, as Lua reports it.
     public let message: String
     /// Lua's `stack traceback:` block, when the error came from running code.
-    public let traceback: String?
+    public var traceback: String? { details?.fields.traceback }
     /// The Lua type of the error value Lua raised (`"string"`, `"table"`, …).
-    public let valueType: String?
+    public var valueType: String? { details?.fields.valueType }
+
+    /// What only some errors have, kept apart: an error is on the stack of
+    /// every Swift frame that catches one, and a deep graph's every level
+    /// pays for those frames (with a place added inline, 20,000 nested
+    /// resolves no longer fit the stack).
+    private struct Fields: Sendable {
+        var traceback: String?
+        var valueType: String?
+        var place: Place?
+        var placeText: String?
+        var problem: Problem?
+        var argument: Argument?
+    }
+    private final class Details: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+    private var details: Details?
+
+    /// Changes what only some errors have.
+    private mutating func change(_ edit: (inout Fields) -> Void) {
+        var fields = details?.fields ?? Fields()
+        edit(&fields)
+        details = Details(fields)
+    }
     /// Whether Lua raised it while running code (its message then already
     /// says where), rather than Swift making it. A Swift function called from
     /// Lua that throws one Swift made gets the caller's `file:line: ` in front.
@@ -80,9 +105,15 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
     /// error.place?.line          // 12
     /// error.messageAfterPlace    // "boom"
     /// ```
-    public internal(set) var place: Place?
+    public internal(set) var place: Place? {
+        get { details?.fields.place }
+        set { change { $0.place = newValue } }
+    }
     /// The text of `file:line:` that ``place`` was read from, as the message shows it.
-    var placeText: String?
+    var placeText: String? {
+        get { details?.fields.placeText }
+        set { change { $0.placeText = newValue } }
+    }
 
     /// A place in a script: its chunk as Lua names it (`app.lua`, `stdin`) and a line.
     public struct Place: Sendable, Equatable, CustomStringConvertible {
@@ -123,10 +154,16 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
     /// The parts of a type error, when Swift made one: what was expected and
     /// what was there. Code that rewords an error matches on these, never on
     /// its text.
-    public internal(set) var problem: Problem?
+    public internal(set) var problem: Problem? {
+        get { details?.fields.problem }
+        set { change { $0.problem = newValue } }
+    }
     /// The argument a Swift function called from Lua refused, when that is
     /// what this error is about (``LuaFrame/argumentError(_:_:kind:problem:)``).
-    public internal(set) var argument: Argument?
+    public internal(set) var argument: Argument? {
+        get { details?.fields.argument }
+        set { change { $0.argument = newValue } }
+    }
 
     /// What was wrong with a value, in parts.
     ///
@@ -179,8 +216,7 @@ public struct LuaError: Error, CustomStringConvertible, Equatable {
         self.errorValueID = errorValueID
         self.kind = kind
         self.message = message
-        self.traceback = traceback
-        self.valueType = valueType
+        if traceback != nil || valueType != nil { details = Details(Fields(traceback: traceback, valueType: valueType)) }
         self.raisedByLua = raisedByLua
     }
 
