@@ -164,3 +164,47 @@ struct SpecialInputFilesTests {
         #expect(result.stderr.contains("values file values.lua: not a regular file (a FIFO)"), "\(result)")
     }
 }
+
+/// Names that are not UTF-8 text (attack 10): a spec file or folder so
+/// named was passed over in silence — String(cString:) made its bytes
+/// U+FFFD, a path that names nothing — and a failing spec there left the
+/// run green. It is refused, named with its bytes escaped.
+@Suite("Spec files and folders whose names are not text are refused")
+struct NamesThatAreNotTextTests {
+    /// A scratch folder with `ok_spec.lua`, and what `shell` makes in it (names spelled with printf's octal escapes).
+    func directory(making shell: String) throws -> URL {
+        let dir = try CommandRunner.scratchDirectory(["spec/ok_spec.lua": "it('passes', function() end)\n"], prefix: "fh-bytes")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", shell]
+        process.currentDirectoryURL = dir
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return dir
+    }
+
+    @Test(arguments: [
+        ("printf 'it(\"fails\", function() error(\"boom\") end)\\n' > \"$(printf 'spec/caf\\351_spec.lua')\"",
+         "factoryhost: spec/caf\\xE9_spec.lua: a spec file whose name is not UTF-8 text cannot be run: rename it\n"),
+        ("mkdir \"$(printf 'spec/sub\\377dir')\" && printf 'it(\"fails\", function() error(\"boom\") end)\\n' > \"$(printf 'spec/sub\\377dir/x_spec.lua')\"",
+         "factoryhost: spec/sub\\xFFdir: a folder whose name is not UTF-8 text cannot be run (nor the specs in it): rename it\n"),
+    ])
+    func aSpecOrFolderNamedWithBytesThatAreNotTextFailsTheRun(_ make: String, _ message: String) throws {
+        let dir = try directory(making: make)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for arguments in [["test", "spec"], ["test", "--list", "spec"], ["test", "--junit", "j.xml", "spec"]] {
+            let result = try CommandRunner.factoryhost(arguments, in: dir, killAfter: 30)
+            #expect(result.status == 1 && result.stdout.isEmpty && result.stderr == message, "\(arguments): \(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("j.xml").path))
+    }
+
+    /// Other files so named are no spec's business.
+    @Test func aPlainFileNamedWithBytesThatAreNotTextIsLeftAlone() throws {
+        let dir = try directory(making: "printf 'x' > \"$(printf 'spec/notes\\351.txt')\"")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "spec"], in: dir, killAfter: 30)
+        #expect(result.status == 0 && result.stdout.contains("1 passed"), "\(result)")
+    }
+}

@@ -8,6 +8,25 @@ package enum Directory {
     /// The names in directory `path`, sorted (never `.` or `..`; hidden ones
     /// too unless `hidden` is false); nil if it cannot be read.
     package static func entries(_ path: String, hidden: Bool = true) -> [String]? {
+        var notText: [NotText] = []
+        return entries(path, hidden: hidden, notText: &notText)
+    }
+
+    /// An entry whose name is not UTF-8 text (a Latin-1 `café`): no path a
+    /// String spells reaches it, so it is named with its bytes escaped.
+    package struct NotText: Sendable {
+        /// The name, each byte that is not UTF-8 as `\xNN`.
+        package let shown: String
+        /// Whether it is a directory (following a link).
+        package let isDirectory: Bool
+        /// Whether the name ends as a spec file's does (`_spec.lua`).
+        package let endsAsSpec: Bool
+    }
+
+    /// The names in directory `path` that are text, sorted; those that are
+    /// not go to `notText` (String(cString:) made them U+FFFD: a path that
+    /// names nothing, passed over in silence).
+    package static func entries(_ path: String, hidden: Bool = true, notText: inout [NotText]) -> [String]? {
         guard let dir = opendir(path) else { return nil }
         defer { closedir(dir) }
         let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
@@ -15,7 +34,16 @@ package enum Directory {
         while let entry = readdir(dir) {
             // The name where it is: a dirent may be shorter than the struct
             // (its d_name holds just the name), so the field is never copied whole.
-            let name = String(cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
+            let raw = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+            guard let name = String(validatingCString: raw) else {
+                let bytes = UnsafeRawBufferPointer(start: raw, count: strlen(raw))
+                if !hidden && bytes.first == UInt8(ascii: ".") { continue }
+                var info = stat()
+                let isDirectory = fstatat(dirfd(dir), raw, &info, 0) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+                notText.append(NotText(shown: TextEscaping.shownBytes(bytes), isDirectory: isDirectory,
+                                       endsAsSpec: bytes.count >= 9 && Array(bytes.suffix(9)) == Array("_spec.lua".utf8)))
+                continue
+            }
             if name == "." || name == ".." || (!hidden && name.hasPrefix(".")) { continue }
             names.append(name)
         }

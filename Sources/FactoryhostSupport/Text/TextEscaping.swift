@@ -95,6 +95,32 @@ package struct TextEscaping: Sendable {
         value < 0x80 ? "\\\(value)" : "\\u{" + String(value, radix: 16, uppercase: true) + "}"
     }
 
+    /// `bytes` as text: UTF-8 as it is, each byte that is not as `\xNN` —
+    /// for a name (a file's) that is not text, so it is neither shown as
+    /// U+FFFD (a name that is not there) nor confused with one holding a real U+FFFD.
+    ///
+    /// ```swift
+    /// TextEscaping.shownBytes([0x63, 0x61, 0x66, 0xE9])    // "caf\xE9"
+    /// ```
+    package static func shownBytes(_ bytes: some Collection<UInt8>) -> String {
+        var out = ""
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var at = bytes.startIndex
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                out.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+                at = bytes.index(at, offsetBy: encoded.count)
+            case .error(let length):
+                for byte in bytes[at...].prefix(length) { out += "\\x" + digits(UInt32(byte), radix: 16, width: 2, uppercase: true) }
+                at = bytes.index(at, offsetBy: length)
+            case .emptyInput:
+                return out
+            }
+        }
+    }
+
     /// A DOT string: `\"`, `\\`, a line break as DOT's `\n`.
     package static let dot = TextEscaping(replacements: ["\"": "\\\"", "\\": "\\\\", "\n": "\\n"], control: nil)
 

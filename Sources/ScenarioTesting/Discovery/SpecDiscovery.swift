@@ -70,8 +70,15 @@ public enum SpecDiscovery {
         guard visited.insert(FileIdentity(info)).inserted else { return }
         // Nothing under the folders given is skipped in silence: a spec that
         // cannot be reached would make a failing run green.
-        guard let names = Directory.entries(directory, hidden: false) else {
+        var notText: [Directory.NotText] = []
+        guard let names = Directory.entries(directory, hidden: false, notText: &notText) else {
             throw DiscoveryError(message: "\(shown(directory)): cannot read this directory (\(String(cString: strerror(errno))))")
+        }
+        // A spec, or a folder that may hold specs, whose name is not UTF-8 text cannot be run (a failing one made the run green).
+        if let unreachable = notText.first(where: { $0.isDirectory || $0.endsAsSpec }) {
+            let path = shown(directory == "." ? unreachable.shown : "\(directory)/\(unreachable.shown)")
+            throw DiscoveryError(message: "\(path): a \(unreachable.isDirectory ? "folder" : "spec file") whose name is not UTF-8 text "
+                                 + "cannot be run\(unreachable.isDirectory ? " (nor the specs in it)" : ""): rename it")
         }
         for name in names {                          // in order: the first path to a file is the one kept
             let path = directory == "." ? name : "\(directory)/\(name)"
