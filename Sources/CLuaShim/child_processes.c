@@ -5,7 +5,8 @@
 // whole group of them at once: a child that forks itself and exits without
 // end is then never missed one pid at a time — it cannot leave its group.
 // On a terminal the stock functions run (the child stays in the foreground
-// group, where Ctrl-C and reading the terminal reach it).
+// group, where Ctrl-C and reading the terminal reach it), the guardian
+// started first: it finds the child below the command.
 #include "control.h"
 
 #include <lauxlib.h>
@@ -74,6 +75,7 @@ static int wait_for(pid_t pid) {
 static int grouped_execute(lua_State *L) {
     const char *command = luaL_optstring(L, 1, NULL);
     if (command == NULL || !detached_from_terminal()) {
+        if (command != NULL) fh_guard_descendants();   /* a SIGKILL of the command ends it too (attack 10) */
         lua_pushvalue(L, lua_upvalueindex(1));
         lua_insert(L, 1);
         lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
@@ -107,6 +109,7 @@ static int grouped_popen(lua_State *L) {
     const char *command = luaL_checkstring(L, 1);
     const char *mode = luaL_optstring(L, 2, "r");
     if (!detached_from_terminal()) {
+        fh_guard_descendants();
         lua_pushvalue(L, lua_upvalueindex(1));
         lua_insert(L, 1);
         lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);

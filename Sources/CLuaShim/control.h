@@ -140,6 +140,10 @@ void fh_group_child_processes(lua_State *L);
 /// Remembers a process group such a child leads, ended whole with the
 /// descendants (process_tree.c).
 void fh_note_child_group(pid_t group);
+/// Starts the guardian (if wanted and not running) for a child started in
+/// this process's own group — on a terminal — which it finds below the
+/// command by looking, as it finds one that left its group (process_tree.c).
+void fh_guard_descendants(void);
 /// A child group's shell was reaped: forgotten by the guardian if no member is left.
 void fh_child_group_waited(pid_t group);
 double fh_now(void);

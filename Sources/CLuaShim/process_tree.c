@@ -190,6 +190,11 @@ void fh_note_child_group(pid_t group) {
     tell_guardian((int32_t)group);
 }
 
+/* A word that names no group: the guardian starts, and looks below the command. */
+#define FH_WATCH_ONLY INT32_MAX
+
+void fh_guard_descendants(void) { tell_guardian(FH_WATCH_ONLY); }
+
 void fh_child_group_waited(pid_t group) {
     /* Its leader is reaped; with no member left, its number may be reused: forgotten. */
     if (kill(-group, 0) != 0 && errno == ESRCH) tell_guardian(-(int32_t)group);
@@ -211,10 +216,8 @@ static pthread_mutex_t guardian_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void fh_guard_child_groups(void) { guardian_wanted = 1; }
 
-/* When process `pid_text` started (the 22nd field of its stat: clock ticks
-   since boot), or 0 if it is gone: with the pid, what names one process
-   (a pid alone may be handed out again). */
-static unsigned long long start_time_of(pid_t pid) {
+/* Reads /proc/<pid>/stat into `buffer` (NUL-terminated); its length, or <= 0. */
+static ssize_t read_stat(pid_t pid, char *buffer, size_t size) {
     char path[64] = "/proc/", digits[16];
     int n = 0;
     do { digits[n++] = (char)('0' + pid % 10); pid /= 10; } while (pid > 0 && n < 15);
@@ -224,12 +227,19 @@ static unsigned long long start_time_of(pid_t pid) {
     for (const char *p = tail; *p; p++) path[at++] = *p;
     path[at] = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    char buffer[1024];
-    ssize_t length = read(fd, buffer, sizeof buffer - 1);
+    if (fd < 0) return -1;
+    ssize_t length = read(fd, buffer, size - 1);
     close(fd);
-    if (length <= 0) return 0;
-    buffer[length] = 0;
+    if (length > 0) buffer[length] = 0;
+    return length;
+}
+
+/* When process `pid_text` started (the 22nd field of its stat: clock ticks
+   since boot), or 0 if it is gone: with the pid, what names one process
+   (a pid alone may be handed out again). */
+static unsigned long long start_time_of(pid_t pid) {
+    char buffer[1024];
+    if (read_stat(pid, buffer, sizeof buffer) <= 0) return 0;
     char *p = NULL;
     for (char *q = buffer; *q; q++) if (*q == ')') p = q;
     if (p == NULL) return 0;
@@ -244,12 +254,28 @@ static unsigned long long start_time_of(pid_t pid) {
     return start;
 }
 
+/* Whether process `pid`, started at `start`, still runs: there, the same
+   one, and no zombie (a killed command stays one until its parent reaps
+   it, its children gone to init). */
+static int still_running(pid_t pid, unsigned long long start) {
+    char buffer[1024];
+    if (start_time_of(pid) != start || read_stat(pid, buffer, sizeof buffer) <= 0) return 0;
+    char *close_paren = NULL;
+    for (char *q = buffer; *q; q++) if (*q == ')') close_paren = q;
+    if (close_paren == NULL || close_paren[1] != ' ') return 0;
+    char state = close_paren[2];
+    return state != 'Z' && state != 'X' && state != 'x';
+}
+
 #define FH_GUARDED_GROUPS 4096
 #define FH_WATCHED 4096
 /* What the guardian last saw below the command (and when each started). */
 static pid_t watched_ids[FH_WATCHED];
 static unsigned long long watched_starts[FH_WATCHED];
 static int watched_count;
+/* The look before, while a look is made. */
+static pid_t saved_ids[FH_WATCHED];
+static unsigned long long saved_starts[FH_WATCHED];
 
 /* Adds `pid` (with its start time) to what the guardian watches; 0 when full or known. */
 static int watch(pid_t pid) {
@@ -311,14 +337,27 @@ _Noreturn static void guard(int socket_fd, pid_t command) {
     int32_t word;
     size_t have = 0;
     long long next_look = milliseconds_now();
+    unsigned long long command_start = start_time_of(command);
     for (;;) {
         /* A look every quarter second by the clock, however busy the socket
            (a script that starts a child every 100 ms once kept it from ever looking). */
         long long now = milliseconds_now();
         if (now >= next_look) {
-            /* What is below the command now (those gone are dropped). */
+            /* What is below the command now (those gone are dropped) — kept
+               only if the command still ran after the look: one made as it
+               died found nothing below it (its children went to init), and
+               what the look before saw went unkilled. */
+            int before = watched_count;
+            memcpy(saved_ids, watched_ids, sizeof(pid_t) * (size_t)before);
+            memcpy(saved_starts, watched_starts, sizeof(unsigned long long) * (size_t)before);
             watched_count = 0;
             watch_descendants(&command, 1, self);
+            if (!still_running(command, command_start)) {
+                memcpy(watched_ids, saved_ids, sizeof(pid_t) * (size_t)before);
+                memcpy(watched_starts, saved_starts, sizeof(unsigned long long) * (size_t)before);
+                watched_count = before;
+                break;
+            }
             next_look = now + 250;
         }
         struct pollfd ready = { socket_fd, POLLIN, 0 };
@@ -332,6 +371,7 @@ _Noreturn static void guard(int socket_fd, pid_t command) {
         if (have < sizeof word) continue;
         have = 0;
         if (word == 0) { released = 1; continue; }
+        if (word == FH_WATCH_ONLY) continue;
         if (word > 0) {
             if (count < FH_GUARDED_GROUPS) groups[count++] = word;
             else { for (int k = 1; k < count; k++) groups[k - 1] = groups[k]; groups[count - 1] = word; }
@@ -656,6 +696,7 @@ void fh_end_tree_on_termination(void) {
 void fh_end_tree_on_termination(void) {}
 void fh_end_tree_on_signals(void) {}
 void fh_note_child_group(pid_t group) { (void)group; }
+void fh_guard_descendants(void) {}
 void fh_child_group_waited(pid_t group) { (void)group; }
 void fh_guard_child_groups(void) {}
 int fh_tree_is_ending(void) { return 0; }

@@ -439,3 +439,36 @@ struct RunnerRunsNoSpecCodeTests {
         }
     }
 }
+
+/// On a terminal os.execute and io.popen run as lua5.4's do (the child in
+/// the foreground group, for Ctrl-C), and the guardian was never started:
+/// a SIGKILL of the command left a child that left its group — and, off
+/// the session's hang-up, any child — running (attack 10). The guardian
+/// starts for them too, and finds them below the command.
+@Suite("No process outlives its command on a terminal")
+struct ProcessTreeOnATerminalTests {
+    @Test(arguments: ["os.execute([[%@ & echo $! > %@]])", "io.popen([[%@ & echo $! > %@]]):close()"])
+    func aChildStartedOnATerminalEndsWhenTheCommandIsKilled(_ start: String) throws {
+        let dir = try CommandRunner.scratchDirectory(["term.lua": """
+            print(\(String(format: start, "setsid sleep 30", "setsid.pid")))
+            print(\(String(format: start, "sleep 30", "plain.pid")))
+            print("started")
+            while true do end
+            """], prefix: "fh-tty-tree")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let terminal = try PseudoTerminal(["run", "term.lua"], in: dir)
+        defer { terminal.finish() }
+        try terminal.expect("started")
+        usleep(1_500_000)                              // the guardian looks four times a second (slow under a sanitizer)
+        kill(terminal.pid, SIGKILL)
+        _ = terminal.waitForExit()
+        for name in ["setsid.pid", "plain.pid"] {
+            let pids = ProcessTreeTests.pids(in: dir.appendingPathComponent(name))
+            #expect(pids.count == 1, "\(name): \(pids); \(terminal.transcript); \((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])")
+            for pid in pids {
+                #expect(ProcessTreeTests.ends(pid), "\(name): process \(pid) outlived the command")
+                kill(pid, SIGKILL)
+            }
+        }
+    }
+}

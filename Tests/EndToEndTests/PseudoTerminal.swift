@@ -57,11 +57,15 @@ final class PseudoTerminal {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
-        let previous = FileManager.default.currentDirectoryPath
-        FileManager.default.changeCurrentDirectoryPath(directory.path)
+        // The child starts in `directory` (changing this process's directory
+        // raced with tests on other threads: a child started in another test's folder).
+        typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+        guard let addChdir = dlsym(handle, "posix_spawn_file_actions_addchdir_np"),
+              unsafeBitCast(addChdir, to: AddChdir.self)(&actions, directory.path) == 0 else {
+            throw CocoaError(.featureUnsupported)
+        }
         var child: pid_t = 0
         let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
-        FileManager.default.changeCurrentDirectoryPath(previous)
         guard status == 0 else { throw CocoaError(.executableLoad) }
         pid = child
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
