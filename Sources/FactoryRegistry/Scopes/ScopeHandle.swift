@@ -32,14 +32,20 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
 
     /// The nearest scope named `name` from this one up, itself included;
     /// nil when none. Found once per name, then remembered (its ancestors
-    /// are held by `parent` already): resolving a registration bound to the
+    /// are held by `parent` already), or taken from an enclosing scope that
+    /// found it: resolving a registration bound to the
     /// outermost of 100,000 nested scopes from the innermost walked them
     /// all at every resolve (1,000 resolves, 18.6 s).
     func enclosing(named name: String) -> ScopeHandle? {
         if self.name == name { return self }
         if let known = lock.withLock({ enclosingByName[name] }) { return known }
         var cursor = parent
-        while let handle = cursor, handle.name != name { cursor = handle.parent }
+        while let handle = cursor, handle.name != name {
+            // An enclosing scope that found it already says where it is: each of
+            // 40,000 nested scopes resolving once walked up from itself (27 s).
+            if let known = handle.lock.withLock({ handle.enclosingByName[name] }) { cursor = known; break }
+            cursor = handle.parent
+        }
         if let found = cursor { lock.withLock { enclosingByName[name] = found } }
         return cursor
     }
