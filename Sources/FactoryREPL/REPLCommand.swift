@@ -11,7 +11,7 @@ struct REPLCommand {
     let summary: String
 
     static let all: [REPLCommand] = [
-        REPLCommand(name: "help", arguments: "", summary: "these commands"),
+        REPLCommand(name: "help", arguments: "[command]", summary: "these commands, or one"),
         REPLCommand(name: "configs", arguments: "", summary: "configurations: what each extends, registrations, where declared"),
         REPLCommand(name: "regs", arguments: "[config] [text]", summary: "registrations: key, scope, dependencies, origin"),
         REPLCommand(name: "graph", arguments: "KEY [config]", summary: "what KEY needs, as a tree; ● marks what the container holds now"),
@@ -47,6 +47,13 @@ extension REPLSession {
         if let command = REPLCommand.all.first(where: { $0.name == name || (name == "q" || name == "exit") && $0.name == "quit" }),
            command.arguments.isEmpty, command.name != "help", !rest.isEmpty {
             output.error(":\(name) takes no arguments (got '\(MessageText.oneLine(MessageText.bounded(rest, limit: 200)))'): \(command.summary)")
+            return true
+        }
+        // …and one that takes words, more than it takes (`:graph KEY app extra` drew app's graph, the rest unread).
+        if let most = ["graph": 2, "use": 1, "help": 1, "h": 1, "?": 1][name], words.count > most {
+            let usage = REPLCommand.all.first { $0.name == name }.map { ":\($0.name) \($0.arguments)" } ?? ":\(name)"
+            output.error(":\(name) takes at most \(most) word\(most == 1 ? "" : "s") (\(usage)); "
+                         + "left over: '\(MessageText.oneLine(MessageText.bounded(words.dropFirst(most).joined(separator: " "), limit: 200)))'")
             return true
         }
         switch name {

@@ -455,6 +455,9 @@ struct ReplPipedTests {
             :reload now
             :help regs
             :help nope
+            :help regs extra
+            :graph table#x app extra
+            :use app extra
             :quit now
             1 + 1
             """
@@ -468,6 +471,9 @@ struct ReplPipedTests {
             :configs takes no arguments (got 'x'): configurations: what each extends, registrations, where declared
             :reload takes no arguments (got 'now'): run the script again in a fresh host and say what changed
             no command :nope (:help lists them)
+            :help takes at most 1 word (:help [command]); left over: 'extra'
+            :graph takes at most 2 words (:graph KEY [config]); left over: 'extra'
+            :use takes at most 1 word (:use CONFIG); left over: 'extra'
             :quit takes no arguments (got 'now'): end the session (as Ctrl-D does)
 
             """, "\(result)")
