@@ -263,6 +263,28 @@ struct ValidationTests {
     }
 }
 
+extension ValidationTests {
+    /// A long cycle is said as a path is — its first 30 names and last 5,
+    /// with how many between — in its message and its places (attack 10:
+    /// every member was named, in each configuration of a chain growing the
+    /// cycle a level at a time: 8,000 levels held 960 MB).
+    @Test func aLongCycleIsSaidAsALongPathIs() throws {
+        final class Node: Sendable {}
+        let registry = Registry()
+        let app = try registry.defineConfiguration("app")
+        for i in 0..<1_000 {
+            try app.register(Node.self, name: "n\(i)", dependencies: [.instance(Node.self, name: "n\((i + 1) % 1_000)")]) { _ in Node() }
+        }
+        let problems = registry.validate("app")
+        #expect(problems.count == 1 && problems.first?.kind == .cycle)
+        let problem = try #require(problems.first)
+        #expect(problem.message.hasPrefix("dependency cycle: Node#n0 → Node#n1 → "))
+        #expect(problem.message.contains("→ … (966 more) … →") && problem.message.hasSuffix("Node#n999 → Node#n0"), "\(problem.message)")
+        #expect(problem.details.count == 36 && problem.details[30] == "… (965 more) …", "\(problem.details.count)")
+        #expect(problem.description.utf8.count < 4_096)
+    }
+}
+
 @Suite("Validating every configuration at once")
 struct ValidateAllTests {
     /// Validating all configurations flattens each from its parent's (linear

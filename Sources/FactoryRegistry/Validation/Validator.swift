@@ -150,12 +150,17 @@ struct Validator {
                     let members = stack[from...].map(\.node)
                     let canonical = members.sorted()
                     guard reported.insert(canonical).inserted else { continue }
-                    let names = members.map { registrations[$0].name } + [registrations[target].name]
                     let first = registrations[target]
+                    // Its names and places as a path is shown: a cycle of 8,000 said all of them, in
+                    // each configuration of a chain growing it (quadratic memory, 960 MB).
+                    let (start, end) = Self.pathNamesShown
+                    func place(_ node: Int) -> String { "\(registrations[node].name) registered at \(registrations[node].registration.origin)" }
+                    let places = members.count > start + end + 1
+                        ? members.prefix(start).map(place) + ["… (\(members.count - start - end) more) …"] + members.suffix(end).map(place)
+                        : members.map(place)
                     problems.append(RegistryError(
-                        .cycle, "dependency cycle: " + names.joined(separator: " → "), configuration: configuration,
-                        details: members.map { "\(registrations[$0].name) registered at \(registrations[$0].registration.origin)" },
-                        origin: first.registration.origin))
+                        .cycle, "dependency cycle: " + Self.shownPath((members + [target]).map { registrations[$0] }),
+                        configuration: configuration, details: places, origin: first.registration.origin))
                 }
             }
         }
