@@ -54,6 +54,15 @@ public enum FactoryHostCLI {
         if let status = FastReplArguments.start(CommandLine.arguments) {
             exit(status)
         }
+        // check, graph, test and types read paths and names as text: one that is not (a Latin-1 file
+        // name) would be looked for repaired, and "not found" named a file that is not there.
+        if let bytes = RawArguments.given, CommandLine.arguments.count > 1,
+           ["check", "graph", "test", "types"].contains(CommandLine.arguments[1]),
+           let word = bytes.dropFirst(2).first(where: { String(validating: $0, as: UTF8.self) == nil }) {
+            writeToStandardError("\(ProgramName.current): \(CommandLine.arguments[1]): '\(TextEscaping.shownBytes(word))' is not UTF-8 text: "
+                                 + "paths and names are read as text here (rename the file; run passes its arguments through as bytes)\n")
+            exit(1)
+        }
         if let settings = CheckCommand.plainSettings(CommandLine.arguments) { settings.run() }
         if let settings = GraphCommand.plainSettings(CommandLine.arguments) { settings.run() }
         if let settings = TestSettings.plain(CommandLine.arguments) { exit(settings.run()) }

@@ -41,6 +41,7 @@ enum FastRunArguments {
         }
         if sawAllow && settings.runner.libraries != .sandboxed { return nil }  // the parser says why
         settings.runner.scriptIndex = i
+        settings.runner.commandLineBytes = RawArguments.bytes(for: argv)
         settings.runner.preludes = ReplCommand.preludes(Array(argv[..<i]))
         // No script: `-e`/`-l` alone run (see RunSettings.hasScript); nothing at all, the parser reports it.
         guard i < argv.count || !settings.runner.preludes.isEmpty else { return nil }

@@ -83,16 +83,24 @@ struct ReplCommand: ParsableCommand {
     /// `-e` and `-l` in the order the command line gives them (as lua5.4 runs them).
     static func preludes(_ argv: [String]) -> [ScriptRunner.Prelude] {
         var result: [ScriptRunner.Prelude] = []
+        // A statement that is not UTF-8 text runs as its bytes, as lua5.4 runs it.
+        let bytes = RawArguments.bytes(for: argv)
+        func execute(_ index: Int, dropping prefix: Int) -> ScriptRunner.Prelude {
+            if let bytes, index < bytes.count, String(validating: bytes[index], as: UTF8.self) == nil {
+                return .executeBytes(Array(bytes[index].dropFirst(prefix)))
+            }
+            return .execute(String(argv[index].dropFirst(prefix)))
+        }
         var index = 1
         while index < argv.count {
             let word = argv[index]
             if word == "--" { break }
             if word == "-e" || word == "-l", index + 1 < argv.count {
-                result.append(word == "-e" ? .execute(argv[index + 1]) : .require(argv[index + 1]))
+                result.append(word == "-e" ? execute(index + 1, dropping: 0) : .require(argv[index + 1]))
                 index += 2
                 continue
             }
-            if word.hasPrefix("-e"), word.count > 2 { result.append(.execute(String(word.dropFirst(2)))) }
+            if word.hasPrefix("-e"), word.count > 2 { result.append(execute(index, dropping: 2)) }
             else if word.hasPrefix("-l"), word.count > 2 { result.append(.require(String(word.dropFirst(2)))) }
             else if Self.optionsWithValues.contains(word) { index += 1 }    // its value is not the script
             else if !word.hasPrefix("-") && index > 1 { break }          // the script: its own arguments follow

@@ -27,3 +27,10 @@ func environmentVariable(_ name: String) -> String? {
     guard let value = getenv(name) else { return nil }
     return String(cString: value)
 }
+
+/// The environment variable `name`'s bytes, if set (a value that is not
+/// UTF-8 text stays as it is).
+func environmentBytes(_ name: String) -> [UInt8]? {
+    guard let value = getenv(name) else { return nil }
+    return Array(UnsafeRawBufferPointer(start: value, count: strlen(value)))
+}

@@ -24,6 +24,10 @@ public struct ScriptRunner: Equatable {
     public var commandLine: [String]
     /// Where the script's path stands in `commandLine`.
     public var scriptIndex: Int
+    /// Each word of `commandLine` as the bytes given, when some word is not
+    /// UTF-8 text (`commandLine` has it repaired): the script's path, its
+    /// arguments and `arg` are those bytes, as lua5.4 has them.
+    public var commandLineBytes: [[UInt8]]?
     /// The name that prefixes error reports (`factoryhost: …`).
     public var programName = ProgramName.current
     /// The standard library, or the restricted one for untrusted scripts.
@@ -42,6 +46,8 @@ public struct ScriptRunner: Equatable {
     public enum Prelude: Equatable, Sendable {
         /// `-e STAT`: runs the statement (chunk name `=(command line)`).
         case execute(String)
+        /// `-e STAT` whose statement is not UTF-8 text, as its bytes.
+        case executeBytes([UInt8])
         /// `-l MOD` / `-l g=mod`: `g = require "mod"` (g is mod when not given).
         case require(String)
 
@@ -53,6 +59,8 @@ public struct ScriptRunner: Equatable {
             switch self {
             case .execute(let code):
                 _ = try state.load(bytes: Array(code.utf8), chunkName: "=(command line)").callAsScript(arguments: [])
+            case .executeBytes(let code):
+                _ = try state.load(bytes: code, chunkName: "=(command line)").callAsScript(arguments: [])
             case .require(let spec):
                 let (global, module) = spec.firstIndex(of: "=").map {
                     (String(spec[..<$0]), String(spec[spec.index(after: $0)...]))
@@ -124,7 +132,7 @@ public struct ScriptRunner: Equatable {
             for prelude in preludes { try prelude.run(in: state) }
             state.interruptOnControlC(false)
             let main = try loadScript(state)
-            let arguments = commandLine[(scriptIndex + 1)...].map { LuaValue($0) }
+            let arguments = (scriptIndex + 1..<commandLine.count).map(word)
             state.interruptOnControlC(true)
             defer { state.interruptOnControlC(false) }
             _ = try main.callAsScript(arguments: arguments)
@@ -152,11 +160,17 @@ public struct ScriptRunner: Equatable {
         if timeLimit != nil || memoryLimit != nil { state.hardStop = .exitProcess(grace: .seconds(1), prefix: "\(programName): ") }
     }
 
+    /// Word `index` of the command line, as the bytes given.
+    private func word(_ index: Int) -> LuaValue {
+        guard let bytes = commandLineBytes, index < bytes.count else { return LuaValue(commandLine[index]) }
+        return .string(LuaString(bytes: bytes[index]))
+    }
+
     /// `arg`, LUA_INIT and the module path.
     func prepare(_ state: LuaState) throws {
         let arg = try state.newTable(arrayCapacity: commandLine.count - scriptIndex, hashCapacity: scriptIndex + 1)
-        for (i, word) in commandLine.enumerated() {
-            try arg.rawSet(.integer(i - scriptIndex), LuaValue(word))
+        for i in commandLine.indices {
+            try arg.rawSet(.integer(i - scriptIndex), word(i))
         }
         try state.setGlobal("arg", .table(arg))
         let dir = scriptPath == "-" ? nil : scriptPath.lastIndex(of: "/").map { String(scriptPath[...$0]) }
@@ -186,21 +200,25 @@ public struct ScriptRunner: Equatable {
     /// - Throws: the `LuaError` the code raised, or its file's.
     public func runInit(in state: LuaState) throws {
         guard libraries == .standard, let (name, code) = initCode() else { return }
-        let chunk = code.hasPrefix("@")
-            ? try state.loadFile(String(code.dropFirst()), mode: "bt")
-            : try state.load(bytes: Array(code.utf8), chunkName: name, mode: "bt")
+        // The variable's bytes, as lua.c reads them (a String repairs what is not UTF-8).
+        let chunk = code.first == UInt8(ascii: "@")
+            ? try state.loadFile(bytes: Array(code.dropFirst()), mode: "bt")
+            : try state.load(bytes: code, chunkName: name, mode: "bt")
         _ = try chunk.callAsScript(arguments: [])
     }
 
     /// The `LUA_INIT_5_4` or `LUA_INIT` code and its chunk name, as lua.c reads them.
-    func initCode() -> (String, String)? {
-        if let code = environmentVariable("LUA_INIT_5_4") { return ("=LUA_INIT_5_4", code) }
-        if let code = environmentVariable("LUA_INIT") { return ("=LUA_INIT", code) }
+    func initCode() -> (String, [UInt8])? {
+        if let code = environmentBytes("LUA_INIT_5_4") { return ("=LUA_INIT_5_4", code) }
+        if let code = environmentBytes("LUA_INIT") { return ("=LUA_INIT", code) }
         return nil
     }
 
     func loadScript(_ state: LuaState) throws -> LuaFunction {
         let mode = libraries == .standard ? "bt" : "t"
+        if scriptPath != "-", let bytes = commandLineBytes, scriptIndex < bytes.count {
+            return try state.loadFile(bytes: bytes[scriptIndex], mode: mode)
+        }
         return try state.loadFile(scriptPath == "-" ? nil : scriptPath, mode: mode)
     }
 

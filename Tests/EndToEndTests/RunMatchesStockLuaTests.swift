@@ -100,3 +100,46 @@ struct RunMatchesStockLuaTests {
         #expect(ours.stdout == "from LUA_INIT\n")
     }
 }
+
+/// Bytes that are not UTF-8 text reach the script as lua5.4 gives them
+/// (attack 10: `CommandLine.arguments` made each such byte U+FFFD, three
+/// bytes — `#arg[1]` was 3 for one byte — and a script so named "could not
+/// be opened", naming a file that is not there).
+@Suite("run passes bytes that are not text through, as lua5.4 does")
+struct RunPassesBytesThroughTests {
+    /// What `/bin/sh -c line` prints and its status, `@LUA@` in it being `program`
+    /// (bytes spelled with printf's octal escapes).
+    func shell(_ line: String, program: String, in dir: URL) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", line.replacingOccurrences(of: "@LUA@", with: program)]
+        process.currentDirectoryURL = dir
+        var environment = ProcessInfo.processInfo.environment
+        environment["LUA_INIT"] = nil
+        environment["LUA_INIT_5_4"] = nil
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self) + "status \(process.terminationStatus)"
+    }
+
+    @Test(arguments: [
+        "@LUA@ a.lua \"$(printf 'x\\377')\"",                                      // an argument
+        "@LUA@ -e \"$(printf 'print(#\"\\377\\376\")')\"",                       // a statement
+        "LUA_INIT=\"$(printf 'print(#\"\\377\")')\" @LUA@ -e 'print(1)'",        // LUA_INIT
+        "cp a.lua \"$(printf 's\\351.lua')\" && @LUA@ \"$(printf 's\\351.lua')\" y",   // the script's own name
+    ])
+    func bytesReachTheScriptAsLuaGivesThem(_ line: String) throws {
+        let lua = try #require(CommandRunner.stockLua, "lua5.4 is not installed; Scripts/install-deps.sh installs it")
+        let dir = try CommandRunner.scratchDirectory(["a.lua": "print(#arg[1], #arg[0], arg[1]:byte(-1))\n"], prefix: "fh-bytes-run")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let stock = try shell(line, program: "'\(lua)'", in: dir)
+        let ours = try shell(line, program: "'\(CommandRunner.factoryhost)' run", in: dir)
+        #expect(ours == stock, "\(ours) vs \(stock)")
+        #expect(ours.hasSuffix("status 0"), "\(ours)")
+    }
+}

@@ -200,6 +200,27 @@ struct NamesThatAreNotTextTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("j.xml").path))
     }
 
+    /// Named on the command line, such a path is refused by its bytes for
+    /// every command that reads paths as text (it was "no such file", naming
+    /// the repaired path: a file that is not there).
+    @Test(arguments: ["test", "check", "graph", "types"])
+    func aPathThatIsNotTextOnTheCommandLineIsRefusedByItsBytes(_ command: String) throws {
+        let dir = try directory(making: "printf 'it(\"x\", function() end)\\n' > \"$(printf 'caf\\351_spec.lua')\"")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "'\(CommandRunner.factoryhost)' \(command) \"$(printf 'caf\\351_spec.lua')\""]
+        process.currentDirectoryURL = dir
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(text.contains("\(command): 'caf\\xE9_spec.lua' is not UTF-8 text"), "\(text)")
+    }
+
     /// Other files so named are no spec's business.
     @Test func aPlainFileNamedWithBytesThatAreNotTextIsLeftAlone() throws {
         let dir = try directory(making: "printf 'x' > \"$(printf 'spec/notes\\351.txt')\"")

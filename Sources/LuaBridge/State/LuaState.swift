@@ -444,6 +444,22 @@ public final class LuaState {
         return try popFunction(L)
     }
 
+    /// Compiles the file whose path is `path`'s bytes — a name that is not
+    /// UTF-8 text (a Latin-1 `café.lua`), which no `String` spells — as
+    /// ``loadFile(_:mode:)`` does.
+    ///
+    /// ```swift
+    /// let main = try state.loadFile(bytes: Array("app.lua".utf8))
+    /// ```
+    public func loadFile(bytes path: [UInt8], mode: String = "t") throws -> LuaFunction {
+        let L = try thread()
+        let status = (path + [0]).withUnsafeBytes { fh_loadfile(L, $0.baseAddress?.assumingMemoryBound(to: CChar.self), mode) }
+        guard status == LUA_OK else {
+            throw loadError(status, L, chunkName: "@" + String(decoding: path, as: UTF8.self))
+        }
+        return try popFunction(L)
+    }
+
     /// Compiles and runs `code`, returning what it returns.
     ///
     /// - Throws: a `LuaError`: `.syntax` when `code` does not compile; else the error running it raises, with
