@@ -27,6 +27,31 @@ struct REPLCommand {
 
 extension REPLSession {
     /// Runs a `:command` line. Returns false when the session should end.
+    /// The same, for a line as it was read: an expression that is not
+    /// UTF-8 text (`:inspect #"\xFF"`) is evaluated as its bytes, as a
+    /// plain line is (it was evaluated repaired: 3 bytes for one); a name
+    /// or key that is not text is refused, shown as its bytes.
+    public func command(bytes line: [UInt8]) -> Bool {
+        let text = String(decoding: line, as: UTF8.self)
+        guard String(validating: line, as: UTF8.self) == nil else { return command(text) }
+        let isSpace: (UInt8) -> Bool = { $0 == 32 || $0 == 9 }
+        let body = line.drop(while: isSpace).dropFirst().drop(while: isSpace)        // after ':'
+        let name = String(decoding: body.prefix { !isSpace($0) }, as: UTF8.self)
+        var rest = body.drop { !isSpace($0) }.drop(while: isSpace)
+        while let last = rest.last, isSpace(last) { rest = rest.dropLast() }
+        if ["inspect", "live", "time"].contains(name) {
+            expressionBytes = Array(rest)
+            defer { expressionBytes = nil }
+            return command(text)
+        }
+        if REPLCommand.all.contains(where: { $0.name == name }) || ["q", "exit", "h", "?"].contains(name) {
+            output.error(":\(name): '\(TextEscaping.shownBytes(rest.prefix(200)))' is not UTF-8 text: "
+                         + "configurations, keys and commands are named in text")
+            return true
+        }
+        return command(text)
+    }
+
     public func command(_ line: String) -> Bool {
         let body = line.drop { $0 == " " || $0 == "\t" }.dropFirst().drop { $0 == " " || $0 == "\t" }   // after ':'
         let name = String(body.prefix { $0 != " " && $0 != "\t" })
@@ -180,7 +205,7 @@ extension REPLSession {
     private func inspect(_ expression: String) {
         guard !expression.isEmpty else { return output.error("usage: :inspect EXPR") }
         do {
-            let value = try self.value(of: expression)
+            let value = try expressionBytes.map(self.value(ofBytes:)) ?? self.value(of: expression)
             var lines = [pretty(value)]
             let isObject: Bool
             switch value {
@@ -240,9 +265,10 @@ extension REPLSession {
         var chosenScope: ScopeHandle?
         if !expression.isEmpty {
             do {
-                let value = try self.value(of: expression)
+                let value = try expressionBytes.map(self.value(ofBytes:)) ?? self.value(of: expression)
                 guard let (container, scope) = host.container(of: value) else {
-                    return output.error(":live \(expression): not a container or a scope (it is \(pretty(value)))")
+                    let shown = expressionBytes.map { TextEscaping.shownBytes($0) } ?? expression
+                    return output.error(":live \(shown): not a container or a scope (it is \(pretty(value)))")
                 }
                 chosen = container
                 chosenScope = scope
@@ -360,7 +386,7 @@ extension REPLSession {
         guard !expression.isEmpty else { return output.error("usage: :time EXPR") }
         let clock = ContinuousClock()
         let started = clock.now
-        let outcome = submit([expression])
+        let outcome = expressionBytes.map { submit(bytes: [$0]) } ?? submit([expression])
         let elapsed = clock.now - started
         switch outcome {
         case .done: output.result("(\(Self.format(elapsed)))")

@@ -20,7 +20,7 @@ public enum REPLLoop {
                 if pending.isEmpty, trimmed.first == 58, !trimmed.starts(with: [58, 58]) {     // ':', but `::label::` is Lua
                     let text = String(decoding: line, as: UTF8.self)
                     input.remember(text)
-                    if !session.command(text) { return 0 }
+                    if !session.command(bytes: line) { return 0 }
                     continue
                 }
                 pending.append(line)

@@ -57,6 +57,8 @@ public final class REPLSession {
     private var show: LuaFunction
     /// The name a line's end calls to keep its locals (see `repl.lua`).
     private var keepName = "keep"
+    /// The expression of the `:` command being run, as its bytes, when they are not UTF-8 text.
+    var expressionBytes: [UInt8]?
     /// Hosts `:reload` replaced: kept (their collector stopped) until the
     /// session ends, so that their finalizers run then, not at a reload.
     private var retiredHosts: [FactoryHost] = []
@@ -301,6 +303,18 @@ public final class REPLSession {
 
     /// Evaluates `code` as an expression (the `return` form, in the prompt's
     /// environment) and returns its first value.
+    /// ``value(of:)`` for code that is bytes, not text.
+    func value(ofBytes code: [UInt8]) throws -> LuaValue {
+        let source = LuaValue.string(LuaString(bytes: Array("return ".utf8) + code))
+        guard case .function(let function)? = try compile.call(source).first else {
+            if case .string(let text)? = (try? compile.call(source))?.dropFirst().first { throw LuaError(.syntax, text.description) }
+            throw LuaError(.syntax, "not an expression: \(TextEscaping.shownBytes(code))")
+        }
+        host.lua.interruptOnControlC(true)
+        defer { host.lua.interruptOnControlC(false) }
+        return try function.call().first ?? .nil
+    }
+
     func value(of code: String) throws -> LuaValue {
         guard case .function(let function)? = try compile.call(LuaValue("return " + code)).first else {
             let message = (try? compile.call(LuaValue("return " + code)))?.dropFirst().first

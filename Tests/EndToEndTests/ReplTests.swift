@@ -502,3 +502,31 @@ struct ReplPipedTests {
             """, stderr: ""), "\(result)")
     }
 }
+
+/// A `:` command's expression that is not UTF-8 text is evaluated as its
+/// bytes, as a plain line is; a name that is not text is refused, shown as
+/// its bytes (attack 10: `:inspect #"\xFF"` printed 3 where the plain line
+/// printed 1, and `:use \xFF` echoed U+FFFD, as a real U+FFFD).
+@Suite("REPL commands read their bytes")
+struct ReplCommandBytesTests {
+    @Test func expressionsAreTheirBytesAndNamesThatAreNotTextAreRefused() throws {
+        let input = #"#"\377"\n:inspect #"\377"\n:time #"\377"\n:live #"\377"\n:use \377\n:regs app \357\277\275\n"#
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "printf '\(input)' | '\(CommandRunner.factoryhost)' repl"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let lines = stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4 && lines[0] == "1" && lines[1] == "1" && lines[2] == "1" && lines[3].hasPrefix("("), "\(stdout)")
+        #expect(stderr.hasPrefix(":live #\"\\xFF\": not a container or a scope (it is 1)\n"
+                                 + ":use: '\\xFF' is not UTF-8 text: configurations, keys and commands are named in text\n"), "\(stderr)")
+        // A real U+FFFD is text: read as the search it is, not refused.
+        #expect(!stderr.contains(":regs: '") && stderr.hasSuffix(":regs needs a configuration: :regs CONFIG [text], or :use CONFIG first (configurations: )\n"),
+                "\(stderr)")
+    }
+}
