@@ -511,16 +511,8 @@ struct ReplPipedTests {
 struct ReplCommandBytesTests {
     @Test func expressionsAreTheirBytesAndNamesThatAreNotTextAreRefused() throws {
         let input = #"#"\377"\n:inspect #"\377"\n:time #"\377"\n:live #"\377"\n:use \377\n:regs app \357\277\275\n"#
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "printf '\(input)' | '\(CommandRunner.factoryhost)' repl"]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let result = try CommandRunner.run("/bin/sh", ["-c", "printf '\(input)' | '\(CommandRunner.factoryhost)' repl"], killAfter: 30)
+        let stdout = result.stdout, stderr = result.stderr
         let lines = stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 4 && lines[0] == "1" && lines[1] == "1" && lines[2] == "1" && lines[3].hasPrefix("("), "\(stdout)")
         #expect(stderr.hasPrefix(":live #\"\\xFF\": not a container or a scope (it is 1)\n"

@@ -110,21 +110,8 @@ struct RunPassesBytesThroughTests {
     /// What `/bin/sh -c line` prints and its status, `@LUA@` in it being `program`
     /// (bytes spelled with printf's octal escapes).
     func shell(_ line: String, program: String, in dir: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", line.replacingOccurrences(of: "@LUA@", with: program)]
-        process.currentDirectoryURL = dir
-        var environment = ProcessInfo.processInfo.environment
-        environment["LUA_INIT"] = nil
-        environment["LUA_INIT_5_4"] = nil
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self) + "status \(process.terminationStatus)"
+        let result = try CommandRunner.run("/bin/sh", ["-c", line.replacingOccurrences(of: "@LUA@", with: program)], in: dir, killAfter: 30)
+        return result.stdout + result.stderr + "status \(result.status)"
     }
 
     @Test(arguments: [

@@ -174,13 +174,7 @@ struct NamesThatAreNotTextTests {
     /// A scratch folder with `ok_spec.lua`, and what `shell` makes in it (names spelled with printf's octal escapes).
     func directory(making shell: String) throws -> URL {
         let dir = try CommandRunner.scratchDirectory(["spec/ok_spec.lua": "it('passes', function() end)\n"], prefix: "fh-bytes")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", shell]
-        process.currentDirectoryURL = dir
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(try CommandRunner.run("/bin/sh", ["-c", shell], in: dir).status == 0)
         return dir
     }
 
@@ -207,18 +201,10 @@ struct NamesThatAreNotTextTests {
     func aPathThatIsNotTextOnTheCommandLineIsRefusedByItsBytes(_ command: String) throws {
         let dir = try directory(making: "printf 'it(\"x\", function() end)\\n' > \"$(printf 'caf\\351_spec.lua')\"")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "'\(CommandRunner.factoryhost)' \(command) \"$(printf 'caf\\351_spec.lua')\""]
-        process.currentDirectoryURL = dir
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
-        #expect(text.contains("\(command): 'caf\\xE9_spec.lua' is not UTF-8 text"), "\(text)")
+        let result = try CommandRunner.run("/bin/sh", ["-c", "'\(CommandRunner.factoryhost)' \(command) \"$(printf 'caf\\351_spec.lua')\""],
+                                           in: dir, killAfter: 30)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(command): 'caf\\xE9_spec.lua' is not UTF-8 text"), "\(result)")
     }
 
     /// Other files so named are no spec's business.
