@@ -13,7 +13,8 @@ package enum RawArguments {
             guard let word = CommandLine.unsafeArgv[index] else { return [] }
             return Array(UnsafeRawBufferPointer(start: word, count: strlen(word)))
         }
-        return words.allSatisfy { String(validating: $0, as: UTF8.self) != nil } ? nil : words
+        // (Plain ASCII, the usual command line, is text without decoding it.)
+        return words.allSatisfy { $0.allSatisfy { $0 < 0x80 } || String(validating: $0, as: UTF8.self) != nil } ? nil : words
     }()
 
     /// The bytes of each word of `argv` — the command line with words put in
