@@ -25,6 +25,8 @@ enum ScriptNames {
             let start = MessageText.oneLine(String(decoding: name.utf8.prefix(40), as: UTF8.self))
             throw LuaError(.typeMismatch, "\(what) is \(count) bytes long, starting '\(start)…': a name is at most \(limit * factor) bytes")
         }
+        // (Printable ASCII, nearly every name, holds none: checked without decoding it — 1.6% of check100k's time otherwise.)
+        if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return }
         if let offset = name.unicodeScalars.firstIndex(where: isRefused) {
             let scalar = name.unicodeScalars[offset]
             let at = name.unicodeScalars.distance(from: name.unicodeScalars.startIndex, to: offset)
