@@ -17,12 +17,12 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <limits.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -356,12 +356,15 @@ _Noreturn static void guard(int socket_fd, pid_t command) {
                 memcpy(watched_ids, saved_ids, sizeof(pid_t) * (size_t)before);
                 memcpy(watched_starts, saved_starts, sizeof(unsigned long long) * (size_t)before);
                 watched_count = before;
-                break;
+                /* No more looks; what the socket still holds (a group the
+                   command told of as it died) is read to its end first. */
+                next_look = LLONG_MAX;
+                continue;
             }
             next_look = now + 250;
         }
         struct pollfd ready = { socket_fd, POLLIN, 0 };
-        int polled = poll(&ready, 1, (int)(next_look - now));
+        int polled = poll(&ready, 1, next_look == LLONG_MAX ? -1 : (int)(next_look - now));
         if (polled == 0) continue;
         if (polled < 0) { if (errno == EINTR) continue; break; }
         ssize_t got = read(socket_fd, (char *)&word + have, sizeof word - have);
