@@ -44,6 +44,31 @@ struct ReportFilesTests {
         #expect(left == ["a_spec.lua", "afile", "j.xml", "ran"], "\(left)")
     }
 
+    /// The report's temporary file is made anew under a name no one can
+    /// guess (attack 11: `out.xml.partial-<runner pid>` was opened with
+    /// O_TRUNC and no O_EXCL, so a link planted there while the run went on
+    /// had the report written over what it named).
+    @Test func aLinkPlantedWhereTheReportIsWrittenFirstIsNotFollowed() throws {
+        let dir = try directory(["slow_spec.lua": "describe('d', function() it('waits', function() os.execute('sleep 1') end) end)\n",
+                                 "victim.txt": "keep me\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.factoryhost)
+        process.arguments = ["test", "slow_spec.lua", "--junit", "out.xml"]
+        process.currentDirectoryURL = dir
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("out.xml.partial-\(process.processIdentifier)").path,
+                                                   withDestinationPath: "victim.txt")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(try String(contentsOf: dir.appendingPathComponent("victim.txt"), encoding: .utf8) == "keep me\n")
+        let report = try String(contentsOf: dir.appendingPathComponent("out.xml"), encoding: .utf8)
+        #expect(report.hasPrefix("<?xml"), "\(report)")
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: dir.appendingPathComponent("out.xml").path)) == nil)
+    }
+
     @Test func aReportOverASpecBeingRunIsRefusedAndTheSpecKept() throws {
         let dir = try directory(["a_spec.lua": Self.spec])
         defer { try? FileManager.default.removeItem(at: dir) }

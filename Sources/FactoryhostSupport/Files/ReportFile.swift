@@ -76,9 +76,15 @@ package struct ReportFile: Sendable {
             guard close(descriptor) == 0 else { throw failure() }
             return
         }
-        let temporary = path + ".partial-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // A new file of a name no one can guess (mkstemp: O_EXCL, so no link
+        // planted at the name is followed — a link at `path.partial-<pid>`, whose
+        // pid a run shows, had the report written over what it named).
+        var template = Array((path + ".partial-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard descriptor >= 0 else { throw failure() }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        _ = fchmod(descriptor, 0o644)
         try writeAll(bytes, to: descriptor, removing: temporary)
         guard fsync(descriptor) == 0 || errno == EINVAL else {
             let error = failure()
