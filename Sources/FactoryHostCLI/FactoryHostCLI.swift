@@ -54,14 +54,11 @@ public enum FactoryHostCLI {
         if let status = FastReplArguments.start(CommandLine.arguments) {
             exit(status)
         }
-        // check, graph, test and types read paths and names as text: one that is not (a Latin-1 file
-        // name) would be looked for repaired, and "not found" named a file that is not there.
-        if let bytes = RawArguments.given, CommandLine.arguments.count > 1,
-           ["check", "graph", "test", "types"].contains(CommandLine.arguments[1]),
-           let word = bytes.dropFirst(2).first(where: { String(validating: $0, as: UTF8.self) == nil }) {
-            writeToStandardError("\(ProgramName.current): \(CommandLine.arguments[1]): '\(TextEscaping.shownBytes(word))' is not UTF-8 text: "
-                                 + "paths and names are read as text here (rename the file; run passes its arguments through as bytes)\n")
-            exit(1)
+        // Past run's and repl's own readings, every word is read as text: one that is not (a Latin-1
+        // file name) would be looked for repaired — "not found" named a file that is not there.
+        if let first = CommandLine.arguments.dropFirst().first,
+           FactoryHostCommand.configuration.subcommands.contains(where: { $0.configuration.commandName == first }) {
+            RawArguments.refuseWordsThatAreNotText(CommandLine.arguments, program: ProgramName.current, command: first)
         }
         if let settings = CheckCommand.plainSettings(CommandLine.arguments) { settings.run() }
         if let settings = GraphCommand.plainSettings(CommandLine.arguments) { settings.run() }
@@ -89,6 +86,7 @@ public enum FactoryHostCLI {
                 if settings.hasScript { settings.runAndExit() }
                 settings.runPreludesAndExit()
             }
+            RawArguments.refuseWordsThatAreNotText(asRun, program: ProgramName.current, command: "run")
             runParsed(parserArguments(asRun))
         }
         let commandNames = FactoryHostCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
@@ -125,6 +123,7 @@ public enum FactoryHostCLI {
                                  + "`\(ProgramName.current) run [options] script.lua args…` takes any number)\n")
             exit(64)
         }
+        RawArguments.refuseWordsThatAreNotText(arguments, program: ProgramName.current, command: arguments.dropFirst().first ?? "")
         runParsed(parserArguments(arguments))
     }
 }
@@ -222,7 +221,14 @@ struct HostSetup: Equatable {
     var searchPath: [String] {
         var paths = pluginPaths.flatMap { $0.split(separator: ":").map(String.init) }
         if let value = getenv("FACTORYHOST_PLUGIN_PATH") {
-            paths += String(cString: value).split(separator: ":").map(String.init)
+            // A path that is not UTF-8 text would be looked for repaired (a folder named U+FFFD): refused.
+            guard let text = String(validatingCString: value) else {
+                let bytes = UnsafeRawBufferPointer(start: value, count: strlen(value))
+                writeToStandardError("\(ProgramName.current): FACTORYHOST_PLUGIN_PATH '\(TextEscaping.shownBytes(bytes.prefix(1_000)))' "
+                                     + "is not UTF-8 text: plugin folders are named in text\n")
+                exit(1)
+            }
+            paths += text.split(separator: ":").map(String.init)
         }
         return paths
     }

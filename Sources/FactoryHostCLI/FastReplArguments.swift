@@ -10,6 +10,8 @@ import LuaInterpreter
 enum FastReplArguments {
     static func start(_ argv: [String]) -> Int32? {
         guard argv.count >= 2, argv[1] == "repl" else { return nil }
+        // The REPL reads its script, arguments and statements as text.
+        RawArguments.refuseWordsThatAreNotText(argv, program: ProgramName.current, command: "repl")
         // Reuse run's parsing: the same options, with the script made optional.
         var probe = argv
         probe[1] = "run"

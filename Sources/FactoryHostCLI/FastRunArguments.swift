@@ -14,11 +14,13 @@ enum FastRunArguments {
         var settings = RunSettings(runner: ScriptRunner(commandLine: argv, scriptIndex: 0))
         var i = 2
         var sawAllow = false
+        var statements: Set<Int> = []                 // -e statements: bytes, as lua5.4 passes them
         while i < argv.count {
             let word = argv[i]
             guard word.hasPrefix("-"), word != "-" else { break }          // the script
             // -e STAT, -l MOD (or -eSTAT, -lMOD), as lua5.4 reads them: run in order, before the script.
             if word.hasPrefix("-e") || word.hasPrefix("-l") {
+                if word.hasPrefix("-e") { statements.insert(word.count == 2 ? i + 1 : i) }
                 if word.count == 2 {
                     // (A value that looks like an option: the parser says what it makes of it.)
                     guard i + 1 < argv.count, !argv[i + 1].hasPrefix("-") else { return nil }
@@ -42,6 +44,10 @@ enum FastRunArguments {
         if sawAllow && settings.runner.libraries != .sandboxed { return nil }  // the parser says why
         settings.runner.scriptIndex = i
         settings.runner.commandLineBytes = RawArguments.bytes(for: argv)
+        if settings.runner.commandLineBytes != nil {
+            RawArguments.refuseWordsThatAreNotText(argv, passing: { $0 >= i || statements.contains($0) },
+                                                   program: ProgramName.current, command: "run")
+        }
         settings.runner.preludes = ReplCommand.preludes(Array(argv[..<i]))
         // No script: `-e`/`-l` alone run (see RunSettings.hasScript); nothing at all, the parser reports it.
         guard i < argv.count || !settings.runner.preludes.isEmpty else { return nil }

@@ -111,10 +111,11 @@ public final class LineEditor: LineInput {
 
     /// `$XDG_STATE_HOME/factoryhost/history`, else `~/.local/state/factoryhost/history`.
     public static func defaultHistoryFile() -> String? {
-        if let state = getenv("XDG_STATE_HOME").map({ String(cString: $0) }), state.hasPrefix("/") {
+        // (A folder that is not UTF-8 text is no place for it: repaired, another folder was made.)
+        if let state = getenv("XDG_STATE_HOME").flatMap({ String(validatingCString: $0) }), state.hasPrefix("/") {
             return state + "/\(ProgramName.current)/history"
         }
-        guard let home = getenv("HOME").map({ String(cString: $0) }), !home.isEmpty else { return nil }
+        guard let home = getenv("HOME").flatMap({ String(validatingCString: $0) }), !home.isEmpty else { return nil }
         return home + "/.local/state/\(ProgramName.current)/history"
     }
 }

@@ -130,3 +130,37 @@ struct RunPassesBytesThroughTests {
         #expect(ours.hasSuffix("status 0"), "\(ours)")
     }
 }
+
+/// Where a word is read as text — an option's value, a module, a
+/// configuration's name, the REPL's script, a plugin folder from the
+/// environment, a value from an environment variable — bytes that are not
+/// UTF-8 are refused, shown as `\xNN` (attack 11: each was looked for
+/// repaired, so a folder, module, values file or configuration named U+FFFD
+/// was used instead, in silence).
+@Suite("Words read as text refuse bytes that are not")
+struct WordsReadAsTextRefuseBytesTests {
+    @Test(arguments: [
+        ("'@FH@' run --values \"$(printf '\\377')/v.lua\" a.lua", "run: '\\xFF/v.lua' is not UTF-8 text"),
+        ("'@FH@' run --config \"$(printf '\\377')\" a.lua", "run: '\\xFF' is not UTF-8 text"),
+        ("'@FH@' run -l \"$(printf '\\377')\" -e ''", "run: '\\xFF' is not UTF-8 text"),
+        ("'@FH@' run --set \"x=$(printf '\\377')\" a.lua", "run: 'x=\\xFF' is not UTF-8 text"),
+        ("'@FH@' repl \"$(printf '\\377')/main.lua\" </dev/null", "repl: '\\xFF/main.lua' is not UTF-8 text"),
+        ("FACTORYHOST_PLUGIN_PATH=\"$(printf '\\377')\" '@FH@' check a.lua", "FACTORYHOST_PLUGIN_PATH '\\xFF' is not UTF-8 text"),
+        ("FHV=\"$(printf '\\377')\" '@FH@' run v.lua", "value 'x' from $FHV: '\\xFF' is not UTF-8 text"),
+        ("FHV=\"$(printf '\\377')\" '@FH@' check v.lua", "value 'x' from $FHV: '\\xFF' is not UTF-8 text"),
+    ])
+    func aWordReadAsTextThatIsNotIsRefused(_ line: String, _ message: String) throws {
+        let dir = try CommandRunner.scratchDirectory([
+            "a.lua": "print('ran')\n",
+            "v.lua": """
+                value "x" { type = "string", env = "FHV", default = "d" }
+                configuration "app" { register "table#t" { deps = { x = value "x" }, make = function(d) return {} end } }
+                container("app"):resolve "table#t"
+                """], prefix: "fh-bytes-text")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.run("/bin/sh", ["-c", line.replacingOccurrences(of: "@FH@", with: CommandRunner.factoryhost)],
+                                           in: dir, killAfter: 30)
+        #expect(result.status == 1 && !result.stdout.contains("ran"), "\(result)")
+        #expect((result.stdout + result.stderr).contains(message), "\(result)")
+    }
+}

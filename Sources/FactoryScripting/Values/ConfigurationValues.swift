@@ -207,17 +207,22 @@ public final class ConfigurationValues {
         guard let declaration = declarations[name] else {
             throw LuaError(.typeMismatch, "no value '\(name)' is declared" + NameSuggestion.didYouMean(name, among: declarations.keys))
         }
-        guard let given = given(for: declaration) else {
+        guard let given = try given(for: declaration) else {
             throw LuaError(.typeMismatch, "value '\(name)' is not set: give it with --set \(name)=…, "
                            + "in a values file (--values)\(declaration.environment.map { ", with $\($0)" } ?? ""), or a default")
         }
         return try convert(given, to: declaration.kind, name: name)
     }
 
-    private func given(for declaration: Declaration) -> Given? {
+    private func given(for declaration: Declaration) throws -> Given? {
         if let given = fromCommandLine[declaration.name] { return given }
         if readsEnvironment, let variable = declaration.environment, let text = getenv(variable) {
-            return Given(value: .text(String(cString: text)), source: "$\(variable)")
+            // Bytes that are not UTF-8 are refused, shown as they are (repaired, a value of other bytes was used).
+            guard let value = String(validatingCString: text) else {
+                let bytes = UnsafeRawBufferPointer(start: text, count: strlen(text))
+                throw LuaError(.typeMismatch, "value '\(declaration.name)' from $\(variable): '\(TextEscaping.shownBytes(bytes.prefix(200)))' is not UTF-8 text")
+            }
+            return Given(value: .text(value), source: "$\(variable)")
         }
         return fromFiles[declaration.name] ?? fromScripts[declaration.name] ?? declaration.defaultValue
     }

@@ -32,4 +32,26 @@ package enum RawArguments {
             return Array(word.utf8)
         }
     }
+
+    /// Whether `bytes` are UTF-8 text.
+    package static func isText(_ bytes: [UInt8]) -> Bool {
+        bytes.allSatisfy { $0 < 0x80 } || String(validating: bytes, as: UTF8.self) != nil
+    }
+
+    /// Refuses (on standard error, exiting 1) a word of the command line
+    /// that is not UTF-8 text, but those at `passed` (a script's path, its
+    /// arguments, a `-e` statement: bytes lua5.4 passes through): an option's
+    /// value or a name read as text would be looked for repaired — a folder
+    /// named U+FFFD, a configuration so named — and a different file or
+    /// value used (attack 11).
+    package static func refuseWordsThatAreNotText(_ argv: [String], passing passed: (Int) -> Bool = { _ in false },
+                                                  program: String, command: String) {
+        guard let bytes = bytes(for: argv) else { return }
+        for (index, word) in bytes.enumerated().dropFirst() where !passed(index) && !isText(word) {
+            let text = "\(program): \(command): '\(TextEscaping.shownBytes(word))' is not UTF-8 text: options, paths and names "
+                + "are read as text (run passes its script, the script's arguments and -e statements through as bytes)\n"
+            _ = text.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+            exit(1)
+        }
+    }
 }
