@@ -79,12 +79,16 @@ static int grouped_execute(lua_State *L) {
         lua_pushvalue(L, lua_upvalueindex(1));
         lua_insert(L, 1);
         lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+        if (command != NULL) fh_guardian_look_now();   /* what it left in the background, noted */
         return lua_gettop(L);
     }
     errno = 0;
     pid_t pid = spawn_shell(command, -1, NULL);
     int status = pid < 0 ? -1 : wait_for(pid);
+    int saved = errno;
     if (pid > 0) fh_child_group_waited(pid);
+    fh_guardian_look_now();                            /* what it left, setsid or not, noted before the script goes on */
+    errno = saved;
     return luaL_execresult(L, status);
 }
 
@@ -100,7 +104,10 @@ static int grouped_pclose(lua_State *L) {
     fclose(p->stream.f);
     errno = 0;
     int status = wait_for(p->pid);
+    int saved = errno;
     if (p->pid > 0) fh_child_group_waited(p->pid);
+    fh_guardian_look_now();
+    errno = saved;
     return luaL_execresult(L, status);
 }
 
@@ -113,6 +120,7 @@ static int grouped_popen(lua_State *L) {
         lua_pushvalue(L, lua_upvalueindex(1));
         lua_insert(L, 1);
         lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+        fh_guardian_look_now();
         return lua_gettop(L);
     }
     grouped_stream *p = (grouped_stream *)lua_newuserdatauv(L, sizeof(grouped_stream), 0);
@@ -147,6 +155,7 @@ static int grouped_popen(lua_State *L) {
     }
     p->pid = pid;
     p->stream.closef = grouped_pclose;
+    fh_guardian_look_now();
     return 1;
 }
 

@@ -144,6 +144,10 @@ void fh_note_child_group(pid_t group);
 /// this process's own group — on a terminal — which it finds below the
 /// command by looking, as it finds one that left its group (process_tree.c).
 void fh_guard_descendants(void);
+/// Has the guardian (if running) look below the command now, and waits (at
+/// most a quarter second) until it has: what a child left is known to it
+/// before the script goes on.
+void fh_guardian_look_now(void);
 /// A child group's shell was reaped: forgotten by the guardian if no member is left.
 void fh_child_group_waited(pid_t group);
 double fh_now(void);

@@ -192,8 +192,11 @@ void fh_note_child_group(pid_t group) {
 
 /* A word that names no group: the guardian starts, and looks below the command. */
 #define FH_WATCH_ONLY INT32_MAX
+/* A word saying that the next is a process (a child of the command) to watch. */
+#define FH_WATCH_PID (INT32_MAX - 1)
 
 void fh_guard_descendants(void) { tell_guardian(FH_WATCH_ONLY); }
+
 
 void fh_child_group_waited(pid_t group) {
     /* Its leader is reaped; with no member left, its number may be reused: forgotten. */
@@ -215,6 +218,34 @@ static int guardian_socket = -1;
 static pthread_mutex_t guardian_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void fh_guard_child_groups(void) { guardian_wanted = 1; }
+
+static void each_child_of_thread(const char *tid, void (*each)(const char *number, void *context), void *context);
+
+/* Tells the guardian (under its lock) to watch child `number`. */
+static void send_child(const char *number, void *unused) {
+    (void)unused;
+    int32_t words[2] = { FH_WATCH_PID, 0 };
+    for (const char *p = number; *p; p++) words[1] = words[1] * 10 + (*p - '0');
+    if (words[1] <= 0) return;
+    ssize_t sent;
+    do { sent = send(guardian_socket, words, sizeof words, MSG_NOSIGNAL); } while (sent < 0 && errno == EINTR);
+}
+
+static void send_children_of_thread(const char *tid, pid_t unused, void *context) {
+    (void)unused;
+    each_child_of_thread(tid, send_child, context);
+}
+
+void fh_guardian_look_now(void) {
+    if (!guardian_wanted) return;
+    pthread_mutex_lock(&guardian_lock);
+    /* This process's children now — a child's own child that left its group
+       is one of them once that child ended (this process adopts orphans) —
+       each told to the guardian: it reads what was sent even after this
+       process dies, so no answer is awaited. */
+    if (guardian_socket >= 0) each_numbered_entry("/proc/self/task", send_children_of_thread, NULL);
+    pthread_mutex_unlock(&guardian_lock);
+}
 
 /* Reads /proc/<pid>/stat into `buffer` (NUL-terminated); its length, or <= 0. */
 static ssize_t read_stat(pid_t pid, char *buffer, size_t size) {
@@ -338,6 +369,7 @@ _Noreturn static void guard(int socket_fd, pid_t command) {
     size_t have = 0;
     long long next_look = milliseconds_now();
     unsigned long long command_start = start_time_of(command);
+    int next_is_pid = 0;                              /* the word after FH_WATCH_PID */
     for (;;) {
         /* A look every quarter second by the clock, however busy the socket
            (a script that starts a child every 100 ms once kept it from ever looking). */
@@ -373,8 +405,16 @@ _Noreturn static void guard(int socket_fd, pid_t command) {
         have += (size_t)got;
         if (have < sizeof word) continue;
         have = 0;
+        if (next_is_pid) {
+            /* A child of the command, told as a child just ended or began:
+               watched at once (a SIGKILL before the next look let it escape). */
+            next_is_pid = 0;
+            if (word > 0 && word != self) watch((pid_t)word);     /* (the guardian is a child of the command too) */
+            continue;
+        }
         if (word == 0) { released = 1; continue; }
         if (word == FH_WATCH_ONLY) continue;
+        if (word == FH_WATCH_PID) { next_is_pid = 1; continue; }
         if (word > 0) {
             if (count < FH_GUARDED_GROUPS) groups[count++] = word;
             else { for (int k = 1; k < count; k++) groups[k - 1] = groups[k]; groups[count - 1] = word; }
@@ -474,9 +514,9 @@ static int kill_if_alive(const char *number) {
 }
 
 /* Kills the living children listed for thread `tid` (see kill_children_now), counting them into `context`. */
-static void kill_children_of_thread(const char *tid, pid_t unused, void *context) {
-    (void)unused;
-    int *alive = context;
+/* Calls `each` with the number of every child of thread `tid` of this
+   process (as /proc/self/task/<tid>/children lists them). */
+static void each_child_of_thread(const char *tid, void (*each)(const char *number, void *context), void *context) {
     char path[96] = "/proc/self/task/";
     size_t at = strlen(path);
     for (const char *p = tid; *p && at < sizeof path - 10; p++) path[at++] = *p;
@@ -498,15 +538,22 @@ static void kill_children_of_thread(const char *tid, pid_t unused, void *context
             } else if (digits > 0) {
                 number[digits] = 0;
                 digits = 0;
-                *alive += kill_if_alive(number);
+                each(number, context);
             }
         }                                          /* (a number may go on in the next buffer) */
     }
     close(fd);
     if (digits > 0) {                              /* the last number, with nothing after it */
         number[digits] = 0;
-        *alive += kill_if_alive(number);
+        each(number, context);
     }
+}
+
+static void count_if_killed(const char *number, void *context) { *(int *)context += kill_if_alive(number); }
+
+static void kill_children_of_thread(const char *tid, pid_t unused, void *context) {
+    (void)unused;
+    each_child_of_thread(tid, count_if_killed, context);
 }
 
 static int kill_children_now(void) {
@@ -700,6 +747,7 @@ void fh_end_tree_on_termination(void) {}
 void fh_end_tree_on_signals(void) {}
 void fh_note_child_group(pid_t group) { (void)group; }
 void fh_guard_descendants(void) {}
+void fh_guardian_look_now(void) {}
 void fh_child_group_waited(pid_t group) { (void)group; }
 void fh_guard_child_groups(void) {}
 int fh_tree_is_ending(void) { return 0; }
