@@ -348,7 +348,7 @@ struct TestSettings: Equatable, ScriptInputSettings {
             }
             for test in entry.tests {
                 count += 1
-                var line = "\(test.location): \(test.name)"
+                var line = "\(test.location): \(test.shownName)"
                 if !test.tags.isEmpty { line += " [\(test.tags.joined(separator: ", "))]" }
                 if test.isPending { line += " (pending)" }
                 print(MessageText.oneLine(line))

@@ -183,3 +183,24 @@ struct ReportFilesTests {
         #expect(fifo.stderr.contains("it is a FIFO nobody reads"), "\(fifo)")
     }
 }
+
+/// A test's whole name is bounded where it is shown (attack 11: each
+/// describe's name was cut, but 150 nested ones made report lines of 41 KB
+/// in text, TAP and JUnit, 82 KB in JSON, and `--list` printed 41 KB).
+@Suite("Long nested names are bounded in every report")
+struct LongNestedNamesTests {
+    @Test(arguments: [["--format", "text"], ["--format", "tap"], ["--format", "json"], ["--list"], ["--junit", "j.xml"]])
+    func everyReportLineStaysUnderAboutFourKilobytes(_ options: [String]) throws {
+        let part = String(repeating: "n", count: 1_000)
+        let spec = String(repeating: "describe('\(part)', function()\n", count: 40) + "it('fails', function() error('boom') end)\n"
+            + String(repeating: "end)\n", count: 40)
+        let dir = try CommandRunner.scratchDirectory(["long_spec.lua": spec], prefix: "fh-long-names")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test"] + options + ["long_spec.lua"], in: dir, killAfter: 60)
+        var text = result.stdout + result.stderr
+        if options.first == "--junit" { text += try String(contentsOf: dir.appendingPathComponent("j.xml"), encoding: .utf8) }
+        let longest = text.split(separator: "\n").map(\.utf8.count).max() ?? 0
+        #expect(longest < 4_600, "\(options): a line of \(longest) bytes")
+        #expect(text.contains("bytes left out") || text.contains("describes left out"), "\(options)")
+    }
+}

@@ -1,3 +1,5 @@
+import FactoryhostSupport
+
 /// One `it` (or `pending`) a spec file declared.
 ///
 /// ```lua
@@ -33,4 +35,22 @@ public struct TestCase: Sendable, Equatable {
 
     /// `file:line`.
     public var location: String { "\(file):\(line)" }
+
+    /// The name as reports show it: at most about 2 KB, its start and its end
+    /// (each describe's name is cut, but 150 nested ones made 41 KB lines;
+    /// `--filter` still reads the whole name).
+    public var shownName: String { MessageText.bounded(name, limit: 2_048) }
+
+    /// The path as reports show it: the describes from the outermost while
+    /// they fit about 2 KB, how many were left out, and its own name.
+    public var shownPath: [String] {
+        guard path.reduce(0, { $0 + $1.utf8.count }) > 2_048, let last = path.last else { return path }
+        var shown: [String] = [], size = last.utf8.count
+        for part in path.dropLast() {
+            guard size + part.utf8.count <= 2_048 else { break }
+            shown.append(part)
+            size += part.utf8.count
+        }
+        return shown + ["… (\(path.count - 1 - shown.count) describes left out) …", last]
+    }
 }

@@ -24,8 +24,8 @@ public final class JSONReporter: TestReporter {
     /// Writes the test's object: name, path, file, line, tags, status, failure or reason, duration, output.
     public func testFinished(_ result: TestResult) {
         let test = result.test
-        var fields = ["\"type\": \"test\"", "\"name\": \(jsonString(test.name))",
-                      "\"path\": [\(test.path.map(jsonString).joined(separator: ", "))]",
+        var fields = ["\"type\": \"test\"", "\"name\": \(jsonString(test.shownName))",
+                      "\"path\": [\(test.shownPath.map(jsonString).joined(separator: ", "))]",
                       "\"file\": \(jsonString(test.file))", "\"line\": \(test.line)",
                       "\"tags\": [\(test.tags.map(jsonString).joined(separator: ", "))]"]
         switch result.outcome {
@@ -90,7 +90,7 @@ public final class ProfileReporter: TestReporter {
         for result in slowest {
             let time = Self.time(result.duration)
             write("  " + time + String(repeating: " ", count: max(1, 10 - time.count))
-                  + MessageText.oneLine("\(result.test.location)  \(result.test.name)"))      // a spec's names: escaped, one line
+                  + MessageText.oneLine("\(result.test.location)  \(result.test.shownName)"))      // a spec's names: escaped, one line
         }
     }
 

@@ -46,7 +46,7 @@ public final class JUnitReporter: TestReporter {
             for result in file.results {
                 counts.tests += 1
                 let test = result.test
-                let className = ([suiteName(file.file)] + test.path.dropLast()).joined(separator: ".")
+                let className = MessageText.bounded(([suiteName(file.file)] + test.path.dropLast()).joined(separator: "."), limit: 2_048)
                 var element = "    <testcase classname=\"\(escape(className))\" name=\"\(escape(test.path.last ?? test.name))\" "
                     + "file=\"\(escape(test.file))\" line=\"\(test.line)\" time=\"\(seconds(result.duration))\""
                 let output = systemOut(result.output)

@@ -42,7 +42,7 @@ public final class TAPReporter: TestReporter {
     /// Writes `ok` or `not ok` (with a YAML block for a failure), then what the test printed as `# ` lines.
     public func testFinished(_ result: TestResult) {
         count += 1
-        let name = Self.escape(result.test.name)
+        let name = Self.escape(result.test.shownName)
         switch result.outcome {
         case .passed:
             write("ok \(count) - \(name)")

@@ -86,7 +86,7 @@ public final class TextReporter: TestReporter {
         case .passed:
             write(indent + paint("✓", "32") + " " + name)
         case .failed(let failure):
-            failures.append((Self.shown(result.test.name), failure, result.output))
+            failures.append((Self.shown(result.test.shownName), failure, result.output))
             write(indent + paint("✗", "31") + " " + name + paint(" (\(failures.count))", "31"))
         case .skipped(let reason):
             write(indent + paint("- \(name) (\(reason))", "33"))
