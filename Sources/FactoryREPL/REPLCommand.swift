@@ -56,7 +56,11 @@ extension REPLSession {
         let body = line.drop { $0 == " " || $0 == "\t" }.dropFirst().drop { $0 == " " || $0 == "\t" }   // after ':'
         let name = String(body.prefix { $0 != " " && $0 != "\t" })
         let rest = String(body.dropFirst(name.count)).trimmingSpaces()
-        let words = rest.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        // Words are split at spaces and tabs; a name holding either is quoted ("app tests", 'table#B b').
+        guard let words = Self.words(rest) else {
+            output.error(":\(name): a quote is not closed in '\(MessageText.oneLine(MessageText.bounded(rest, limit: 200)))'")
+            return true
+        }
         // What the commands read (configurations, registrations, types) includes
         // the Swift plugins', installed now if nothing has yet; a plugin that
         // cannot be installed is said, not skipped.
@@ -99,6 +103,30 @@ extension REPLSession {
             output.error(":\(name) is not a command\(near) (commands: \(known); :help says what each does)")
         }
         return true
+    }
+
+    /// `text`'s words: split at spaces and tabs, a quoted part ("…" or '…')
+    /// one word without its quotes; nil when a quote is not closed.
+    static func words(_ text: String) -> [String]? {
+        var words: [String] = [], word = "", quote: Character?, inWord = false
+        for character in text {
+            if let open = quote {
+                if character == open { quote = nil } else { word.append(character) }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                inWord = true
+            } else if character == " " || character == "\t" {
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            } else {
+                word.append(character)
+                inWord = true
+            }
+        }
+        guard quote == nil else { return nil }
+        if inWord { words.append(word) }
+        return words
     }
 
     /// Every command, or `command`'s line alone (`:help regs`).

@@ -480,6 +480,27 @@ struct ReplPipedTests {
         #expect(result.status == 1)
     }
 
+    /// A name holding a space is quoted (attack 11: `:use app tests` and
+    /// `:use "app tests"` could not name configuration "app tests"; a tab
+    /// separated nothing in `:regs`).
+    @Test func quotedNamesHoldSpaces() throws {
+        let input = """
+            configuration "app tests" { register "table#B b" { make = function() return {} end } }
+            :use "app tests"
+            :regs 'app tests'	B
+            :graph "table#B b"
+            :use "app
+            """
+        let result = try CommandRunner.factoryhost(["repl"], input: input + "\n", killAfter: 30)
+        #expect(result.stdout == """
+            plain resolve "X" now uses a new container of 'app tests'
+            table#B b [transient]  stdin:1
+            table#B b [transient] stdin:1
+
+            """, "\(result)")
+        #expect(result.stderr == ":use: a quote is not closed in '\"app'\n", "\(result)")
+    }
+
     @Test func reloadSaysWhatChanged() throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("fh-repl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
