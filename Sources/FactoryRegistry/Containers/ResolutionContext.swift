@@ -131,8 +131,12 @@ struct ResolutionContext {
     /// thread meanwhile, it is: the resolve came first.)
     @usableFromInline @inline(never)
     func closedWhileBuilt(_ index: Int) -> RegistryError {
-        RegistryError(.containerClosed, "cannot hand out \(plan.registrations[index].name): container '\(container.configuration)' "
-                      + "was closed while it was built", configuration: nil)
+        if let scope = state.pointee.scope, !container.isClosed {
+            return RegistryError(.scopeClosed, "cannot hand out \(plan.registrations[index].name): scope '\(scope.name)' "
+                                 + "was closed while it was built", configuration: nil)
+        }
+        return RegistryError(.containerClosed, "cannot hand out \(plan.registrations[index].name): container '\(container.configuration)' "
+                             + "was closed while it was built", configuration: nil)
     }
 
     /// A resolve from a closed container (read before every build, also
@@ -592,6 +596,23 @@ struct ResolutionContext {
         }
         state.pointee.undeclaredPending = false
         throw RegistryError(.undeclaredDependency, "a factory resolved what it does not declare")
+    }
+
+    /// Marks the resolves active on this thread through `scope`, or a scope
+    /// nested in it, as closed inside (see ``containerClosed(_:)``): a
+    /// ``ScopeHandle`` calls it as it closes (attack 11: a transient whose
+    /// factory closed the scope it was resolved through was handed out).
+    static func scopeClosed(_ scope: ScopeHandle) {
+        var cursor = fh_active_state().map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: ResolutionState.self)) }
+        while let state = cursor {
+            var through = state.pointee.scope
+            while let handle = through, handle !== scope { through = handle.parent }
+            if through != nil {
+                state.pointee.closedInside = true
+                state.pointee.undeclaredPending = true
+            }
+            cursor = state.pointee.outer
+        }
     }
 
     /// Marks the resolves active on this thread that are `container`'s as

@@ -171,6 +171,7 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
             switch step {
             case .begin(let scope):
                 guard let nested = scope.beginClosing() else { continue }
+                ResolutionContext.scopeClosed(scope)           // a factory of a resolve on this thread through it closed it
                 steps.append(.finish(scope))
                 steps += nested.compactMap { $0.handle.map { .begin($0) } }    // the newest is popped first
             case .finish(let scope):
