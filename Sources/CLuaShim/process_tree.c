@@ -197,7 +197,6 @@ void fh_note_child_group(pid_t group) {
 
 void fh_guard_descendants(void) { tell_guardian(FH_WATCH_ONLY); }
 
-
 void fh_child_group_waited(pid_t group) {
     /* Its leader is reaped; with no member left, its number may be reused: forgotten. */
     if (kill(-group, 0) != 0 && errno == ESRCH) tell_guardian(-(int32_t)group);
@@ -513,7 +512,6 @@ static int kill_if_alive(const char *number) {
     return pid > 1 && parent_of(number, &group) >= 0 && kill(pid, SIGKILL) == 0;
 }
 
-/* Kills the living children listed for thread `tid` (see kill_children_now), counting them into `context`. */
 /* Calls `each` with the number of every child of thread `tid` of this
    process (as /proc/self/task/<tid>/children lists them). */
 static void each_child_of_thread(const char *tid, void (*each)(const char *number, void *context), void *context) {
@@ -551,6 +549,7 @@ static void each_child_of_thread(const char *tid, void (*each)(const char *numbe
 
 static void count_if_killed(const char *number, void *context) { *(int *)context += kill_if_alive(number); }
 
+/* Kills the living children listed for thread `tid` (see kill_children_now), counting them into `context`. */
 static void kill_children_of_thread(const char *tid, pid_t unused, void *context) {
     (void)unused;
     each_child_of_thread(tid, count_if_killed, context);
