@@ -451,6 +451,8 @@ public final class LuaState {
     /// ```swift
     /// let main = try state.loadFile(bytes: Array("app.lua".utf8))
     /// ```
+    ///
+    /// - Throws: a `LuaError`: `.file` when the file cannot be read, `.syntax` when it does not compile.
     public func loadFile(bytes path: [UInt8], mode: String = "t") throws -> LuaFunction {
         let L = try thread()
         let status = (path + [0]).withUnsafeBytes { fh_loadfile(L, $0.baseAddress?.assumingMemoryBound(to: CChar.self), mode) }
