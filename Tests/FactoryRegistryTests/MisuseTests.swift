@@ -106,6 +106,22 @@ struct MisuseTests {
         #expect(registryError { _ = try c.resolve(Node.self, argument: 0) }?.kind == .tooDeep)
     }
 
+    /// A closed container hands out no provider, as it builds nothing (it
+    /// returned one that refused only when called).
+    @Test func aClosedContainerRefusesToMakeAProvider() throws {
+        let app = try registry.defineConfiguration("app")
+        try app.register(Cache.self) { _ in Cache(life, "Cache") }
+        let container = try registry.container("app")
+        _ = try container.provider(Cache.self)
+        try container.close()
+        let typed = registryError { _ = try container.provider(Cache.self) }
+        let untyped = registryError { _ = try container.anyProvider(ServiceKey(Cache.self)) }
+        for error in [typed, untyped] {
+            #expect(error?.kind == .containerClosed && error?.message.contains("cannot make a provider of Cache") == true,
+                    "\(String(describing: error))")
+        }
+    }
+
     @Test func aSingletonKeepingAProviderDoesNotKeepItsContainer() throws {
         final class Coordinator: @unchecked Sendable {
             let make: Provider<Cache>

@@ -219,6 +219,14 @@ public final class Container: Resolving, @unchecked Sendable {
         }
     }
 
+    /// A provider is refused when its container is closed, as a resolve
+    /// is: handing one out would promise instances the container will not build.
+    func refuseProviderIfClosed(_ key: @autoclosure () -> String) throws {
+        if isClosedForResolving {
+            throw RegistryError(.containerClosed, "cannot make a provider of \(key()): container '\(configuration)' is closed")
+        }
+    }
+
     // MARK: Scopes
 
     /// Opens an instance of custom scope `name`. A nested scope (`screen` in

@@ -107,6 +107,7 @@ extension Resolving {
     public func provider<T>(_ type: T.Type = T.self, name: String? = nil) throws -> Provider<T> {
         let entry = resolutionEntry
         let container = try entry.liveContainer()
+        try container.refuseProviderIfClosed(ServiceKey(type, name: name).description)
         guard let index = container.plan.index.find(ObjectIdentifier(type), name) else {
             throw missing(ServiceKey(type, name: name).description, container)
         }
@@ -120,6 +121,7 @@ extension Resolving {
     public func anyProvider(_ key: ServiceKey) throws -> Provider<Any> {
         let entry = resolutionEntry
         let container = try entry.liveContainer()
+        try container.refuseProviderIfClosed(key.description)
         guard let index = container.plan.index.find(key) else { throw missing(key.description, container) }
         return Provider(container: container, scope: entry.scope, index: index)
     }
