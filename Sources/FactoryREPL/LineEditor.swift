@@ -15,7 +15,7 @@ public final class LineEditor: LineInput {
     public static let historyLimit: Int32 = 1000
     /// The characters that end a word for completion (`.` and `:` do not:
     /// the completer sees `loader:lo` whole).
-    static let wordBreaks = " \t\n\"'`@$><=;|&{(,)}[]+-*/%^~#"
+    static let wordBreaks = " \t\n\"'`@$><=;|&{(,)}[]+-*/%^~"
 
     /// `complete(text before the cursor)` gives the candidates and how many
     /// characters before the cursor they replace. libedit is loaded here
@@ -79,8 +79,8 @@ public final class LineEditor: LineInput {
         let (candidates, replacing) = completer(line)
         guard !candidates.isEmpty else { return nil }
         // libedit replaces `word`; the candidates replace the last `replacing` characters of the line.
-        let keep = String(word.dropLast(min(replacing, word.count)))
-        let full = candidates.map { keep + $0 }
+        let full = Self.replacingWord(word, candidates: candidates, replacing: replacing, line: line)
+        guard !full.isEmpty else { return nil }
         let common = full.dropFirst().reduce(full[0]) { prefix, item in String(zip(prefix, item).prefix { $0 == $1 }.map(\.0)) }
         let count = full.count == 1 ? 1 : full.count + 1
         guard let matches = calloc(count + 1, MemoryLayout<UnsafeMutablePointer<CChar>?>.stride)?
@@ -90,6 +90,20 @@ public final class LineEditor: LineInput {
         return matches
     }
 
+
+    /// What replaces libedit's `word` for candidates that replace the last
+    /// `replacing` characters of `line`. libedit's word ends at a break
+    /// character (`app-t` is `t` to it, `"staging e` is `e`): a candidate
+    /// reaching further back must start with what stands there, which is
+    /// then left as typed; one that does not cannot be offered.
+    static func replacingWord(_ word: String, candidates: [String], replacing: Int, line: String) -> [String] {
+        if replacing <= word.count {
+            let keep = String(word.dropLast(replacing))
+            return candidates.map { keep + $0 }
+        }
+        let before = String(line.suffix(replacing).dropLast(word.count))
+        return candidates.compactMap { $0.hasPrefix(before) ? String($0.dropFirst(before.count)) : nil }
+    }
 
     /// Why the file at `path` must not be written as the history — a
     /// symbolic link (the REPL wrote through it, over what it named), not a

@@ -263,10 +263,28 @@ extension REPLSession {
                                 held = current.liveInstances().first { $0.registration.key == dependency.key }
                                 scope = current.parent
                             }
+                            // Built for one not held in a scope (a transient): the open scopes' instances of
+                            // the key are what it may have been given — which one is not recorded.
+                            var inOpenScopes: [(scope: ScopeHandle, instance: LiveInstance)] = []
+                            if held == nil, origin.scope == nil, let container = origin.container {
+                                for open in container.openScopes {
+                                    for live in open.liveInstances() where live.registration.key == dependency.key {
+                                        inOpenScopes.append((open, live))
+                                    }
+                                }
+                            }
                             let shown: String
                             if dependency.kind == .provider { shown = "a provider (makes one per call)" }
                             else if let held { shown = describeInstance(held.instance) }
-                            else { shown = "(not held by the container: a new one was built for it)" }
+                            else if inOpenScopes.count == 1, let only = inOpenScopes.first {
+                                shown = describeInstance(only.instance.instance) + "  (held by the open '\(only.scope.name)' scope)"
+                            } else if inOpenScopes.count > 1 {
+                                shown = "one of \(inOpenScopes.count) held by open scopes ("
+                                    + Set(inOpenScopes.map { "'\($0.scope.name)'" }).sorted().joined(separator: ", ")
+                                    + "): which one it was given is not recorded"
+                            } else if case .custom(let scopeName)? = origin.container?.registration(for: dependency.key)?.scope {
+                                shown = "(not held now: no open '\(scopeName)' scope holds one — the one it was given was closed with its scope)"
+                            } else { shown = "(not held by the container: a new one was built for it)" }
                             lines.append("  \(label)\(dependency.key) = \(shown)")
                         }
                     }

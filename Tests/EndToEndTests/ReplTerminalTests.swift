@@ -30,6 +30,30 @@ struct ReplTerminalTests {
         #expect(terminal.waitForExit() == 0, "\(terminal.transcript)")
     }
 
+    /// A command's argument completes quoted when the name holds a space, and
+    /// inside a quote already open (both left a command that then failed:
+    /// `:use staging eu` took 'eu' for a second word); `:help` and `:inspect`'s
+    /// expression complete too.
+    @Test func commandArgumentsCompleteQuotedAndExpressionsComplete() throws {
+        let terminal = try PseudoTerminal(["repl", "names.lua"], in: dir)
+        defer { terminal.finish() }
+        try terminal.expect("> ")
+        terminal.type(":use st\t\r")
+        try terminal.expect("now uses a new container of 'staging eu'")
+        terminal.type(":graph Mailer#\t\r")
+        try terminal.expect("Mailer#bulk mail [transient]")
+        terminal.type(":use \"pr\t\r")
+        try terminal.expect("now uses a new container of 'prod'")
+        terminal.type(":help gra\t\r")
+        try terminal.expect(":graph KEY [config]")
+        terminal.type("service = container():openScope(\"request\"):resolve \"table#SignupService\"\r")
+        terminal.type(":inspect serv\t\r")
+        // What it was given, held by the open scope (it said "not held by the container").
+        try terminal.expect("ctx: table#RequestContext = { id = 714 }  (held by the open 'request' scope)")
+        terminal.type("\u{04}")
+        #expect(terminal.waitForExit() == 0, "\(terminal.transcript)")
+    }
+
     /// Plain `factoryhost` on a terminal is the REPL, as plain `lua5.4` is — for a custom
     /// host too (it crashed: "Can't read a value from a parsable argument definition").
     @Test(arguments: [CommandRunner.factoryhost, CommandRunner.customHost])

@@ -68,22 +68,67 @@ local function names_of(value, methods_only)
   return names
 end
 
+-- A command's arguments as typed so far: how many words are complete, and
+-- the last one's text (without its opening quote) and its quote, if open.
+-- Words split at spaces and tabs; "…" or '…' is one word (as the commands read them).
+local function argument_words(text)
+  local done, word, quote, in_word = 0, "", nil, false
+  for character in text:gmatch(".") do
+    if quote then
+      if character == quote then quote = nil else word = word .. character end
+    elseif character == '"' or character == "'" then
+      quote, in_word = character, true
+    elseif character == " " or character == "\t" then
+      if in_word then done, word, in_word = done + 1, "", false end
+    else
+      word, in_word = word .. character, true
+    end
+  end
+  return done, word, quote
+end
+
+-- Which list completes argument `index` of `:command` ("expression": a Lua expression).
+local function argument_kind(command, index)
+  if command == "use" or command == "configs" then return index == 0 and "configuration" end
+  if command == "regs" then return index == 0 and "configuration" end
+  if command == "graph" then return (index == 0 and "key") or (index == 1 and "configuration") end
+  if command == "help" then return index == 0 and "command" end
+  if command == "inspect" or command == "live" or command == "time" then return "expression" end
+end
+
 -- Candidates completing the word that ends `text` (the line up to the cursor),
 -- with `keys()` and `configurations()` from Swift. Returns the candidates
 -- (whole words) and how many characters of `text` they replace.
-local function complete(text, keys, configurations, commands)
+local complete
+function complete(text, keys, configurations, commands)
   local candidates, word = {}
   local function from(list, prefix)
     for _, item in ipairs(list) do
       if item:sub(1, #prefix) == prefix then candidates[#candidates + 1] = item end
     end
   end
-  -- `:command` and its argument
-  local command, argument = text:match("^%s*:(%a*)%s+(%S*)$")
+  -- `:command` and its arguments
+  local command, arguments = text:match("^%s*:(%a*)[ \t]+(.*)$")
   if command then
-    word = argument
-    if command == "use" or command == "regs" or command == "configs" then from(configurations(), word)
-    elseif command == "graph" or command == "inspect" then from(keys(), word) end
+    local index, partial, quote = argument_words(arguments)
+    local kind = argument_kind(command, index)
+    if kind == "expression" then
+      return complete(arguments, keys, configurations, commands)
+    end
+    word = partial
+    if kind == "configuration" then from(configurations(), word)
+    elseif kind == "key" then from(keys(), word)
+    elseif kind == "command" then from(commands, word) end
+    -- A name with a space or a quote in it completes quoted, as the command reads it:
+    -- inside an open quote, with the quote closed; else within quotes of its own.
+    for i, item in ipairs(candidates) do
+      if quote then
+        candidates[i] = item .. quote
+      elseif item:find("[ \t\"']") then
+        local q = item:find('"', 1, true) and "'" or '"'
+        candidates[i] = q .. item .. q
+      end
+    end
   elseif text:match("^%s*:%a*$") then
     word = text:match(":(%a*)$")
     from(commands, word)
