@@ -26,6 +26,16 @@ struct REPLCommand {
 }
 
 extension REPLSession {
+    /// `:use staging eu` when configuration "staging eu" exists (or `:graph`
+    /// of a key with a space): the quoted command that names it, else "".
+    static func quotingHint(_ name: String, words: [String], configurations: [String], keys: [String]) -> String {
+        let joined = words.joined(separator: " ")
+        let names = name == "use" ? configurations : name == "graph" ? keys : []
+        guard names.contains(joined) else { return "" }
+        let quote = joined.contains("\"") ? "'" : "\""
+        return "; to name '\(MessageText.oneLine(joined))', quote it: :\(name) \(quote)\(joined)\(quote)"
+    }
+
     /// Runs a `:command` line. Returns false when the session should end.
     /// The same, for a line as it was read: an expression that is not
     /// UTF-8 text (`:inspect #"\xFF"`) is evaluated as its bytes, as a
@@ -82,7 +92,8 @@ extension REPLSession {
         if let most = ["graph": 2, "use": 1, "help": 1, "h": 1, "?": 1][name], words.count > most {
             let usage = REPLCommand.all.first { $0.name == name }.map { ":\($0.name) \($0.arguments)" } ?? ":\(name)"
             output.error(":\(name) takes at most \(most) word\(most == 1 ? "" : "s") (\(usage)); "
-                         + "left over: '\(MessageText.oneLine(MessageText.bounded(words.dropFirst(most).joined(separator: " "), limit: 200)))'")
+                         + "left over: '\(MessageText.oneLine(MessageText.bounded(words.dropFirst(most).joined(separator: " "), limit: 200)))'"
+                         + Self.quotingHint(name, words: words, configurations: host.registry.configurationNames, keys: registrationKeys()))
             return true
         }
         switch name {
@@ -226,7 +237,10 @@ extension REPLSession {
             }
             output.result(graph.renderTree { alive.contains($0.key) ? "●" : nil })
         } catch {
-            output.error(String(describing: error))
+            // `SignupService` for `table#SignupService`: the key registered under that name, said.
+            let named = keyText.contains("#") ? [] : registrationKeys().filter { $0.hasSuffix("#" + keyText) }
+            output.error(String(describing: error) + (named.isEmpty ? "" : "\n  registered: " + named.prefix(5).joined(separator: ", ")
+                                                       + (named.count == 1 ? " — did you mean :graph \(named[0])?" : "")))
         }
     }
 

@@ -480,6 +480,21 @@ struct ReplPipedTests {
         #expect(result.status == 1)
     }
 
+    /// A key named by its name alone (`:graph SignupService` for
+    /// `table#SignupService`) is suggested, and a name with a space typed
+    /// unquoted gets the quoted command (newcomer trial: neither was said).
+    @Test func graphSuggestsTheNamedKeyAndUnquotedNamesGetTheQuotedCommand() throws {
+        let input = """
+            configuration "staging eu" { register "table#SignupService" { make = function() return {} end } }
+            :graph SignupService "staging eu"
+            :use staging eu
+            """
+        let result = try CommandRunner.factoryhost(["repl"], input: input + "\n", killAfter: 30)
+        #expect(result.stderr.contains("registered: table#SignupService — did you mean :graph table#SignupService?"), "\(result)")
+        #expect(result.stderr.contains(":use takes at most 1 word (:use CONFIG); left over: 'eu'; to name 'staging eu', quote it: :use \"staging eu\""),
+                "\(result)")
+    }
+
     /// A name holding a space is quoted (attack 11: `:use app tests` and
     /// `:use "app tests"` could not name configuration "app tests"; a tab
     /// separated nothing in `:regs`).
