@@ -20,6 +20,39 @@ struct ScriptDSLTests {
         #expect(try host.container("app-tests").resolve(Cache.self) !== loader.cache)   // containers share nothing
     }
 
+    /// A script's scopes are a stack (`c:resolve` takes the newest), while
+    /// the app embedding it resolves from the same container without its
+    /// picking among several open: a server's requests each open one.
+    @Test func scriptScopesStackWhereSwiftResolvesChooseExplicitly() throws {
+        let host = try makeHost()
+        try host.run("""
+            scope "request"
+            configuration "app" { register "table#Request" { scope = "request", make = function() return {} end } }
+            local c = container "app"
+            local first, second = c:openScope "request", c:openScope "request"
+            assert(rawequal(c:resolve "table#Request", second:resolve "table#Request"))
+            local make = c:provider "table#Request"
+            assert(rawequal(make(), second:resolve "table#Request"))
+            second:close()
+            assert(rawequal(c:resolve "table#Request", first:resolve "table#Request"))
+            first:close()
+            """, name: "stack.lua")
+        let c = try host.container("app")
+        let first = try c.openScope("request"), second = try c.openScope("request")
+        let key = try host.serviceKey(parsing: "table#Request")
+        #expect(throws: RegistryError.self) { _ = try c.resolveAny(key) }
+        do {
+            _ = try c.resolveAny(key)
+        } catch let error as RegistryError {
+            #expect(error.kind == .scopeAmbiguous, "\(error)")
+        }
+        let mine = try second.withCurrent { try c.resolveAny(key) } as? LuaTable
+        let held = try second.resolveAny(key) as? LuaTable
+        #expect(mine != nil && held?.identity == mine?.identity)
+        try first.close()
+        try second.close()
+    }
+
     /// Origins stay right across chunks with long names (reused strings
     /// must follow the file: a name of 41 bytes or more is not interned by Lua).
     @Test func originsFollowTheirFileAcrossLongChunkNames() throws {

@@ -42,6 +42,20 @@ static inline int fh_resolve_is_active(const void *state, uint64_t token) {
 static inline int fh_flag_is_raised(const int32_t *flag) { return __atomic_load_n(flag, __ATOMIC_ACQUIRE) != 0; }
 static inline void fh_flag_raise(int32_t *flag) { __atomic_store_n(flag, 1, __ATOMIC_RELEASE); }
 
+/// Whether a resolve started on a container, on this thread, takes the
+/// newest of several open scopes of a name (a script's scopes are a stack);
+/// else it refuses to pick one. Set around script calls, restored after.
+extern __thread int fh_scopes_stack;
+
+/// Sets whether scopes stack on this thread; returns what it was.
+static inline int fh_set_scopes_stack(int stack) {
+    int previous = fh_scopes_stack;
+    fh_scopes_stack = stack;
+    return previous;
+}
+
+static inline int fh_scopes_stack_here(void) { return fh_scopes_stack; }
+
 /// The active resolve's state address, or NULL.
 static inline const void *fh_active_state(void) { return fh_active.state; }
 

@@ -238,12 +238,24 @@ public final class Container: Resolving, @unchecked Sendable {
         try creationLock.withLock { try checkOpen("open scope '\(name)'") }
         var parent: ScopeHandle?
         if let parentName = declaration.parent {
-            guard let open = activeScope(named: parentName) else {
+            switch scopeChoice(named: parentName) {
+            case .found(let open):
+                parent = open
+            case .none:
                 throw RegistryError(.scopeNotOpen,
                                     "cannot open scope '\(name)': it nests in '\(parentName)', and no '\(parentName)' scope is open",
                                     configuration: configuration)
+            case .outsideCurrent(let current):
+                throw RegistryError(.scopeNotOpen,
+                                    "cannot open scope '\(name)': it nests in '\(parentName)', and the current scope "
+                                    + "(withCurrent) is a '\(current.name)' scope not inside one", configuration: configuration)
+            case .several:
+                throw RegistryError(.scopeAmbiguous,
+                                    "cannot open scope '\(name)': it nests in '\(parentName)', and several '\(parentName)' scopes are open",
+                                    configuration: configuration,
+                                    details: ["open it from the one it belongs in: \(parentName).openScope(\"\(name)\"), "
+                                              + "or inside \(parentName).withCurrent { … }"])
             }
-            parent = open
         }
         return try open(name, parent: parent)
     }
@@ -286,6 +298,32 @@ public final class Container: Resolving, @unchecked Sendable {
     /// The newest open scope named `name`.
     func activeScope(named name: String) -> ScopeHandle? {
         scopeLock.withLock { openScopeList.newest(named: name) }
+    }
+
+    /// Which open scope named `name` a resolve started on the container uses.
+    enum ScopeChoice {
+        /// This one.
+        case found(ScopeHandle)
+        /// None of the name is open.
+        case none
+        /// ``ScopeHandle/current`` is a scope of this container not inside one of the name.
+        case outsideCurrent(ScopeHandle)
+        /// Several of the name are open, and the resolve did not say which.
+        case several
+    }
+
+    /// The open scope named `name` a resolve started on the container uses:
+    /// the current one (``ScopeHandle/withCurrent(_:)``) or the one of the
+    /// name it is in; else the only one open. Of several, none — unless
+    /// scopes stack on this thread (a script's, whose scopes are a stack:
+    /// ``ScriptScopes``), then the newest. A server's requests each open
+    /// one: "the newest" handed one request another's.
+    func scopeChoice(named name: String) -> ScopeChoice {
+        if let current = ScopeHandle.current, current.container === self {
+            return current.enclosing(named: name).map { .found($0) } ?? .outsideCurrent(current)
+        }
+        guard let (newest, others) = scopeLock.withLock({ openScopeList.newestAndOthers(named: name) }) else { return .none }
+        return others && fh_scopes_stack_here() == 0 ? .several : .found(newest)
     }
 
     /// Unlists a closed scope, wherever it is among the open ones (in any

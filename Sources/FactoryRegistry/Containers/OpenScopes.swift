@@ -62,6 +62,12 @@ struct OpenScopes {
         newestOfName[name].flatMap { entries[$0]?.handle }
     }
 
+    /// The newest open scope named `name`, and whether another of the name is open.
+    func newestAndOthers(named name: String) -> (newest: ScopeHandle, others: Bool)? {
+        guard let id = newestOfName[name], let entry = entries[id] else { return nil }
+        return (entry.handle, entry.olderOfName != nil)
+    }
+
     /// Every open scope, oldest first.
     var all: [ScopeHandle] {
         var list: [ScopeHandle] = []

@@ -671,11 +671,21 @@ struct ResolutionContext {
                         details: ["resolved through a '\(start.name)' scope, which is not inside a '\(name)' scope"],
                         origin: planned.registration.origin)
         }
-        guard let handle = container.activeScope(named: name) else {
+        switch container.scopeChoice(named: name) {
+        case .found(let handle):
+            return handle
+        case .none:
             throw error(.scopeNotOpen, "no '\(name)' scope is open to hold \(planned.name)",
                         details: ["open one first: c:openScope \"\(name)\" (in Swift, container.openScope(\"\(name)\"))"], origin: planned.registration.origin)
+        case .outsideCurrent(let current):
+            throw error(.scopeNotOpen, "no '\(name)' scope is open to hold \(planned.name)",
+                        details: ["resolved inside withCurrent of a '\(current.name)' scope, which is not inside a '\(name)' scope"],
+                        origin: planned.registration.origin)
+        case .several:
+            throw error(.scopeAmbiguous, "several '\(name)' scopes are open: a resolve from the container does not pick one to hold \(planned.name)",
+                        details: ["resolve through the scope (scope.resolve(…)), or inside scope.withCurrent { … } (a script's c:resolve takes the newest)"],
+                        origin: planned.registration.origin)
         }
-        return handle
     }
 
     /// A longer-lived instance on the path may not capture a scoped one.

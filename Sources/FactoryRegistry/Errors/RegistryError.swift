@@ -34,6 +34,10 @@ public struct RegistryError: Error, CustomStringConvertible, Equatable {
         case scopeNotOpen
         /// A closed scope was used.
         case scopeClosed
+        /// A resolve from a container needed a scope of a name several of
+        /// which are open, and did not say which: resolve through the scope's
+        /// handle, or inside ``ScopeHandle/withCurrent(_:)``.
+        case scopeAmbiguous
         /// A closed container was used, or one that is gone (a provider kept
         /// past its container, a scope of a released container).
         case containerClosed

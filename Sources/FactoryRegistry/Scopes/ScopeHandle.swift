@@ -64,6 +64,33 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
     /// Resolves through this scope: its instances, then its parents'.
     public var resolutionEntry: ResolutionEntry { ResolutionEntry(container: container, scope: self) }
 
+    /// The scope resolves from its container use in this task (or thread),
+    /// set by ``withCurrent(_:)``: a request handler's code resolves from
+    /// the container and gets its own request's instances.
+    @TaskLocal public static var current: ScopeHandle?
+
+    /// Runs `body` with this scope as ``current``: a resolve from its
+    /// container, or a scope opened there, uses this scope (or the one of
+    /// the name it is in) — never another request's.
+    ///
+    /// ```swift
+    /// let request = try container.openScope("request", with: [ScopedValue(incoming)])
+    /// defer { try? request.close() }
+    /// let handler = try request.withCurrent { try container.resolve(Handler.self) }
+    /// ```
+    public func withCurrent<R>(_ body: () throws -> R) rethrows -> R {
+        try ScopeHandle.$current.withValue(self, operation: body)
+    }
+
+    /// ``withCurrent(_:)`` for async code: child tasks inherit it.
+    ///
+    /// ```swift
+    /// try await request.withCurrent { try await handle(container.resolve(Handler.self)) }
+    /// ```
+    public func withCurrent<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
+        try await ScopeHandle.$current.withValue(self, operation: body, isolation: isolation)
+    }
+
     /// Whether ``close()`` has run.
     public var isClosed: Bool { lock.withLock { closed } }
 

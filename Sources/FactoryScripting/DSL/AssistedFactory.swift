@@ -124,7 +124,7 @@ final class AssistedFactory: @unchecked Sendable {
             }
             let made: Any
             do {
-                made = try host.outsideFactoryIfFinalizer(frame) { try provider.call(arguments: arguments) }
+                made = try host.outsideFactoryIfFinalizer(frame) { try ScriptScopes.stacked { try provider.call(arguments: arguments) } }
             } catch let error as RegistryError where error.kind == .containerClosed {
                 throw LuaError(.runtime, "\(method.signature): the container that made this \(self.interface) is gone (closed or released); "
                                + "keep it while its factories are in use")

@@ -119,7 +119,8 @@ extension FactoryHost {
                                                 from: @escaping (Object) -> (Resolving, (String) throws -> ScopeHandle),
                                                 container: @escaping (Object) -> Container) -> LuaClass<Object> {
         cls.method("openScope", frame: { [unowned self] object, frame in
-            let handle = try from(object).1(frame.string(2))
+            let name = try frame.string(2)
+            let handle = try ScriptScopes.stacked { try from(object).1(name) }
             try frame.push(self.types.toLua(ScriptScope(handle, container: container(object)), in: self.lua))
             return 1
         })

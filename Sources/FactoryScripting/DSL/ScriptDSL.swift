@@ -299,7 +299,8 @@ extension FactoryHost {
         let arguments = frame.count <= position && registration?.arguments.isEmpty != false
             ? Arguments.none
             : try runtimeArguments(frame.value(position + 1), for: registration, key: key.description)
-        let value = try outsideFactoryIfFinalizer(frame) { try resolving.resolveAny(key.serviceKey, arguments: arguments) }
+        // (A script's scopes are a stack: on the container, the newest open one of a name.)
+        let value = try outsideFactoryIfFinalizer(frame) { try ScriptScopes.stacked { try resolving.resolveAny(key.serviceKey, arguments: arguments) } }
         if let onScriptResolve { onScriptResolve(registration, container, value) }
         try types.push(value, to: frame)
         return onContainer && onScriptResolve == nil && frame.count == position
@@ -419,7 +420,7 @@ extension FactoryHost {
     func providerFunction(_ provider: Provider<Any>, name: String) throws -> LuaFunction {
         try lua.frameFunction("provider of \(name)") { [unowned self] frame in
             let arguments = try self.runtimeArguments(frame.value(1), for: provider.registration, key: name)
-            try self.types.push(self.outsideFactoryIfFinalizer(frame) { try provider.call(arguments: arguments) }, to: frame)
+            try self.types.push(self.outsideFactoryIfFinalizer(frame) { try ScriptScopes.stacked { try provider.call(arguments: arguments) } }, to: frame)
             return 1
         }
     }

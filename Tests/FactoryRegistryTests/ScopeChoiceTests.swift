@@ -1,0 +1,105 @@
+import Testing
+@testable import FactoryRegistry
+
+/// Which open scope a resolve from the container uses: never "the newest"
+/// of several (a server's requests each open one, and the newest handed one
+/// request another's), but the current one (`withCurrent`), or the only one.
+@Suite("A resolve from the container uses an explicit scope, never the newest of several")
+struct ScopeChoiceTests {
+    let life = Lifecycle()
+    let registry = Registry()
+
+    private func requestContainer() throws -> Container {
+        try registry.declareScope("request")
+        try registry.declareScope("screen", in: "request")
+        let app = try registry.defineConfiguration("app")
+        try app.register(UserSession.self, scope: .custom("request")) { _ in UserSession(life, "UserSession") }
+        try app.register(Cache.self, scope: .custom("screen")) { _ in Cache(life, "Cache") }
+        return try registry.container("app")
+    }
+
+    @Test func ofSeveralOpenScopesNoneIsPickedAndTheErrorSaysWhatToDo() throws {
+        let c = try requestContainer()
+        let first = try c.openScope("request")
+        let only = try c.resolve(UserSession.self)
+        #expect(try first.resolve(UserSession.self) === only)            // one open: it is the one
+        let second = try c.openScope("request")
+        let error = registryError { _ = try c.resolve(UserSession.self) }
+        #expect(error?.kind == .scopeAmbiguous, "\(String(describing: error))")
+        #expect(error?.description.contains("several 'request' scopes are open: a resolve from the container does not pick one to hold UserSession") == true)
+        #expect(error?.description.contains("scope.withCurrent") == true)
+        // A provider made on the container chooses when it is called.
+        let provider = try c.provider(UserSession.self)
+        #expect(registryError { _ = try provider() }?.kind == .scopeAmbiguous)
+        // Nor is a nested scope opened in the newest of several.
+        #expect(registryError { _ = try c.openScope("screen") }?.kind == .scopeAmbiguous)
+        try second.close()
+        #expect(try c.resolve(UserSession.self) === only)                // one again
+        #expect(try provider() === only)
+        try first.close()
+    }
+
+    @Test func withCurrentChoosesTheScopeAndTheOneItIsIn() throws {
+        let c = try requestContainer()
+        let first = try c.openScope("request")
+        let second = try c.openScope("request")
+        let mine = try first.withCurrent { try c.resolve(UserSession.self) }
+        #expect(try first.resolve(UserSession.self) === mine)
+        #expect(try second.resolve(UserSession.self) !== mine)
+        // A screen opened from the container inside the current request is in it.
+        let screen = try first.withCurrent { try c.openScope("screen") }
+        #expect(screen.parent === first)
+        // The current screen: its own instances, and its request's.
+        let (cache, session) = try screen.withCurrent { (try c.resolve(Cache.self), try c.resolve(UserSession.self)) }
+        #expect(try screen.resolve(Cache.self) === cache && session === mine)
+        // Outside it, nothing is current again.
+        #expect(ScopeHandle.current == nil)
+        #expect(registryError { _ = try c.resolve(UserSession.self) }?.kind == .scopeAmbiguous)
+        try first.close()
+        try second.close()
+    }
+
+    @Test func aCurrentScopeOutsideTheNameIsSaidAndAnotherContainersIsIgnored() throws {
+        try registry.declareScope("session")
+        let c = try requestContainer()
+        let other = try registry.container("app")
+        let request = try c.openScope("request")
+        let session = try c.openScope("session")
+        let error = registryError { try session.withCurrent { _ = try c.resolve(UserSession.self) } }
+        #expect(error?.kind == .scopeNotOpen)
+        #expect(error?.description.contains("resolved inside withCurrent of a 'session' scope, which is not inside a 'request' scope") == true,
+                "\(String(describing: error))")
+        // Another container's current scope says nothing about this one's: its only request is used.
+        let otherRequest = try other.openScope("request")
+        #expect(try otherRequest.withCurrent { try c.resolve(UserSession.self) } === request.resolve(UserSession.self))
+        try request.close()
+        try session.close()
+        try otherRequest.close()
+    }
+
+    /// Many requests at once, each in a task of its own: each gets its own
+    /// request's instance (with "the newest", tasks got each other's).
+    @Test func concurrentRequestsEachGetTheirOwn() async throws {
+        let c = try requestContainer()
+        let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    var wrong = 0
+                    for _ in 0..<200 {
+                        let request = try c.openScope("request")
+                        let own = try request.resolve(UserSession.self)
+                        let resolved = try await request.withCurrent { () async throws -> UserSession in
+                            await Task.yield()
+                            return try c.resolve(UserSession.self)
+                        }
+                        if resolved !== own { wrong += 1 }
+                        try request.close()
+                    }
+                    return wrong
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+}
