@@ -78,6 +78,8 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
     /// defer { try? request.close() }
     /// let handler = try request.withCurrent { try container.resolve(Handler.self) }
     /// ```
+    ///
+    /// - Throws: what `body` throws.
     public func withCurrent<R>(_ body: () throws -> R) rethrows -> R {
         try ScopeHandle.$current.withValue(self, operation: body)
     }
@@ -87,6 +89,8 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
     /// ```swift
     /// try await request.withCurrent { try await handle(container.resolve(Handler.self)) }
     /// ```
+    ///
+    /// - Throws: what `body` throws.
     public func withCurrent<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R) async rethrows -> R {
         try await ScopeHandle.$current.withValue(self, operation: body, isolation: isolation)
     }
