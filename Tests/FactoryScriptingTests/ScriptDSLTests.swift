@@ -36,6 +36,11 @@ struct ScriptDSLTests {
             second:close()
             assert(rawequal(c:resolve "table#Request", first:resolve "table#Request"))
             first:close()
+            -- A script's scope is open until closed, kept or not (Swift's handle is its scope's life).
+            c:openScope "request"
+            collectgarbage() collectgarbage()
+            assert(c:resolve "table#Request" ~= nil)
+            for _, s in ipairs { c:openScope "request" } do s:close() end
             """, name: "stack.lua")
         let c = try host.container("app")
         let first = try c.openScope("request"), second = try c.openScope("request")

@@ -29,6 +29,8 @@ public final class Container: Resolving, @unchecked Sendable {
     let creationLock = Lock(recursive: true)
     private let scopeLock = Lock()
     private var openScopeList = OpenScopes()
+    /// See ``scopesDroppedOpen`` (under `scopeLock`).
+    private var droppedOpen = 0
     /// Told about instances let go that are not ScopeBound (set at creation).
     weak var disposer: (any InstanceDisposer)?
     /// The container this one is a child of (see ``child(_:)``): it owns
@@ -278,7 +280,9 @@ public final class Container: Resolving, @unchecked Sendable {
         let handle = ScopeHandle(name: name, parent: parent, container: self)
         // Listed before it is adopted: a parent closing meanwhile then closes
         // it and unlists it, instead of leaving a closed handle listed.
-        scopeLock.withLock { openScopeList.add(handle) }
+        // A script's is kept open until closed; Swift's handle is its life.
+        let keeping = fh_scopes_stack_here() != 0
+        scopeLock.withLock { openScopeList.add(handle, keeping: keeping) }
         do {
             try parent?.adopt(handle)
         } catch {
@@ -331,6 +335,19 @@ public final class Container: Resolving, @unchecked Sendable {
     func scopeDidClose(_ handle: ScopeHandle) {
         scopeLock.withLock { openScopeList.remove(handle) }
     }
+
+    /// Unlists a scope whose handle was dropped open (it closed as it went), and counts it.
+    func scopeWasDropped(_ id: ObjectIdentifier, name: String) {
+        scopeLock.withLock {
+            openScopeList.remove(id, name: name)
+            droppedOpen += 1
+        }
+    }
+
+    /// How many scopes' handles were dropped without `close()` — each was
+    /// closed then, its instances released. A server counts its leaks here
+    /// (a handler that threw before closing its request's scope).
+    public var scopesDroppedOpen: Int { scopeLock.withLock { droppedOpen } }
 
     /// The names of the scopes open now, oldest first.
     public var openScopeNames: [String] { scopeLock.withLock { openScopeList.all.map(\.name) } }

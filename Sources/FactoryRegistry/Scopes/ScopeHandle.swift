@@ -61,6 +61,23 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
         self.container = container
     }
 
+    /// Dropped without ``close()`` (Swift code's handle is the scope's life;
+    /// a script's scope stays open until closed): its instances are released
+    /// as a close releases them — newest first, each told — and the
+    /// container counts it (``Container/scopesDroppedOpen``). What closing
+    /// them throws has no one to go to and is dropped.
+    deinit {
+        guard !closed else { return }
+        closed = true
+        var failures = DisposalFailures()
+        let held = children
+        for child in held.reversed() { child.handle?.closeCollecting(&failures) }
+        children = []
+        release(into: &failures)
+        parent?.forget(self)
+        container?.scopeWasDropped(ObjectIdentifier(self), name: name)
+    }
+
     /// Resolves through this scope: its instances, then its parents'.
     public var resolutionEntry: ResolutionEntry { ResolutionEntry(container: container, scope: self) }
 
@@ -224,6 +241,13 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
 
     /// Releases the instances of a scope ``beginClosing()`` closed.
     private func finishClosing(into failures: inout DisposalFailures) {
+        release(into: &failures)
+        parent?.forget(self)
+        container?.scopeDidClose(self)
+    }
+
+    /// Releases its instances, newest first.
+    private func release(into failures: inout DisposalFailures) {
         var order: [Int] = [], held: [Int: Any] = [:]
         lock.withLock {
             swap(&order, &creationOrder)
@@ -238,8 +262,6 @@ public final class ScopeHandle: Resolving, @unchecked Sendable {
             let registration = container.flatMap { index < $0.plan.registrations.count ? $0.plan.registrations[index].registration : nil }
             failures.dispose(instance, registration: registration, disposer: container?.disposer)
         }
-        parent?.forget(self)
-        container?.scopeDidClose(self)
     }
 }
 
