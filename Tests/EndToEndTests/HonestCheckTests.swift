@@ -339,6 +339,11 @@ struct HonestCheckTests {
         ("indirect_load.lua", 3, "load of code was not checked"),
         ("indirect_pending_body.lua", 3, "late (the DSL, as bound at indirect_pending_body.lua:1) was not checked"),
         ("indirect_path_later.lua", 4, "require \"subconf\" was not checked"),
+        // The globals table indexed by a computed key, walked, or reached by name (attack 12: "ok", exit 0).
+        ("indirect_globals_index.lua", 3, "_G indexed by a computed key was not checked"),
+        ("indirect_globals_concat.lua", 3, "_G indexed by a computed key was not checked"),
+        ("indirect_globals_walk.lua", 3, "_G used as a whole was not checked"),
+        ("indirect_globals_loaded.lua", 3, "the globals reached by name was not checked"),
     ])
     func whatTheScanCannotFollowAfterTheStopIsNeverOk(script: String, line: Int, message: String) throws {
         let result = try CommandRunner.factoryhost(["check", "--format", "json", script], in: fixtures, killAfter: 30)

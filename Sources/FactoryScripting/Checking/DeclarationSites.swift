@@ -83,8 +83,26 @@ struct DeclarationSites {
         var pendingIsField = false                 // (`M.name`: only whether it is called)
         var pendingQualifier: Raw?                 // (`M` of `M.name`)
         var awaiting: (name: String, line: Int)?   // require/dofile/loadfile: its argument comes next
+        // The globals table: `_G`, `_ENV` (a field of that name too: `package.loaded._G`).
+        func isGlobals(_ tokens: [Raw], _ back: Int, _ lexer: LuaLexer) -> Bool {
+            guard let raw = previous(tokens, back), raw.kind == .name else { return false }
+            return lexer.spells(raw, "_G") || lexer.spells(raw, "_ENV")
+        }
         while let token = lexer.nextRaw() {
             let line = lexer.line
+            // The globals used other than as `_G.name` or `_G["name"]` — indexed by a
+            // computed key (`_G[("configuration")]`, `_G["config" .. "uration"]`), walked
+            // (`pairs(_G)`), passed or bound (`local G = _G`): anything may be declared through it.
+            if previous(tokens, 1)?.kind == .name, isGlobals(tokens, 1, lexer), !token.isSymbol("."), !token.isSymbol("[") {
+                opaque.append(Opaque(line: line, what: "\(lexer.text(tokens[tokens.count - 1])) used as a whole"))
+            } else if previousIs(tokens, 1, "["), isGlobals(tokens, 2, lexer), token.kind != .string {
+                opaque.append(Opaque(line: line, what: "\(lexer.text(tokens[tokens.count - 2])) indexed by a computed key"))
+            } else if previous(tokens, 1)?.kind == .string, previousIs(tokens, 2, "["), isGlobals(tokens, 3, lexer), !token.isSymbol("]") {
+                opaque.append(Opaque(line: line, what: "\(lexer.text(tokens[tokens.count - 3])) indexed by a computed key"))
+            }
+            if token.kind == .string, lexer.stringIs(token, "_G") || lexer.stringIs(token, "_ENV") {
+                opaque.append(Opaque(line: line, what: "the globals reached by name"))     // package.loaded["_G"], require "_G"
+            }
             if let word = pending {
                 pending = nil
                 let wordLine = word.line
