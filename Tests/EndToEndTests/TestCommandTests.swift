@@ -468,6 +468,23 @@ struct TestCommandTests {
             """)
     }
 
+    /// With workers in parallel, the first failure ends the others' running
+    /// tests at once — stopped, not reported as run (attack 12: a test with a
+    /// day's limit kept the run waiting; one that ended was counted as passed).
+    @Test func failFastEndsTheOtherWorkersAtOnce() throws {
+        let dir = try CommandRunner.scratchDirectory([
+            "a_spec.lua": "it('fails', function() os.execute('sleep 0.3') error('first failure') end)\n",
+            "b_spec.lua": "it('long', { timeout = 86400 }, function() io.open('b.started', 'w'):close() while true do end end)\n",
+            "c_spec.lua": "it('sleeps', function() os.execute('sleep 5') end)\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for other in ["b_spec.lua", "c_spec.lua"] {
+            let result = try CommandRunner.factoryhost(["test", "-j", "2", "--fail-fast", "a_spec.lua", other], in: dir, killAfter: 60)
+            #expect(result.status == 1 && result.seconds < 4, "\(other): \(result)")
+            #expect(result.stdout.hasSuffix("Stopped at the first failure (--fail-fast).\n0 passed, 1 failed\n"), "\(other): \(result)")
+        }
+    }
+
     @Test func shuffleRepeatsForAGivenSeed() throws {
         let first = try CommandRunner.factoryhost(["test", "--seed", "7", "pass", "tags"], in: specs)
         let again = try CommandRunner.factoryhost(["test", "--seed", "7", "pass", "tags"], in: specs)

@@ -29,6 +29,8 @@ public final class TestRunner: Sendable {
     public let options: TestOptions
     /// Makes the host each spec file runs in.
     public let makeHost: HostFactory
+    /// The workers running now (``LiveWorkers``): `--fail-fast` ends the others.
+    let liveWorkers = LiveWorkers()
 
     /// A runner of `files` with `options`, each file in a host `makeHost` makes.
     public init(files: [String], options: TestOptions, makeHost: @escaping HostFactory) {
@@ -176,6 +178,13 @@ public final class TestRunner: Sendable {
                 result.loadFailure = error
                 return result
             }
+            liveWorkers.add(worker)
+            defer { liveWorkers.remove(worker) }
+            // With --fail-fast, a failure here stops the run: the other workers end now, not when their tests do.
+            func stopTheRun() {
+                stop.withLock { $0 = true }
+                liveWorkers.endAll(except: worker)
+            }
             var running: Int?
             // The running test as its worker described it: the runner names a
             // test its worker died in without loading the spec itself (no spec
@@ -217,11 +226,11 @@ public final class TestRunner: Sendable {
                     result.results.append(test)
                     onTest(test)
                     flushOutput()
-                    if test.failure != nil, options.failFast { stop.withLock { $0 = true } }
+                    if test.failure != nil, options.failFast { stopTheRun() }
                 case .load(let failure)?:
                     result.output += worker.takeOutput(upTo: printed)
                     result.loadFailure = failure
-                    if options.failFast { stop.withLock { $0 = true } }
+                    if options.failFast { stopTheRun() }
                 case .coverage(let entry)?: result.coverage.append(entry)
                 case .listed?: broken = "a listing in a run"
                 case .done?: finished = true
@@ -243,6 +252,10 @@ public final class TestRunner: Sendable {
             if Self.endingSignal() != nil {
                 // A signal ends the run: its worker was killed, not failing. What finished is reported; nothing more starts.
                 stop.withLock { $0 = true }
+                return result
+            }
+            if liveWorkers.wasEnded(worker) {
+                // --fail-fast stopped the run elsewhere: the test it was running was stopped, not run.
                 return result
             }
             let leftOver = worker.takeOutput()             // of the test it died in, or outside any
@@ -303,7 +316,7 @@ public final class TestRunner: Sendable {
             result.results.append(failed)
             onTest(failed)
             flushOutput()
-            if options.failFast { stop.withLock { $0 = true }; return result }
+            if options.failFast { stopTheRun(); return result }
         }
     }
 
