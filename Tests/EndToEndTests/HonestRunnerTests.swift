@@ -72,6 +72,36 @@ struct HonestRunnerTests {
         #expect(junit.contains("errors=\"1\""), "\(junit)")
     }
 
+    /// A worker killed after its report, as its finalizers ran, is blamed
+    /// on closing the file (attack 12: "the file failed to load … (loading
+    /// the file)", though it loaded and every test ran).
+    @Test func aWorkerKilledAsTheFileClosesIsBlamedOnClosingIt() throws {
+        let dir = try CommandRunner.scratchDirectory(["k_spec.lua": """
+            G = setmetatable({}, { __gc = function()
+              local pid = io.open("/proc/self/stat"):read("n")
+              local f = io.open("closing.pid", "w") f:write(pid) f:close()
+              local t = os.clock() while os.clock() - t < 5 do end
+            end })
+            it("passes", function() end)
+            """], prefix: "fh-closing")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let status = try ProcessTreeTests.runInShell("""
+            cd '\(dir.path)' || exit 5
+            '\(CommandRunner.factoryhost)' test k_spec.lua > out.txt 2>&1 &
+            command=$!
+            i=0; while [ ! -s closing.pid ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
+            [ -s closing.pid ] || { kill -9 $command; exit 4; }
+            kill -9 "$(cat closing.pid)"
+            wait $command
+            exit 0
+            """, killAfter: 30)
+        #expect(status == 0, "status \(status)")
+        let output = (try? String(contentsOf: dir.appendingPathComponent("out.txt"), encoding: .utf8)) ?? ""
+        #expect(output.contains("closing the file failed") && output.contains("killed by signal 9 after its report, as the file's Lua state closed"),
+                "\(output)")
+        #expect(!output.contains("failed to load") && !output.contains("loading the file"), "\(output)")
+    }
+
     /// A hook stuck in C, stopped in Lua, or killing its worker is named as
     /// the hook, at its line: each was blamed on the test it ran after.
     @Test func aHookThatHangsOrKillsItsWorkerIsNamed() throws {

@@ -296,10 +296,15 @@ public final class TestRunner: Sendable {
             }
             guard running != nil, let test = runningTest else {
                 if running != nil { result.output += leftOver }
+                // After its report it was closing the file (its finalizers ran); before, between
+                // tests or loading — named as such, not all as "loading the file".
                 result.loadFailure = TestFailure(kind: .error, message: "the worker process running this file \(how) "
-                                                 + (finished ? "after its report" : "before reporting")
-                                                 + (status == WorkerProcess.hardStopStatus ? " (loading it ran past the time limit and did not stop)" : ""),
-                                                 location: file)
+                                                 + (finished ? "after its report, as the file's Lua state closed" : "before reporting")
+                                                 + (status == WorkerProcess.hardStopStatus && !finished
+                                                    ? " (\(result.results.isEmpty ? "loading it" : "its run") ran past the time limit and did not stop)" : ""),
+                                                 location: file,
+                                                 phase: finished ? TestFailure.closingTheFile
+                                                    : result.results.isEmpty ? nil : TestFailure.runningTheTests)
                 return result
             }
             let limit = test.timeout ?? options.timeLimit
