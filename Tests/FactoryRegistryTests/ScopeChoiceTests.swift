@@ -1,3 +1,4 @@
+import FactoryhostSupport
 import Testing
 @testable import FactoryRegistry
 
@@ -105,6 +106,39 @@ struct ScopeChoiceTests {
         // One closed by hand is not counted.
         try request.close()
         #expect(c.scopesDroppedOpen == 1_003)         // the screen, then a request and its screen
+    }
+
+    /// A request's nested scopes, many and closed in any order: each kept
+    /// by identity with its place (a list made opening the 200,000th a walk
+    /// over the others, attack 12), and still closed newest first.
+    @Test func manyNestedScopesCloseNewestFirstWhateverWasForgotten() throws {
+        final class Told: ScopeBound, @unchecked Sendable {
+            static let log = Protected<[Int]>([])
+            let number: Int
+            init(_ number: Int) { self.number = number }
+            func scopeDidClose() { Told.log.withLock { $0.append(number) } }
+        }
+        try registry.declareScope("request")
+        try registry.declareScope("screen", in: "request")
+        let app = try registry.defineConfiguration("app")
+        let counter = Protected(0)
+        try app.register(Told.self, scope: .custom("screen")) { _ in Told(counter.withLock { $0 += 1; return $0 }) }
+        let c = try registry.container("app")
+        let request = try c.openScope("request")
+        var screens: [ScopeHandle] = []
+        for _ in 0..<5_000 {
+            let screen = try request.openScope("screen")
+            _ = try screen.resolve(Told.self)
+            screens.append(screen)
+        }
+        // Every other one closed by hand, oldest first; the rest with the request.
+        for (index, screen) in screens.enumerated() where index.isMultiple(of: 2) { try screen.close() }
+        try request.close()
+        let log = Told.log.withLock { $0 }
+        let closedByHand = stride(from: 1, through: 5_000, by: 2).map { $0 }
+        let closedWithRequest = stride(from: 5_000, through: 2, by: -2).map { $0 }
+        #expect(log == closedByHand + closedWithRequest)
+        #expect(c.openScopeNames.isEmpty)
     }
 
     /// Many requests at once, each in a task of its own: each gets its own
