@@ -69,6 +69,9 @@ struct ConfigurationValuesTests {
         ("ratio=inf", "value 'ratio' from --set ratio: \"inf\" is not a number"),
         ("ratio=nan", "value 'ratio' from --set ratio: \"nan\" is not a number"),
         ("verbose=maybe", "value 'verbose' from --set verbose: \"maybe\" is not a boolean"),
+        // Spaces only are no number, and text is trimmed by bytes (by characters, 10 MB took 8 s: attack 12).
+        ("retries=   ", "value 'retries' from --set retries: \"   \" is not an integer"),
+        ("ratio=" + String(repeating: "9", count: 2_000_000) + "z", "value 'ratio' from --set ratio: \"" + String(repeating: "9", count: 57) + "...\" is not a number"),
     ])
     func wrongTextSaysWhichSourceGaveIt(assignment: String, expected: String) throws {
         let host = try makeHost()
@@ -77,6 +80,15 @@ struct ConfigurationValuesTests {
         let text = message { _ = try client(host) }
         #expect(text.contains(expected), "\(text)")
         #expect(try host.check().map(\.message).contains(expected))
+    }
+
+    /// Text is trimmed of spaces before it is read as a number or a flag.
+    @Test func textWithSpacesAroundReads() throws {
+        let host = try makeHost()
+        try host.run(script(env: envName()), name: "app.lua")
+        for assignment in ["retries= 0x1F ", "ratio=  2.5 ", "verbose=  yes  "] { try host.values.set(assignment: assignment) }
+        let values = try client(host)
+        #expect(values[1] == .integer(31) && values[2] == .number(2.5) && values[3] == .boolean(true), "\(values)")
     }
 
     @Test func checkReportsUnsetMistypedAndUndeclaredValues() throws {

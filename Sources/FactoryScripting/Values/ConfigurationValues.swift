@@ -291,7 +291,8 @@ extension ConfigurationValues.Given.Value {
     /// As messages show it: text quoted, numbers and booleans as Lua writes them.
     var shown: String {
         switch self {
-        case .text(let text): return "\"" + MessageText.oneLine(text.count > 60 ? String(text.prefix(57)) + "..." : text) + "\""
+        // (Only its start is looked at: counting a 10 MB value's characters took seconds.)
+        case .text(let text): return "\"" + MessageText.oneLine(text.prefix(61).count > 60 ? String(text.prefix(57)) + "..." : text) + "\""
         case .integer(let number): return String(number)
         case .number(let number): return String(number)
         case .boolean(let flag): return String(flag)
@@ -300,7 +301,11 @@ extension ConfigurationValues.Given.Value {
 }
 
 extension String {
+    /// Without `byte` (an ASCII character) at either end — by bytes: by
+    /// characters, a 10 MB value given for a number took 8 s to refuse.
     fileprivate func trimmingCharacters(in set: Character) -> String {
-        String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
+        guard let byte = set.asciiValue, let first = utf8.firstIndex(where: { $0 != byte }),
+              let last = utf8.lastIndex(where: { $0 != byte }) else { return set.asciiValue == nil ? self : "" }
+        return String(self[first...last])
     }
 }
