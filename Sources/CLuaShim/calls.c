@@ -28,6 +28,7 @@ typedef struct fh_entry {
 static fh_entry enter(lua_State *L, fh_control *c) {
     fh_entry e = { c->enforce };
     if (c->depth == 0) {
+        c->blocked = 0;                    /* (one an error left noted) */
         fh_drain_unrefs(L);
         atomic_store(&c->exhausted, FH_LIMIT_NONE);
         c->last_limit = FH_LIMIT_NONE;

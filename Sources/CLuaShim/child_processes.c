@@ -78,14 +78,18 @@ static int grouped_execute(lua_State *L) {
         if (command != NULL) fh_guard_descendants();   /* a SIGKILL of the command ends it too (attack 10) */
         lua_pushvalue(L, lua_upvalueindex(1));
         lua_insert(L, 1);
+        if (command != NULL) fh_note_blocking(L, "os.execute");
         lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+        fh_note_unblocked(L);
         if (command != NULL) fh_guardian_look_now();   /* what it left in the background, noted */
         return lua_gettop(L);
     }
     errno = 0;
+    fh_note_blocking(L, "os.execute");                 /* a hard stop names it, and where it was called */
     pid_t pid = spawn_shell(command, -1, NULL);
     int status = pid < 0 ? -1 : wait_for(pid);
     int saved = errno;
+    fh_note_unblocked(L);
     if (pid > 0) fh_child_group_waited(pid);
     fh_guardian_look_now();                            /* what it left, setsid or not, noted before the script goes on */
     errno = saved;
@@ -101,10 +105,12 @@ typedef struct grouped_stream {
 /// The stream's close function (file:close(), io.close, or collection).
 static int grouped_pclose(lua_State *L) {
     grouped_stream *p = (grouped_stream *)luaL_checkudata(L, 1, LUA_FILEHANDLE);
+    fh_note_blocking(L, "closing an io.popen stream (it waits for the command)");
     fclose(p->stream.f);
     errno = 0;
     int status = wait_for(p->pid);
     int saved = errno;
+    fh_note_unblocked(L);
     if (p->pid > 0) fh_child_group_waited(p->pid);
     fh_guardian_look_now();
     errno = saved;

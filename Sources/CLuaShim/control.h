@@ -70,6 +70,12 @@ typedef struct fh_control {
     size_t process_memory_cap;       /* 0: not watched */
     size_t process_memory_base;      /* resident bytes when the cap was set */
     char hard_stop_prefix[256];      /* "factoryhost: " */
+    /* The blocking builtin the Lua thread is in now, and where it was called
+       ("os.execute, called at blk.lua:2"): a hard stop names it. Written by
+       the Lua thread (blocked set last), read by the watchdog or the signal
+       handler on that thread. */
+    char blocked_in[224];
+    volatile sig_atomic_t blocked;
 
     /* A deadline watched by a timer of the thread running the state (Linux):
        no watchdog thread then. Set and read by that thread and its signal
@@ -98,6 +104,13 @@ typedef struct fh_control {
 
 /// The control block of the state `L` belongs to.
 static inline fh_control *control(lua_State *L) { return *(fh_control **)lua_getextraspace(L); }
+
+/// Notes that the Lua thread enters blocking builtin `what`, called from
+/// the Lua function one level up (see fh_control.blocked_in).
+void fh_note_blocking(lua_State *L, const char *what);
+
+/// Notes that it left it.
+static inline void fh_note_unblocked(lua_State *L) { control(L)->blocked = 0; }
 fh_control *fh_control_of(lua_State *L);
 
 /// How many VM instructions run between two looks at the limits.

@@ -231,6 +231,30 @@ static void time_stop_reason(fh_control *c, char *reason, size_t size) {
              c->call_limit_text, c->hard_stop_grace);
 }
 
+/// The line after a hard stop's message naming the blocking builtin the
+/// code was in, if one was noted (async-signal-safe: no formatting).
+static void write_blocked_in(fh_control *c) {
+    if (!c->blocked) return;
+    atomic_signal_fence(memory_order_seq_cst);
+    write_all("  it was blocked in ");
+    write_without_blocking(2, c->blocked_in, strnlen(c->blocked_in, sizeof c->blocked_in));
+    write_all("\n");
+}
+
+void fh_note_blocking(lua_State *L, const char *what) {
+    fh_control *c = control(L);
+    lua_Debug ar;
+    char place[160] = "";
+    if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+        snprintf(place, sizeof place, ", called at %s:%d", ar.short_src, ar.currentline);
+    }
+    c->blocked = 0;
+    atomic_signal_fence(memory_order_seq_cst);
+    snprintf(c->blocked_in, sizeof c->blocked_in, "%s%s", what, place);
+    atomic_signal_fence(memory_order_seq_cst);
+    c->blocked = 1;
+}
+
 /// Ends the process from the watchdog thread: the code did not stop in
 /// time. What the script wrote to standard output so far is written out
 /// when nothing else holds the stream.
@@ -242,6 +266,7 @@ static void hard_stop(fh_control *c, const char *reason) {
     char text[768];
     snprintf(text, sizeof text, "%s%s\n", c->hard_stop_prefix, reason);
     write_all(text);
+    write_blocked_in(c);
     fh_kill_descendants();            /* an os.execute child, and what it started, end too */
     _exit(c->hard_stop_status);
 }
@@ -272,6 +297,7 @@ static void timer_hard_stop(fh_control *c) {
        left too. */
     if (fh_stdout_lock_held() == 0) write_pending_stdout();
     write_all(c->timer_stop_text);
+    write_blocked_in(c);
     fh_kill_descendants();
     _exit(c->hard_stop_status);
 }

@@ -101,6 +101,7 @@ struct HostileSpecOptionsTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data("""
+            os.execute("true")
             print("before the stall")
             io.write("and a line without its end")
             string.find(("a"):rep(1e6), ("a*"):rep(40) .. "b")
@@ -110,6 +111,15 @@ struct HostileSpecOptionsTests {
         #expect(result.status == 1, "\(result)")
         #expect(result.stdout == "before the stall\nand a line without its end", "\(result)")
         #expect(result.stderr.contains("time limit exceeded (1.0 seconds), and the code did not stop within 1 s more"), "\(result)")
+        #expect(!result.stderr.contains("blocked in"), "the os.execute that returned is not blamed: \(result)")
+        // Blocked in a builtin that waits for a process: named, with the line (attack 12: no line was named).
+        try Data("local x = 1\nos.execute('sleep 30')\n".utf8).write(to: dir.appendingPathComponent("block.lua"))
+        try Data("local f = io.popen('sleep 30')\nf:close()\n".utf8).write(to: dir.appendingPathComponent("popen.lua"))
+        for (script, blocked) in [("block.lua", "os.execute, called at block.lua:2"),
+                                  ("popen.lua", "closing an io.popen stream (it waits for the command), called at popen.lua:2")] {
+            let blockedRun = try CommandRunner.factoryhost(["run", "--timeout", "1", script], in: dir, killAfter: 30)
+            #expect(blockedRun.status == 1 && blockedRun.stderr.hasSuffix("\n  it was blocked in \(blocked)\n"), "\(blockedRun)")
+        }
     }
 
     @Test func aReaderThatStopsReadingDoesNotHoldTheHardStop() throws {
