@@ -437,6 +437,22 @@ struct TestCommandTests {
         #expect(result.stdout.hasSuffix("1 passed, 2 failed\n") && !result.stdout.contains("opposite"), "\(result)")
     }
 
+    /// An error value with no message (a table, no __tostring) matches no
+    /// text: `to_fail("x")` passed for `error({})`, as "table: 0x55…" holds an x.
+    @Test func toFailFindsNoTextInAnErrorWithNoMessage() throws {
+        let dir = try CommandRunner.scratchDirectory(["t_spec.lua": """
+            it("table", function() expect(function() error({}) end):to_fail("x") end)
+            it("with __tostring", function()
+              expect(function() error(setmetatable({}, { __tostring = function() return "boom x" end })) end):to_fail("x") end)
+            it("never", function() expect(function() error({}) end).never:to_fail("x") end)
+            """])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "t_spec.lua"], in: dir, killAfter: 30)
+        #expect(result.stdout.contains("t_spec.lua:1: expected the function to fail with \"x\" (it failed with a table error value with no message: {})"),
+                "\(result)")
+        #expect(result.status == 1 && result.stdout.hasSuffix("2 passed, 1 failed\n"), "\(result)")
+    }
+
     /// Options after the body were ignored: `it("x", fn, { timeout = 1 })`
     /// ran with the default limit.
     @Test func optionsAfterTheBodyAreAnError() throws {

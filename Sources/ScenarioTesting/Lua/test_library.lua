@@ -509,6 +509,12 @@ matchers.to_fail = function(fn, text)
   local message = type(err) == "string" and err or tostring(err)
   -- (Said as `never` says it: a matcher's fifth result marks a message already negated.)
   if text == nil then return true, "expected the function not to fail (it failed with " .. P(message) .. ")", "no error", P(message), true end
+  -- An error that is a table or userdata with no text of its own (its tostring is its
+  -- address, "table: 0x55…") holds no message: "x" is not found in its address.
+  if (type(err) == "table" or type(err) == "userdata") and find(message, "^" .. type(err) .. ": 0?x?%x+$") then
+    return false, "expected the function to fail with " .. P(text) .. " (it failed with a " .. type(err)
+           .. " error value with no message: " .. P(err) .. ")", wanted, P(err)
+  end
   if find(message, text, 1, true) ~= nil then
     return true, "expected the function not to fail with " .. P(text) .. " (it failed with " .. P(message) .. ")",
            "no error containing " .. P(text), P(message), true
