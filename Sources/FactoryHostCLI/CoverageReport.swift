@@ -36,10 +36,12 @@ struct CoverageReport {
     }
 
     var built: Int { entries.count(where: \.built) }
-    /// Nil when a file did not load (the coverage is unknown).
+    /// Nil when a file did not load (the coverage is unknown), or when
+    /// there is nothing to cover (0 of 0 was "100%", and met any minimum:
+    /// a mistyped spec path passed `--coverage-min 70`).
     var percent: Double? {
-        guard unloaded.isEmpty, interruptedBy == nil else { return nil }
-        return entries.isEmpty ? 100 : Double(built) * 100 / Double(entries.count)
+        guard unloaded.isEmpty, interruptedBy == nil, !entries.isEmpty else { return nil }
+        return Double(built) * 100 / Double(entries.count)
     }
     /// Rounded down to a tenth: never "100%" while one is missing.
     var percentText: String { percent == nil ? "unknown" : Self.format(shownPercent) + "%" }
@@ -50,7 +52,9 @@ struct CoverageReport {
     /// Why the coverage is unknown, if it is.
     var unknownReason: String? {
         if let interruptedBy { return "the run was interrupted by \(interruptedBy): the tests that did not run built nothing" }
-        guard !unloaded.isEmpty else { return nil }
+        guard !unloaded.isEmpty else {
+            return entries.isEmpty ? "the spec files declare no registration: there is nothing to cover" : nil
+        }
         return "\(unloaded.count) spec file\(unloaded.count == 1 ? "" : "s") did not load ("
             + unloaded.prefix(3).map(Self.oneLine).joined(separator: ", ") + (unloaded.count > 3 ? ", …" : "")
             + "): \(unloaded.count == 1 ? "its" : "their") registrations were never counted"

@@ -45,6 +45,20 @@ struct RegistrationCoverageTests {
         #expect(json.contains("\"percent\": null,\n  \"unloaded\": [\"a_spec.lua\"]"), "\(json)")
     }
 
+    /// Nothing to cover is no coverage met: "0 of 0 built (100%)" passed
+    /// `--coverage-min 70` (attack 12), as a mistyped spec path would.
+    @Test func nothingToCoverMeetsNoMinimum() throws {
+        let dir = try CommandRunner.scratchDirectory(["a_spec.lua": "it('t', function() end)\n"], prefix: "fh-coverage")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(["test", "--coverage", "--coverage-min", "70", "."], in: dir, killAfter: 60)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("registration coverage: 0 of 0 built (unknown) — the spec files declare no registration: there is nothing to cover"),
+                "\(result)")
+        #expect(result.stderr.contains("registration coverage is unknown, so --coverage-min cannot be met"), "\(result)")
+        // Without a minimum, the run's own result stands.
+        #expect(try CommandRunner.factoryhost(["test", "--coverage", "."], in: dir, killAfter: 60).status == 0)
+    }
+
     @Test func writesJSONAndFailsBelowTheMinimum() throws {
         let json = FileManager.default.temporaryDirectory.appendingPathComponent("fh-coverage-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: json) }
