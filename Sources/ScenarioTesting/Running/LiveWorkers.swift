@@ -1,4 +1,9 @@
 import FactoryhostSupport
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The worker processes running now, across the runner's threads: when
 /// `--fail-fast` stops the run, the others are ended at once (their tests
@@ -9,40 +14,49 @@ import FactoryhostSupport
 /// let live = LiveWorkers()
 /// live.add(worker)
 /// live.endAll(except: worker)        // a test failed, with --fail-fast
-/// live.wasEnded(other)               // true: its running test is not reported
+/// live.leave(other)                  // true: its running test is not reported
 /// ```
-// @unchecked Sendable: `workers` and `ended` only under `lock`; a WorkerProcess
-// is touched from another thread only through `end()`, which reads its pid (a let) and sends a signal.
-final class LiveWorkers: @unchecked Sendable {
-    private let lock = Lock()
-    private var workers: [ObjectIdentifier: WorkerProcess] = [:]
-    private var ended: Set<ObjectIdentifier> = []
+final class LiveWorkers: Sendable {
+    private struct State {
+        /// Each running worker's process id, by the worker's identity.
+        var running: [ObjectIdentifier: pid_t] = [:]
+        var ended: Set<ObjectIdentifier> = []
+    }
+    private let state = Protected(State())
 
     /// Lists a worker as running.
     func add(_ worker: WorkerProcess) {
-        lock.withLock { workers[ObjectIdentifier(worker)] = worker }
+        let id = ObjectIdentifier(worker), pid = worker.pid
+        state.withLock { $0.running[id] = pid }
     }
 
     /// Unlists a worker that has ended.
     func remove(_ worker: WorkerProcess) {
-        lock.withLock {
-            workers[ObjectIdentifier(worker)] = nil
-            ended.remove(ObjectIdentifier(worker))
+        let id = ObjectIdentifier(worker)
+        state.withLock {
+            $0.running[id] = nil
+            $0.ended.remove(id)
         }
     }
 
     /// Ends every listed worker but `kept` (its process group goes with it when it is waited for).
     func endAll(except kept: WorkerProcess?) {
-        lock.withLock {
-            for (id, worker) in workers where worker !== kept && !ended.contains(id) {
-                ended.insert(id)
-                worker.end()
+        let keptID = kept.map(ObjectIdentifier.init)
+        state.withLock { state in
+            for (id, pid) in state.running where id != keptID && !state.ended.contains(id) {
+                state.ended.insert(id)
+                _ = kill(pid, SIGKILL)
             }
         }
     }
 
-    /// Whether `worker` was ended by ``endAll(except:)``.
-    func wasEnded(_ worker: WorkerProcess) -> Bool {
-        lock.withLock { ended.contains(ObjectIdentifier(worker)) }
+    /// Unlists a worker about to be waited for (once reaped, its process id
+    /// may be another process's), and says whether ``endAll(except:)`` ended it.
+    func leave(_ worker: WorkerProcess) -> Bool {
+        let id = ObjectIdentifier(worker)
+        return state.withLock {
+            $0.running[id] = nil
+            return $0.ended.remove(id) != nil
+        }
     }
 }

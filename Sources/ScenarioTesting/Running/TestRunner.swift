@@ -248,13 +248,14 @@ public final class TestRunner: Sendable {
             if stalled { worker.end() }
             // After its report a worker only closes its state: its finalizers get the limit and the hard stop's second.
             let exitGrace = options.timeLimit + 1 + Self.workerGrace
+            let endedByTheRun = liveWorkers.leave(worker)
             let (status, signal, overdue) = worker.wait(within: exitGrace)
             if Self.endingSignal() != nil {
                 // A signal ends the run: its worker was killed, not failing. What finished is reported; nothing more starts.
                 stop.withLock { $0 = true }
                 return result
             }
-            if liveWorkers.wasEnded(worker) {
+            if endedByTheRun {
                 // --fail-fast stopped the run elsewhere: the test it was running was stopped, not run.
                 return result
             }

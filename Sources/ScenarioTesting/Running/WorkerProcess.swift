@@ -13,7 +13,7 @@ import LuaInterpreter
 /// (``takeOutput()``) and reported with the test that printed it, so it is
 /// never interleaved with the report (TAP stays TAP, `-j` workers never mix).
 final class WorkerProcess {
-    private let pid: pid_t
+    let pid: pid_t
     /// The read end of the report pipe, and what was read of it but not yet returned.
     private let reports: Int32
     private var pending: [UInt8] = []
