@@ -362,6 +362,10 @@ extension REPLSession {
             }
         } else {
             lines = ["a container of '\(container.configuration)'" + (container.isClosed ? " (closed: it holds nothing and builds nothing)" : "")]
+            // The last one the prompt resolved from, when :use has since chosen another configuration: said.
+            if expression.isEmpty, host.currentContainer == nil, let inUse = host.configurationInUse, inUse != container.configuration {
+                lines[0] += " — the last container the prompt resolved from; '\(inUse)', in use now, has none yet"
+            }
             let singletons = container.liveSingletons()
             if !container.isClosed { lines.append(singletons.isEmpty ? "  singletons: none built yet" : "  singletons:") }
             for live in singletons {

@@ -495,6 +495,23 @@ struct ReplPipedTests {
                 "\(result)")
     }
 
+    /// `:live` after `:use` of another configuration says the container it
+    /// shows is the last one resolved from (newcomer trial: it showed 'dev'
+    /// under 'prod' without a word).
+    @Test func liveSaysWhenItShowsTheLastContainerOfAnotherConfiguration() throws {
+        let input = """
+            configuration "dev" { register "table#x" { make = function() return {} end } }
+            configuration "prod" { register "table#x" { make = function() return {} end } }
+            local c = container "dev"
+            c:resolve "table#x"
+            :use prod
+            :live
+            """
+        let result = try CommandRunner.factoryhost(["repl"], input: input + "\n", killAfter: 30)
+        #expect(result.stdout.contains("a container of 'dev' — the last container the prompt resolved from; 'prod', in use now, has none yet"),
+                "\(result)")
+    }
+
     /// A name holding a space is quoted (attack 11: `:use app tests` and
     /// `:use "app tests"` could not name configuration "app tests"; a tab
     /// separated nothing in `:regs`).
