@@ -431,7 +431,7 @@ extension REPLSession {
         do {
             let changes = try reload()
             reloadFailure = nil
-            var lines = ["reloaded \(settings.script ?? "") (the prompt's locals went with the old host: resolve again)"]
+            var lines = ["reloaded \(settings.script ?? "") (the prompt's locals and globals went with the old host: resolve again)"]
             if changes.added.isEmpty && changes.removed.isEmpty && changes.changed.isEmpty {
                 lines.append("no registration changed")
             }

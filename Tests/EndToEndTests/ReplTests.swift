@@ -364,10 +364,10 @@ struct ReplPipedTests {
             """
         let result = try CommandRunner.factoryhost(["repl", "live.lua"], in: work, input: input + "\n", killAfter: 30)
         #expect(result == ProcessResult(status: 0, stdout: """
-            reloaded live.lua (the prompt's locals went with the old host: resolve again)
+            reloaded live.lua (the prompt's locals and globals went with the old host: resolve again)
             changed: app: string#greeting (parameter shout; parameter word "hi" → "hello"; make's body)
             changed: app: table#a (scope transient → singleton)
-            reloaded live.lua (the prompt's locals went with the old host: resolve again)
+            reloaded live.lua (the prompt's locals and globals went with the old host: resolve again)
             no registration changed
 
             """, stderr: ""), "\(result)")
@@ -547,7 +547,7 @@ struct ReplPipedTests {
             """
         let result = try CommandRunner.factoryhost(["repl", "live.lua"], in: work, input: input + "\n", killAfter: 30)
         #expect(result == ProcessResult(status: 0, stdout: """
-            reloaded live.lua (the prompt's locals went with the old host: resolve again)
+            reloaded live.lua (the prompt's locals and globals went with the old host: resolve again)
             added:   app: table#b
             removed: app: table#a
             table#b [transient]  live.lua:1

@@ -101,9 +101,9 @@ struct SessionAttackTests {
             """
         let result = try CommandRunner.factoryhost(["repl", "live.lua"], in: dir, input: input + "\n")
         #expect(result.stdout == """
-            reloaded live.lua (the prompt's locals went with the old host: resolve again)
+            reloaded live.lua (the prompt's locals and globals went with the old host: resolve again)
             no registration changed
-            reloaded live.lua (the prompt's locals went with the old host: resolve again)
+            reloaded live.lua (the prompt's locals and globals went with the old host: resolve again)
             changed: app: table#a (make's body)
 
             """, "\(result)")
