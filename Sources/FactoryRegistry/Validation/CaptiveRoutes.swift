@@ -25,7 +25,9 @@ final class CaptiveRoutes {
         let end: [Int]
     }
 
-    private let validator: Validator
+    /// The registrations' validator: a configuration extending the one these
+    /// routes were found for sets its own (indices stay: see ``forget(_:)``).
+    var validator: Validator
     /// Whether holders of this lifetime capture a scope, by scope.
     private var captured: [String: Bool] = [:]
     private let sample: PlannedRegistration
@@ -38,6 +40,18 @@ final class CaptiveRoutes {
     init(validator: Validator, holder: PlannedRegistration) {
         self.validator = validator
         self.sample = holder
+    }
+
+    /// Forgets what was found for `nodes` (replaced by an extending
+    /// configuration, or above one through transient and graph-scoped
+    /// registrations): found again when asked. What an `extends` chain adds
+    /// level by level is then found once, not once per level (a holder above
+    /// a 4,000-level transient chain grown a level at a time walked it at each).
+    func forget(_ nodes: some Sequence<Int>) {
+        for node in nodes {
+            reaches[node] = nil
+            cyclic.remove(node)
+        }
     }
 
     /// `holder`'s captive dependencies (its lifetime's), in order; nil when

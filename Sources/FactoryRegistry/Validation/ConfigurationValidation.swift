@@ -33,6 +33,9 @@ struct ConfigurationValidation {
     private var ranks: [Int32]
     /// Made when first needed, then extended.
     private var reached: ScopesReached?
+    /// What holders of each lifetime reach, kept from level to level (what
+    /// a level replaces, and what reaches it, forgotten).
+    private var routes: [Scope: CaptiveRoutes]
     /// Each registration's dependents (by instance or provider), perhaps
     /// with some that no longer depend on it: asked, they are checked.
     /// Empty until the first ``extend(with:budget:)``.
@@ -117,6 +120,7 @@ struct ConfigurationValidation {
         self.registrations = plan.registrations
         self.indexByKey = [:]
         self.reached = reached
+        self.routes = routes
         self.dependents = []
         self.keys = keys
         self.collectors = nil
@@ -265,12 +269,38 @@ struct ConfigurationValidation {
         count += newCycles.count
         Self.rank(registrations, into: &ranks, placed: placed)
         let holders = updateReached(gave, first: first)
-        var routes: [Scope: CaptiveRoutes] = [:]
+        if !routes.isEmpty {
+            // What was found through a replaced one is found again; the rest stands (indices are kept).
+            let changed = Self.passingThroughDependents(of: replaced.map(\.index), registrations: registrations,
+                                                        previous: previous, dependents: dependents)
+            for known in routes.values {
+                known.validator = validator
+                known.forget(changed)
+            }
+        }
         for holder in (Set(replaced.map(\.index)).union(holders)).sorted() + Array(first..<registrations.count) where count < budget {
             count += Self.put(validator.captives(holders: CollectionOfOne(holder), reached: &reached, routes: &routes),
                               at: holder, in: &captives)
         }
         return true
+    }
+
+    /// `nodes` and the registrations that reach them through transient and
+    /// graph-scoped ones (now or, for those replaced, before): what
+    /// ``CaptiveRoutes`` found for them may have changed.
+    private static func passingThroughDependents(of nodes: [Int], registrations: [PlannedRegistration],
+                                                 previous: [Int: PlannedRegistration], dependents: [[Int32]]) -> Set<Int> {
+        var changed = Set(nodes)
+        var stack = nodes
+        while let node = stack.popLast() {
+            for dependent in dependents[node].lazy.map(Int.init) where !changed.contains(dependent) {
+                let planned = previous[dependent] ?? registrations[dependent]
+                guard Validator.passesThrough(planned) || Validator.passesThrough(registrations[dependent]) else { continue }
+                changed.insert(dependent)
+                stack.append(dependent)
+            }
+        }
+        return changed
     }
 
     /// The scopes a holder reaching registration `node` through transient
