@@ -1,9 +1,4 @@
 import FactoryhostSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The worker processes running now, across the runner's threads: when
 /// `--fail-fast` stops the run, the others are ended at once (their tests
