@@ -126,6 +126,7 @@ struct ConfigurationValidation {
         self.collectors = nil
         self.missing = missing
         self.declared = declared
+        detachRoutes()
     }
 
     /// Makes this the validation of `configuration`, which extends the one
@@ -271,28 +272,49 @@ struct ConfigurationValidation {
         let holders = updateReached(gave, first: first)
         if !routes.isEmpty {
             // What was found through a replaced one is found again; the rest stands (indices are kept).
-            let changed = Self.passingThroughDependents(of: replaced.map(\.index), registrations: registrations,
-                                                        previous: previous, dependents: dependents)
-            for known in routes.values {
-                known.validator = validator
-                known.forget(changed)
+            // Where that reaches far (a lifetime toggled under many dependents), all is found again,
+            // as for a configuration alone: walking up costs more than what it would spare.
+            if let changed = Self.passingThroughDependents(of: replaced.map(\.index), registrations: registrations,
+                                                           previous: previous, dependents: dependents,
+                                                           budget: 64 + 8 * (replaced.count + added.count)) {
+                for known in routes.values {
+                    known.validator = validator
+                    known.forget(changed)
+                }
+            } else {
+                routes = [:]
             }
         }
         for holder in (Set(replaced.map(\.index)).union(holders)).sorted() + Array(first..<registrations.count) where count < budget {
             count += Self.put(validator.captives(holders: CollectionOfOne(holder), reached: &reached, routes: &routes),
                               at: holder, in: &captives)
         }
+        detachRoutes()
         return true
+    }
+
+    /// Lets the kept routes go of this level's validator: it holds the
+    /// registrations and their index, which the next level then changes in
+    /// place (kept, each level copied both whole).
+    private mutating func detachRoutes() {
+        guard !routes.isEmpty else { return }
+        let detached = Validator(configuration: name, registrations: [], find: { _ in nil }, rules: rules)
+        for known in routes.values { known.validator = detached }
     }
 
     /// `nodes` and the registrations that reach them through transient and
     /// graph-scoped ones (now or, for those replaced, before): what
     /// ``CaptiveRoutes`` found for them may have changed.
+    /// Nil past `budget` dependents looked at.
     private static func passingThroughDependents(of nodes: [Int], registrations: [PlannedRegistration],
-                                                 previous: [Int: PlannedRegistration], dependents: [[Int32]]) -> Set<Int> {
+                                                 previous: [Int: PlannedRegistration], dependents: [[Int32]],
+                                                 budget: Int) -> Set<Int>? {
         var changed = Set(nodes)
         var stack = nodes
+        var looked = 0
         while let node = stack.popLast() {
+            looked += dependents[node].count
+            if looked > budget { return nil }
             for dependent in dependents[node].lazy.map(Int.init) where !changed.contains(dependent) {
                 let planned = previous[dependent] ?? registrations[dependent]
                 guard Validator.passesThrough(planned) || Validator.passesThrough(registrations[dependent]) else { continue }
