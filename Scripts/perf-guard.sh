@@ -53,33 +53,40 @@ objcopy --strip-debug "$built" .build/perf-guard/factoryhost
 binary="$PWD/.build/perf-guard/factoryhost"
 logs="$PWD/.build/perf-guard/logs"
 
-# The instructions of `factoryhost ARGS…`, run in Benchmarks/Guard, summed over
-# its processes (a spec file's worker too: each writes its own log).
+# The instructions of `factoryhost ARGS…` (`measure STATUS ARGS…`: it must exit
+# with STATUS — a check that finds the problems it is there to find exits 1),
+# run in Benchmarks/Guard, summed over its processes (a spec file's worker too:
+# each writes its own log).
 measure() {
+    local expected=$1
+    shift
     rm -rf "$logs"
     mkdir -p "$logs"
+    local status=0
     (cd Benchmarks/Guard && env -i PATH="$PATH" HOME="$HOME" LC_ALL=C SWIFT_DETERMINISTIC_HASHING=1 \
         valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --trace-children=yes \
-        --log-file="$logs/%p.log" "$binary" "$@" > /dev/null 2>&1) || {
-        echo "perf-guard: factoryhost $* failed" >&2
+        --log-file="$logs/%p.log" "$binary" "$@" > /dev/null 2>&1) || status=$?
+    if [ "$status" -ne "$expected" ]; then
+        echo "perf-guard: factoryhost $* exited with status $status, not $expected" >&2
         cat "$logs"/*.log >&2
         exit 1
-    }
+    fi
     grep -h "I *refs:" "$logs"/*.log | awk '{ gsub(",", "", $NF); total += $NF } END { print total }'
 }
 
 measured=.build/perf-guard/measured.txt
 : > "$measured"
-while read -r name arguments; do
-    count=$(measure $arguments) || exit 1
+while read -r name status arguments; do
+    count=$(measure "$status" $arguments) || exit 1
     echo "$name $count" >> "$measured"
 done <<'CASES'
-startup_run run startup.lua
-dsl_run run dsl.lua
-dsl_check check dsl.lua
-lua_resolves run resolves.lua
-large_check check large_check.lua
-spec_file test --jobs 1 guard_spec.lua
+startup_run 0 run startup.lua
+dsl_run 0 run dsl.lua
+dsl_check 0 check dsl.lua
+lua_resolves 0 run resolves.lua
+large_check 0 check large_check.lua
+captive_check 1 check captive_check.lua
+spec_file 0 test --jobs 1 guard_spec.lua
 CASES
 
 if [ "${1:-}" = --update ]; then

@@ -70,7 +70,8 @@ package enum MessageText {
     /// ```
     package static func oneLine(_ text: String) -> String {
         let safe = terminalSafe(text)
-        guard safe.contains("\n") else { return safe }
+        // (By bytes: by characters, this was a quarter of check's time on 1,000 problems.)
+        guard safe.utf8.contains(UInt8(ascii: "\n")) else { return safe }
         return safe.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
     }
 
