@@ -344,6 +344,10 @@ struct HonestCheckTests {
         ("indirect_globals_concat.lua", 3, "_G indexed by a computed key was not checked"),
         ("indirect_globals_walk.lua", 3, "_G used as a whole was not checked"),
         ("indirect_globals_loaded.lua", 3, "the globals reached by name was not checked"),
+        // Taken as a value before the stop and called after it; where require looks, changed after it (attack 13: "ok").
+        ("indirect_dsl_kept.lua", 1, "configuration used as a value was not checked"),
+        ("indirect_require_alias.lua", 1, "require used as a value was not checked"),
+        ("indirect_package_path.lua", 2, "package.path (where require looks) was not checked"),
     ])
     func whatTheScanCannotFollowAfterTheStopIsNeverOk(script: String, line: Int, message: String) throws {
         let result = try CommandRunner.factoryhost(["check", "--format", "json", script], in: fixtures, killAfter: 30)
@@ -352,6 +356,22 @@ struct HonestCheckTests {
         let problems = (object["problems"] as? [[String: Any]]) ?? []
         #expect(problems.contains { ($0["message"] as? String) == message && (($0["origin"] as? [String: Any])?["line"] as? Int) == line },
                 "\(script): \(result.stdout)")
+    }
+
+    /// A module required after the stop that is too big to read whole is
+    /// not checked, and says so (attack 13: a 300 MB one was passed over: "ok").
+    @Test func aModuleTooBigToReadAfterTheStopIsNotChecked() throws {
+        let dir = try CommandRunner.scratchDirectory(["main.lua": "configuration 'app' {}\nos.execute('true')\nrequire 'big'\n"],
+                                                     prefix: "fh-bigmodule")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let big = dir.appendingPathComponent("big.lua")
+        try Data("--".utf8).write(to: big)
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: 300 << 20)                   // sparse: nothing is written
+        try handle.close()
+        let result = try CommandRunner.factoryhost(["check", "main.lua"], in: dir, killAfter: 30)
+        #expect(result.status == 1 && result.stdout.hasPrefix("main.lua:3: require \"big\" was not checked\n"), "\(result)")
+        #expect(result.stdout.contains("cannot read the module to see what it declares (./big.lua is 300 MB"), "\(result)")
     }
 
     @Test func sideEffectsAndTheTimeLimitStopTheRun() throws {

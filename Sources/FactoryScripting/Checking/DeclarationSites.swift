@@ -33,7 +33,15 @@ struct DeclarationSites {
     struct Opaque: Equatable {
         var line: Int
         var what: String
+        /// The DSL, `require` or the globals taken as a value (kept in a
+        /// table, passed, bound): it may be called anywhere later, so a use
+        /// before the stop counts when the script goes on after it. (Code
+        /// loading acts where it is written.)
+        var escapes = true
     }
+
+    /// The line of the source's last token.
+    private(set) var lastLine = 0
 
     /// Every declaration site, in source order.
     private(set) var all: [Site] = []
@@ -90,6 +98,13 @@ struct DeclarationSites {
         }
         while let token = lexer.nextRaw() {
             let line = lexer.line
+            lastLine = line
+            // `package.path` (or where require looks) changed: what `require` finds after the stop is not what check found.
+            if token.kind == .name, previousIs(tokens, 1, "."), let table = previous(tokens, 2), table.kind == .name,
+               lexer.spells(table, "package"), !previousIs(tokens, 3, "."),
+               lexer.spells(token, "path") || lexer.spells(token, "cpath") || lexer.spells(token, "searchers") || lexer.spells(token, "preload") {
+                opaque.append(Opaque(line: line, what: "package.\(lexer.text(token)) (where require looks)", escapes: false))
+            }
             // The globals used other than as `_G.name` or `_G["name"]` — indexed by a
             // computed key (`_G[("configuration")]`, `_G["config" .. "uration"]`), walked
             // (`pairs(_G)`), passed or bound (`local G = _G`): anything may be declared through it.
@@ -151,9 +166,12 @@ struct DeclarationSites {
                         tokens.append(token)
                         if tokens.count > 64 { tokens.removeFirst(60) }   // only the last four are looked at
                         continue
+                    } else if !token.isSymbol("=") {
+                        // `local req = require`, `{ require }`: called later under another name.
+                        opaque.append(Opaque(line: wordLine, what: "\(lexer.text(word)) used as a value"))
                     }
                 } else if lexer.spells(word, "load") || lexer.spells(word, "loadstring") {
-                    opaque.append(Opaque(line: wordLine, what: "\(lexer.text(word)) of code"))
+                    opaque.append(Opaque(line: wordLine, what: "\(lexer.text(word)) of code", escapes: false))
                 }
             }
             // `require("x")`, `dofile("x")`, `pcall(require, "x")`: the argument after "(" or ",".
@@ -167,7 +185,7 @@ struct DeclarationSites {
                     }
                     if name == "require" { requires.append((lexer.text(token), wordLine)) } else { files.append((lexer.text(token), wordLine)) }
                 } else {
-                    opaque.append(Opaque(line: wordLine, what: "\(name) of a computed name"))
+                    opaque.append(Opaque(line: wordLine, what: "\(name) of a computed name", escapes: false))
                 }
             }
             if token.kind == .string {

@@ -187,6 +187,15 @@ extension FactoryHost {
         // name a file binds it to (`local m = require "mod"` … `m.setup(…)`).
         var declaringIn: [String: [(name: String, first: Int)]] = [:]
         for entry in queue { declaringIn[entry.chunk] = entry.sites.functions.map { ($0.name, $0.first) } }
+        // Where the run stopped in the script itself (its line, or the line that required where it stopped).
+        var mainStopLine: Int?
+        if let origin = stop?.origin {
+            if origin.file == mainChunk { mainStopLine = origin.line }
+            else if let required = (mainSites.requires.map { ($0.name, $0.line) } + mainSites.files.map { ($0.name, $0.line) })
+                        .first(where: { name, _ in chunkID("@" + (searchModule(name) ?? name)) == origin.file }) {
+                mainStopLine = required.1
+            }
+        }
         var index = 0
         while index < queue.count {
             let entry = queue[index]
@@ -243,6 +252,14 @@ extension FactoryHost {
                                        reason: "\(stopped) before it, at \(stopText), and cannot see what it declares",
                                        hint: hint))
                 }
+                // Taken as a value before the stop, and the script goes on after it: it may be called there.
+                if dryStop != nil, let mainStop = mainStopLine, mainSites.lastLine > mainStop {
+                    for use in sites.opaque where use.escapes && !usedAfter(use.line) {
+                        found.append(.init(origin: Origin(file: entry.chunk, line: use.line), declaration: use.what,
+                                           reason: "it may be called under another name after \(stopped), at \(stopText), "
+                                               + "where check cannot follow it", hint: hint))
+                    }
+                }
                 for alias in sites.aliases {
                     // A plain call of the alias, or, for a field of a table constructor, a call through a table.
                     for call in sites.calls where call.name == alias.name && (call.qualifier == nil || alias.inTable)
@@ -285,7 +302,20 @@ extension FactoryHost {
             for required in sites.requires where !isLoaded(required.name) {
                 guard let file = searchModule(required.name) else { continue }
                 let chunk = chunkID("@" + file)
-                guard !scanned.contains(chunk), let bytes = try? Self.readSource(file) else { continue }
+                guard !scanned.contains(chunk) else { continue }
+                let bytes: [UInt8]
+                do {
+                    bytes = try Self.readSource(file)
+                } catch {
+                    // Too big to read whole (or unreadable): what it declares is unknown.
+                    if let stopText, usedAfter(required.line) {
+                        found.append(.init(origin: Origin(file: entry.chunk, line: required.line),
+                                           declaration: "require \"\(required.name)\"",
+                                           reason: "\(stopped) before it, at \(stopText), and cannot read the module to see what it declares ("
+                                               + MessageText.oneLine(String(describing: error).prefix(200).description) + ")", hint: hint))
+                    }
+                    continue
+                }
                 scanned.insert(chunk)
                 let ran = reachedFiles.contains(chunk) || stop?.origin?.file == chunk
                 queue.append(Entry(sites: DeclarationSites(source: bytes), chunk: chunk, ran: ran,

@@ -1,0 +1,3 @@
+os.execute("true")
+package.path = "./elsewhere/?.lua;" .. package.path
+require "subconf"

@@ -1,0 +1,3 @@
+local req = require
+os.execute("true")
+req "subconf"
