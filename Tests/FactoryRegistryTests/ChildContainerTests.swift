@@ -88,6 +88,23 @@ struct ChildContainerTests {
     }
 
     /// Fixes after an attack (each failed before).
+    /// A parent closed while its child is made (by the child's eager
+    /// singleton) closes the child too, and the child is not handed out
+    /// (attack 13: it was, open, and built the parent's transients).
+    @Test func aParentClosedWhileItsChildIsMadeHandsOutNoChild() throws {
+        final class Box: @unchecked Sendable { var parent: Container? }
+        final class Closer: @unchecked Sendable {}
+        let box = Box()
+        let (_, app) = try parent()
+        box.parent = app
+        let closer = Registration(key: ServiceKey(Closer.self), scope: .singleton, eager: true, origin: Origin(file: "test", line: 2),
+                                  factory: TypedFactory { _, _ in try box.parent?.close(); return Closer() })
+        let error = registryError { _ = try app.child([closer]) }
+        #expect(error?.kind == .containerClosed && error?.message.contains("was closed while the child was made") == true,
+                "\(String(describing: error))")
+        #expect(app.isClosed && !app.hasLiveChildren)
+    }
+
     @Test func aChildsSingletonCannotCaptureTheParentsScopedInstance() throws {
         let (_, app) = try parent()
         final class Holder: @unchecked Sendable { let state: ScreenState; init(_ state: ScreenState) { self.state = state } }

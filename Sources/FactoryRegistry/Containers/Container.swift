@@ -117,9 +117,17 @@ public final class Container: Resolving, @unchecked Sendable {
         try creationLock.withLock { try checkOpen("make a child") }
         let plan = try ContainerPlan(childOf: self.plan, adding: registrations)
         let child = try Container(plan: plan, disposer: disposer, parent: self)
-        creationLock.withLock {
+        // Listed unless this one was closed meanwhile — by an eager singleton of the
+        // child's, say: then the child closes too, and is not handed out (it was, open).
+        let closedMeanwhile = creationLock.withLock {
+            if closed { return true }
             if children.count >= 64 && children.count.isMultiple(of: 64) { children.removeAll { $0.container == nil } }
             children.append(WeakContainer(container: child))
+            return false
+        }
+        if closedMeanwhile {
+            try? child.close()
+            throw RegistryError(.containerClosed, "cannot make a child: container '\(configuration)' was closed while the child was made")
         }
         return child
     }
