@@ -20,13 +20,34 @@ struct OversizedInputsTests {
     }
 
     @Test func aManifestPastItsMemoryIsRefused() throws {
-        let huge = "return { name = \"b\", version = \"1\", x = \"" + String(repeating: "y", count: 20 << 20) + "\" }\n"
+        // (Small as a file: 600,000 empty tables, ~2 MB of text, take more than 16 MB.)
+        let huge = "return { name = \"b\", version = \"1\", x = { " + String(repeating: "{},", count: 600_000) + " } }\n"
         let dir = try CommandRunner.scratchDirectory(["plug/b/manifest.lua": huge, "plug/b/init.lua": "", "s.lua": "print('hi')\n"],
                                                      prefix: "fh-manifest")
         defer { try? FileManager.default.removeItem(at: dir) }
         let result = try CommandRunner.factoryhost(["run", "--plugin-path", "plug", "s.lua"], in: dir, killAfter: 20)
         #expect(result.status == 1 && result.stderr.contains("plug/b/manifest.lua: bad plugin manifest: it took more than 16 MB"),
                 "\(result)")
+    }
+
+    /// A manifest or project file past 16 MB is refused by its size, before
+    /// Lua reads it (attack 13: a 20 GB sparse one after "--" was read by the
+    /// parser with no limit looking, and `run` never ended).
+    @Test func aHugeManifestOrProjectFileIsRefusedByItsSize() throws {
+        let dir = try CommandRunner.scratchDirectory(["plug/hp/init.lua": "", "ok.lua": "print('ok')\n", "proj/ok.lua": "print('ok')\n"],
+                                                     prefix: "fh-sparse")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for file in ["plug/hp/manifest.lua", "proj/.factoryhost.lua"] {
+            let url = dir.appendingPathComponent(file)
+            try Data("--".utf8).write(to: url)
+            let handle = try FileHandle(forWritingTo: url)
+            try handle.truncate(atOffset: 20 << 30)                 // sparse: nothing is written
+            try handle.close()
+        }
+        let plugin = try CommandRunner.factoryhost(["run", "--plugin-path", "plug", "ok.lua"], in: dir, killAfter: 20)
+        #expect(plugin.status == 1 && plugin.stderr.contains("plug/hp/manifest.lua: bad plugin manifest: it is 20480 MB, over 16 MB"), "\(plugin)")
+        let project = try CommandRunner.factoryhost(["run", "proj/ok.lua"], in: dir, killAfter: 20)
+        #expect(project.status == 1 && project.stderr.contains("project file proj/.factoryhost.lua: it is 20480 MB, over 16 MB"), "\(project)")
     }
 
     @Test(arguments: ["check", "graph"])

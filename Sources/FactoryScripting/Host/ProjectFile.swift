@@ -71,6 +71,10 @@ public struct ProjectFile: Equatable, Sendable {
 
     /// Reads the file at `path`; `root` is its folder as `require` should name it.
     static func read(_ path: String, root: String, timeLimit: Duration = .seconds(2)) throws -> ProjectFile {
+        // The size first: Lua's parser reads a comment to its end with no limit looking.
+        if let size = Directory.size(of: path), size > 16 << 20 {
+            throw LuaError(.file, "project file \(path): it is \(size >> 20) MB, over 16 MB (a project file is plain data)")
+        }
         let lua = try LuaState(libraries: .none)
         lua.timeLimit = min(timeLimit, .seconds(2))
         lua.memoryLimit = 16 << 20

@@ -30,6 +30,8 @@ public struct LuaPluginManifest: Sendable {
     /// read whole, and aborted the process under a memory cap).
     static let timeLimit: Duration = .seconds(2)
     static let memoryLimit = 16 << 20
+    /// The largest manifest file read.
+    static let sizeLimit = 16 << 20
 
     /// Reads and checks the manifest in `directory`, in a state of its own
     /// with no library, under ``timeLimit`` and ``memoryLimit`` (the file
@@ -38,6 +40,11 @@ public struct LuaPluginManifest: Sendable {
         let path = directory + "/manifest.lua"
         func bad(_ problem: String) -> LuaError {
             LuaError(.runtime, "\(path): bad plugin manifest: \(problem)")
+        }
+        // Lua's parser reads a comment to its end with no limit looking (a 20 GB
+        // sparse file after "--" held the command for good): the size first.
+        if let size = Directory.size(of: path), size > Int64(sizeLimit) {
+            throw bad("it is \(size >> 20 > 0 ? "\(size >> 20) MB" : "\(size) bytes"), over \(sizeLimit >> 20) MB (a manifest is plain data)")
         }
         let lua = try LuaState(libraries: .none)
         lua.timeLimit = min(timeLimit, limit ?? timeLimit)

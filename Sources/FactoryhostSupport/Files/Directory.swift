@@ -56,6 +56,17 @@ package enum Directory {
     /// Whether `path` is a regular file (following links).
     package static func isRegularFile(_ path: String) -> Bool { kind(of: path) == S_IFREG }
 
+    /// The size in bytes of the file at `path` (links followed), if it can be read.
+    ///
+    /// ```swift
+    /// Directory.size(of: "manifest.lua")     // 312
+    /// ```
+    package static func size(of path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int64(info.st_size)
+    }
+
     /// The first `count` bytes of the file at `path` (fewer if it is
     /// shorter); nil when it cannot be read. Ask only of a regular file:
     /// opening a FIFO blocks.
