@@ -278,12 +278,103 @@ static int guarded_exit(lua_State *L) {
     return stop_with_reason(L);
 }
 
+// MARK: - Standard error, bounded and escaped
+
+/// What the script writes to standard error in a dry run reaches the
+/// report's reader: at most this much, with nothing a terminal acts on
+/// (10 MB went through whole, and an escape sequence set the window title).
+#define DRY_STDERR_LIMIT (64 * 1024)
+static size_t dry_stderr_written = 0;    /* one dry run per process */
+static int dry_stderr_noted = 0;
+
+/// Writes `s` to standard error with control characters shown as `\xNN`
+/// (C0 but newline and tab, DEL, and C1 in UTF-8), within the limit.
+static void dry_stderr_write(const char *s, size_t n) {
+    char buffer[1024];
+    size_t k = 0;
+    for (size_t i = 0; i < n && dry_stderr_written < DRY_STDERR_LIMIT; i++) {
+        unsigned char c = (unsigned char)s[i];
+        int c1 = c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9F;
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F || c1) {
+            unsigned int shown = c1 ? (unsigned char)s[++i] : c;
+            if (k + 8 > sizeof buffer) { fwrite(buffer, 1, k, stderr); k = 0; }
+            k += (size_t)snprintf(buffer + k, 8, c1 ? "\\u%04X" : "\\x%02X", shown);
+            dry_stderr_written += 4;
+        } else {
+            if (k == sizeof buffer) { fwrite(buffer, 1, k, stderr); k = 0; }
+            buffer[k++] = (char)c;
+            dry_stderr_written++;
+        }
+    }
+    if (k > 0) fwrite(buffer, 1, k, stderr);
+    if (dry_stderr_written >= DRY_STDERR_LIMIT && !dry_stderr_noted) {
+        dry_stderr_noted = 1;
+        fputs("\n[check and graph show at most 64 KB of what the script writes to standard error]\n", stderr);
+    }
+    fflush(stderr);
+}
+
+/// Writes arguments `first`… (strings or numbers, as file:write takes them) through dry_stderr_write.
+static void dry_stderr_write_arguments(lua_State *L, int first) {
+    int n = lua_gettop(L);
+    for (int i = first; i <= n; i++) {
+        size_t length = 0;
+        const char *text = luaL_checklstring(L, i, &length);
+        dry_stderr_write(text, length);
+    }
+}
+
+/// Whether the value at `index` is the io library's file for standard error.
+static int is_stderr_file(lua_State *L, int index) {
+    luaL_Stream *p = (luaL_Stream *)luaL_testudata(L, index, LUA_FILEHANDLE);
+    return p != NULL && p->closef != NULL && p->f == stderr;
+}
+
+/// file:write(…) — for standard error, bounded and escaped. Upvalue 2: the stock method.
+static int dry_file_write(lua_State *L) {
+    if (!is_stderr_file(L, 1)) {
+        lua_pushvalue(L, lua_upvalueindex(2));
+        lua_insert(L, 1);
+        lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    dry_stderr_write_arguments(L, 2);
+    lua_settop(L, 1);
+    return 1;
+}
+
+/// io.write(…) — when the default output is standard error, bounded and escaped. Upvalue 2: io.write.
+static int dry_io_write(lua_State *L) {
+    lua_getfield(L, LUA_REGISTRYINDEX, "_IO_output");      /* io.output()'s file (liolib's IO_OUTPUT) */
+    int to_stderr = is_stderr_file(L, -1);
+    if (!to_stderr) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, lua_upvalueindex(2));
+        lua_insert(L, 1);
+        lua_call(L, lua_gettop(L) - 1, LUA_MULTRET);
+        return lua_gettop(L);
+    }
+    lua_insert(L, 1);                     /* the file, returned as io.write returns it */
+    dry_stderr_write_arguments(L, 2);
+    lua_settop(L, 1);
+    return 1;
+}
+
+static void guard_stderr(lua_State *L, int stop, int io) {
+    wrap_field(L, stop, io, "write", dry_io_write);
+    if (luaL_getmetatable(L, LUA_FILEHANDLE) == LUA_TTABLE && lua_getfield(L, -1, "__index") == LUA_TTABLE) {
+        wrap_field(L, stop, lua_gettop(L), "write", dry_file_write);
+    }
+    lua_settop(L, io);
+}
+
 static void guard_io(lua_State *L, int stop) {
     if (lua_getglobal(L, "io") != LUA_TTABLE) {
         lua_pop(L, 1);
         return;
     }
     int io = lua_gettop(L);
+    guard_stderr(L, stop, io);
     wrap_field(L, stop, io, "open", guarded_open);
     wrap_field(L, stop, io, "output", guarded_output);
     if (lua_getfield(L, io, "popen") != LUA_TNIL) refuse(L, stop, io, "popen", "io.popen", "would start a process");

@@ -50,6 +50,26 @@ struct OversizedInputsTests {
         #expect(project.status == 1 && project.stderr.contains("project file proj/.factoryhost.lua: it is 20480 MB, over 16 MB"), "\(project)")
     }
 
+    /// What a script writes to standard error under check and graph is
+    /// bounded and escaped (attack 13: 10 MB went through whole, and an
+    /// escape sequence reached the terminal raw).
+    @Test(arguments: ["check", "graph"])
+    func standardErrorInADryRunIsBoundedAndEscaped(_ command: String) throws {
+        let dir = try CommandRunner.scratchDirectory(["s.lua": """
+            io.stderr:write("a\\27]0;PWN\\7b\\n")
+            io.output(io.stderr) io.write("c\\27[2J\\n")
+            io.stderr:write(string.rep("x", 1e7))
+            configuration "app" { register "table#t" { make = function() return {} end } }
+            """], prefix: "fh-stderr")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let result = try CommandRunner.factoryhost(command == "graph" ? ["graph", "--config", "app", "s.lua"] : ["check", "s.lua"],
+                                                   in: dir, killAfter: 30)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr.hasPrefix("a\\x1B]0;PWN\\x07b\nc\\x1B[2J\nxxx") && !result.stderr.contains("\u{1B}"), "\(result.stderr.prefix(200))")
+        #expect(result.stderr.utf8.count < 70_000
+                && result.stderr.hasSuffix("[check and graph show at most 64 KB of what the script writes to standard error]\n"))
+    }
+
     @Test(arguments: ["check", "graph"])
     func aScriptPastWhatCheckReadsIsRefused(_ command: String) throws {
         let dir = try CommandRunner.scratchDirectory([:], prefix: "fh-big")
