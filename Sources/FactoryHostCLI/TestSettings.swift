@@ -349,7 +349,7 @@ struct TestSettings: Equatable, ScriptInputSettings {
             for test in entry.tests {
                 count += 1
                 var line = "\(test.location): \(test.shownName)"
-                if !test.tags.isEmpty { line += " [\(test.tags.joined(separator: ", "))]" }
+                if !test.tags.isEmpty { line += " [\(test.shownTags.joined(separator: ", "))]" }
                 if test.isPending { line += " (pending)" }
                 print(MessageText.oneLine(line))
             }

@@ -36,6 +36,21 @@ public struct TestCase: Sendable, Equatable {
     /// `file:line`.
     public var location: String { "\(file):\(line)" }
 
+    /// The tags as reports show them: as many as fit about 2 KB, then how
+    /// many more (100,000 tags made a 1 MB line; `--tag` still reads them all).
+    public var shownTags: [String] {
+        var shown: [String] = [], size = 0
+        for tag in tags {
+            guard size + tag.utf8.count <= 2_048 else {
+                shown.append("… \(tags.count - shown.count) more")
+                break
+            }
+            shown.append(tag)
+            size += tag.utf8.count
+        }
+        return shown
+    }
+
     /// The name as reports show it: at most about 2 KB, its start and its end
     /// (each describe's name is cut, but 150 nested ones made 41 KB lines;
     /// `--filter` still reads the whole name).

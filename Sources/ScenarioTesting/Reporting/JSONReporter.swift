@@ -27,7 +27,7 @@ public final class JSONReporter: TestReporter {
         var fields = ["\"type\": \"test\"", "\"name\": \(jsonString(test.shownName))",
                       "\"path\": [\(test.shownPath.map(jsonString).joined(separator: ", "))]",
                       "\"file\": \(jsonString(test.file))", "\"line\": \(test.line)",
-                      "\"tags\": [\(test.tags.map(jsonString).joined(separator: ", "))]"]
+                      "\"tags\": [\(test.shownTags.map(jsonString).joined(separator: ", "))]"]
         switch result.outcome {
         case .passed: fields.append("\"status\": \"passed\"")
         case .skipped(let reason): fields += ["\"status\": \"skipped\"", "\"reason\": \(jsonString(reason))"]
