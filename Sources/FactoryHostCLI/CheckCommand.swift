@@ -111,8 +111,7 @@ struct CheckSettings: Equatable, DeclarationCommandSettings {
         if let config, host.registry.configuration(config) == nil, dry.run.sawEverything {
             reportError(RegistryError(.unknownConfiguration, "no configuration named '\(MessageText.oneLine(config))'"
                                       + NameSuggestion.didYouMean(config, among: host.registry.configurationNames),
-                                      details: ["defined: " + (host.registry.configurationNames.isEmpty ? "none"
-                                                                : host.registry.configurationNames.joined(separator: ", "))]))
+                                      details: ["defined: " + MessageText.list(host.registry.configurationNames)]))
             DryDeclaration.finish(1)
         }
         let problems = host.problems(after: dry.run, configuration: config)

@@ -193,7 +193,7 @@ extension REPLSession {
         let text = words.joined(separator: " ")
         guard let configuration else {
             return output.error(":regs needs a configuration: :regs CONFIG [text], or :use CONFIG first (configurations: "
-                                + registry.configurationNames.joined(separator: ", ") + ")")
+                                + MessageText.list(registry.configurationNames) + ")")
         }
         guard let registrations = try? registry.registrations(in: configuration) else {
             return output.error("no configuration named '\(MessageText.oneLine(configuration))'")
@@ -400,11 +400,11 @@ extension REPLSession {
 
     private func use(_ words: [String]) {
         guard let name = words.first else {
-            return output.error("usage: :use CONFIG (configurations: \(host.registry.configurationNames.joined(separator: ", ")))")
+            return output.error("usage: :use CONFIG (configurations: \(MessageText.list(host.registry.configurationNames)))")
         }
         guard host.registry.configuration(name) != nil else {
             return output.error("no configuration named '\(MessageText.oneLine(name))'" + NameSuggestion.didYouMean(name, among: host.registry.configurationNames)
-                                + " (configurations: \(host.registry.configurationNames.joined(separator: ", ")))")
+                                + " (configurations: \(MessageText.list(host.registry.configurationNames)))")
         }
         host.defaultConfiguration = name
         host.useContainer(nil)

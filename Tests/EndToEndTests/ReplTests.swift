@@ -571,7 +571,7 @@ struct ReplCommandBytesTests {
         #expect(stderr.hasPrefix(":live #\"\\xFF\": not a container or a scope (it is 1)\n"
                                  + ":use: '\\xFF' is not UTF-8 text: configurations, keys and commands are named in text\n"), "\(stderr)")
         // A real U+FFFD is text: read as the search it is, not refused.
-        #expect(!stderr.contains(":regs: '") && stderr.hasSuffix(":regs needs a configuration: :regs CONFIG [text], or :use CONFIG first (configurations: )\n"),
+        #expect(!stderr.contains(":regs: '") && stderr.hasSuffix(":regs needs a configuration: :regs CONFIG [text], or :use CONFIG first (configurations: none)\n"),
                 "\(stderr)")
     }
 }

@@ -106,6 +106,20 @@ struct MisuseTests {
         #expect(registryError { _ = try c.resolve(Node.self, argument: 0) }?.kind == .tooDeep)
     }
 
+    /// An error naming what is defined names a few, then how many (attack
+    /// 13: 30,000 configurations made each error a 229 KB string).
+    @Test func errorsListAFewNamesAndHowManyInAll() throws {
+        for index in 0..<3_000 { _ = try registry.defineConfiguration("c\(index)") }
+        for index in 0..<3_000 { try registry.declareScope("s\(index)") }
+        let unknown = registryError { _ = try registry.container("nope") }
+        #expect(unknown?.details.first == "defined: " + (0..<20).map { "c\($0)" }.joined(separator: ", ") + ", … (3000 in all)",
+                "\(String(describing: unknown?.details))")
+        let container = try registry.container("c0")
+        let scope = registryError { _ = try container.openScope("nope") }
+        #expect((scope?.description.utf8.count ?? .max) < 1_000 && scope?.description.contains("… (3000 in all)") == true,
+                "\(String(describing: scope))")
+    }
+
     /// A closed container hands out no provider, as it builds nothing (it
     /// returned one that refused only when called).
     @Test func aClosedContainerRefusesToMakeAProvider() throws {

@@ -153,7 +153,7 @@ public final class Registry: @unchecked Sendable {
             guard configurationsByName[name] != nil else {
                 throw RegistryError(.unknownConfiguration,
                                     "no configuration named '\(MessageText.oneLine(String(name.prefix(200))))'" + NameSuggestion.didYouMean(name, among: configurationOrder),
-                                    details: ["defined: " + (configurationOrder.isEmpty ? "none" : configurationOrder.joined(separator: ", "))])
+                                    details: ["defined: " + MessageText.list(configurationOrder)])
             }
             let plan = ContainerPlan(configuration: name, configurations: configurationsByName, scopes: scopeDeclarations, resolvable: caching)
             if caching { plans[name] = plan }

@@ -304,7 +304,7 @@ public final class Container: Resolving, @unchecked Sendable {
         let known = plan.scopes.keys.sorted()
         return RegistryError(.unknownScope, "no scope named '\(MessageText.oneLine(String(name.prefix(200))))' is declared" + NameSuggestion.didYouMean(name, among: known),
                              configuration: configuration,
-                             details: ["declared scopes: " + (known.isEmpty ? "none" : known.joined(separator: ", "))])
+                             details: ["declared scopes: " + MessageText.list(known)])
     }
 
     /// The newest open scope named `name`.

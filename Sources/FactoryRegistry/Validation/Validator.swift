@@ -1,3 +1,5 @@
+import FactoryhostSupport
+
 /// Checks a configuration from its declarations alone — nothing is built:
 /// structural problems (unknown or cyclic `extends`, duplicates, overrides
 /// of nothing), unknown scopes, missing registrations, argument mismatches,
@@ -65,7 +67,7 @@ struct Validator {
             let builtIn = ["transient", "graph", "singleton", "weak"]
             problems.append(problem(.unknownScope, "\(planned.name) is registered in scope '\(scope)', which is not declared"
                                     + NameSuggestion.didYouMean(scope, among: builtIn + known),
-                                    planned, details: ["declared scopes: " + (known.isEmpty ? "none" : known.joined(separator: ", "))
+                                    planned, details: ["declared scopes: " + MessageText.list(known)
                                                        + " (built in: " + builtIn.joined(separator: ", ") + ")"]))
         }
         for dependency in planned.registration.dependencies {

@@ -1,4 +1,5 @@
 import FactoryRegistry
+import FactoryhostSupport
 import LuaBridge
 
 /// A host's plugins: the Swift plugins installed, deferred (installed the
@@ -235,7 +236,7 @@ final class PluginInstaller {
             let prefix = "factoryhost.".count
             let meant = NameSuggestion.closest(to: String(name.dropFirst(prefix)), among: known.map { String($0.dropFirst(prefix)) })
             try frame.push(LuaValue("no plugin module '\(name)'" + (meant.map { ", did you mean 'factoryhost.\($0)'?" } ?? "")
-                                    + " (plugin modules: \(known.joined(separator: ", ")))"))
+                                    + " (plugin modules: \(MessageText.list(known)))"))
             return 1
         }
         // Last: inserted before the C searchers it would move them, and check's
