@@ -62,6 +62,35 @@ static pid_t spawn_shell(const char *command, int child_fd, int pipe_fds[2]) {
     return pid;
 }
 
+/* The process groups of the children waited for (os.execute) or read from
+   (io.popen) now, in groups of their own off a terminal: a SIGINT to this
+   process is passed on to them, as a terminal passes Ctrl-C to its
+   foreground group (the REPL came back only when the command ended). Only
+   unreaped children are listed, so each id is still theirs. */
+#define FH_INTERRUPTIBLE 32
+static volatile pid_t interruptible[FH_INTERRUPTIBLE];
+
+static void interruptible_add(pid_t group) {
+    for (int i = 0; i < FH_INTERRUPTIBLE; i++) {
+        pid_t none = 0;
+        if (__atomic_compare_exchange_n(&interruptible[i], &none, group, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return;
+    }
+}
+
+static void interruptible_remove(pid_t group) {
+    for (int i = 0; i < FH_INTERRUPTIBLE; i++) {
+        pid_t listed = group;
+        if (__atomic_compare_exchange_n(&interruptible[i], &listed, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return;
+    }
+}
+
+void fh_interrupt_children(void) {
+    for (int i = 0; i < FH_INTERRUPTIBLE; i++) {
+        pid_t group = __atomic_load_n(&interruptible[i], __ATOMIC_ACQUIRE);
+        if (group > 0) kill(-group, SIGINT);
+    }
+}
+
 /// waitpid, again when a signal interrupts it; the status, or -1.
 static int wait_for(pid_t pid) {
     int status = 0;
@@ -87,8 +116,10 @@ static int grouped_execute(lua_State *L) {
     errno = 0;
     fh_note_blocking(L, "os.execute");                 /* a hard stop names it, and where it was called */
     pid_t pid = spawn_shell(command, -1, NULL);
+    if (pid > 0) interruptible_add(pid);
     int status = pid < 0 ? -1 : wait_for(pid);
     int saved = errno;
+    if (pid > 0) interruptible_remove(pid);
     fh_note_unblocked(L);
     if (pid > 0) fh_child_group_waited(pid);
     fh_guardian_look_now();                            /* what it left, setsid or not, noted before the script goes on */
@@ -110,6 +141,7 @@ static int grouped_pclose(lua_State *L) {
     errno = 0;
     int status = wait_for(p->pid);
     int saved = errno;
+    if (p->pid > 0) interruptible_remove(p->pid);
     fh_note_unblocked(L);
     if (p->pid > 0) fh_child_group_waited(p->pid);
     fh_guardian_look_now();
@@ -161,6 +193,7 @@ static int grouped_popen(lua_State *L) {
     }
     p->pid = pid;
     p->stream.closef = grouped_pclose;
+    interruptible_add(pid);                           /* until the stream's close reaps it */
     fh_guardian_look_now();
     return 1;
 }

@@ -153,6 +153,11 @@ void fh_group_child_processes(lua_State *L);
 /// Remembers a process group such a child leads, ended whole with the
 /// descendants (process_tree.c).
 void fh_note_child_group(pid_t group);
+
+/// Passes a SIGINT on to the process groups of the children this process
+/// waits for or reads from now (os.execute, io.popen), off a terminal —
+/// where a Ctrl-C reaches them through the terminal's group. Async-signal-safe.
+void fh_interrupt_children(void);
 /// Starts the guardian (if wanted and not running) for a child started in
 /// this process's own group — on a terminal — which it finds below the
 /// command by looking, as it finds one that left its group (process_tree.c).

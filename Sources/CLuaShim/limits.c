@@ -263,6 +263,7 @@ static void on_sigint(int sig) {
         _exit(130);
     }
     sigint_pending = 1;
+    fh_interrupt_children();        /* off a terminal, what it waits for or reads from hears it too */
     if (sigint_state != NULL) fh_interrupt(sigint_state);
 }
 
