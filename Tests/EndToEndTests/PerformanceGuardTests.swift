@@ -44,7 +44,7 @@ struct PerformanceGuardTests {
         let cases = try #require(script.components(separatedBy: "<<'CASES'\n").last?.components(separatedBy: "\nCASES").first)
         let measured = cases.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
         let budgeted = budgets.split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { $0.split(separator: " ").first.map(String.init) }
-        #expect(measured.count == 6)
+        #expect(measured.count == 7)
         #expect(measured == budgeted)
     }
 }
