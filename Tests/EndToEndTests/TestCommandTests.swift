@@ -441,7 +441,7 @@ struct TestCommandTests {
     /// 100,000 tags made lines of 0.8 and 1 MB); --tag still reads them all.
     @Test func manyTagsAreShownBoundedAndStillSelect() throws {
         let dir = try CommandRunner.scratchDirectory(["t_spec.lua": """
-            local tags = {} for i = 1, 100000 do tags[i] = "t" .. i end
+            local tags = {} for i = 1, 20000 do tags[i] = "t" .. i end
             it("many", { tags = tags }, function() end)
             """])
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -450,7 +450,7 @@ struct TestCommandTests {
         #expect(listed.utf8.count < 4_096 && listed.hasPrefix("t_spec.lua:2: many [t1, t2,") && listed.contains(" more]"), "\(listed.prefix(300))")
         let json = try CommandRunner.factoryhost(["test", "--format", "json", "t_spec.lua"], in: dir, killAfter: 60)
         #expect(json.status == 0 && json.stdout.split(separator: "\n").allSatisfy { $0.utf8.count < 8_192 }, "\(json.stdout.prefix(300))")
-        let selected = try CommandRunner.factoryhost(["test", "--tag", "t99999", "t_spec.lua"], in: dir, killAfter: 60)
+        let selected = try CommandRunner.factoryhost(["test", "--tag", "t19999", "t_spec.lua"], in: dir, killAfter: 60)
         #expect(selected.status == 0 && selected.stdout.hasSuffix("1 passed, 0 failed\n"), "\(selected)")
     }
 
