@@ -358,6 +358,13 @@ struct HonestCheckTests {
                 "\(script): \(result.stdout)")
     }
 
+    /// Rebinding the DSL or require to its own name (`local require =
+    /// require`) is no escape: calls of it keep the name, and are seen.
+    @Test func aSameNameRebindingIsNoEscape() throws {
+        let result = try CommandRunner.factoryhost(["check", "same_name_rebinding.lua"], in: fixtures, killAfter: 30)
+        #expect(result.status == 0 && result.stdout.hasPrefix("ok: 1 configuration"), "\(result)")
+    }
+
     /// A module required after the stop that is too big to read whole is
     /// not checked, and says so (attack 13: a 300 MB one was passed over: "ok").
     @Test func aModuleTooBigToReadAfterTheStopIsNotChecked() throws {

@@ -151,7 +151,9 @@ struct DeclarationSites {
                                         line: wordLine, inFunction: blocks.contains { $0.function != nil },
                                         function: blocks.last { $0.function != nil && $0.function != "" }?.function))
                     } else if !token.isSymbol("=") {   // `scope = "x"`: a field or variable of that name, no use
-                        opaque.append(Opaque(line: wordLine, what: "\(name) used as a value"))
+                        // (`local configuration = configuration` keeps its name: calls of it are seen as sites.)
+                        let sameName = previousIs(tokens, 2, "=") && previous(tokens, 3).map { lexer.text($0) == name } == true
+                        opaque.append(Opaque(line: wordLine, what: "\(name) used as a value", escapes: !sameName))
                     }
                 } else if lexer.spells(word, "require") || lexer.spells(word, "dofile") || lexer.spells(word, "loadfile") {
                     let isRequire = lexer.spells(word, "require")
@@ -166,8 +168,10 @@ struct DeclarationSites {
                         tokens.append(token)
                         if tokens.count > 64 { tokens.removeFirst(60) }   // only the last four are looked at
                         continue
-                    } else if !token.isSymbol("=") {
-                        // `local req = require`, `{ require }`: called later under another name.
+                    } else if !token.isSymbol("="),
+                              !(previousIs(tokens, 2, "=") && previous(tokens, 3).map { lexer.text($0) == lexer.text(word) } == true) {
+                        // `local req = require`, `{ require }`: called later under another name
+                        // (`local require = require`, the usual idiom, keeps its name: its calls are seen).
                         opaque.append(Opaque(line: wordLine, what: "\(lexer.text(word)) used as a value"))
                     }
                 } else if lexer.spells(word, "load") || lexer.spells(word, "loadstring") {
